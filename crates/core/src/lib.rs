@@ -1,0 +1,22 @@
+//! jitcommit-core: everything jitcommit does between reading the repository and
+//! writing a message, as pure stages with plain data between them.
+//!
+//! The data flows one way (DESIGN.md §2):
+//! [`config`] and [`repo`] read the outside world; [`message`] and [`rules`]
+//! parse and check messages; [`redact`], [`fragments`], [`budget`] and
+//! [`prompt`] turn the repository state into a prompt that fits a token budget;
+//! [`offline`] drafts a message from the repository alone. This crate never
+//! prints and never exits; it links neither an HTTP client nor a tokenizer (token
+//! counting comes in through [`budget::TokenCounter`]).
+#![deny(missing_docs)]
+
+pub mod budget;
+pub mod config;
+pub mod fragments;
+pub mod gitenv;
+pub mod message;
+pub mod offline;
+pub mod prompt;
+pub mod redact;
+pub mod repo;
+pub mod rules;
