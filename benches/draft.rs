@@ -1,0 +1,204 @@
+//! Whole-process benchmark of `jitcommit-draft` (not a test: nothing here asserts a
+//! time). Run with `cargo bench --bench draft`; figures go to docs/draft.md.
+//!
+//! 1. The no-op path (`-m`, amend, merge) against `true` (process start alone).
+//! 2. `--print-context` on a one-file, a 500-file / 1 MB and a 5,000-file / 10 MB
+//!    staged change (fixed seed) against `git status --short` + `git diff --cached`.
+//! 3. Token economy over 50 replayed commits: the stateless prompts against a session
+//!    that keeps every earlier prompt and answer in its history.
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use jitcommit_core::budget::TokenCounter;
+use jitcommit_testkit::{Sandbox, cargo_bin, write};
+
+/// A small deterministic generator (xorshift), so every run builds the same change.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn bin() -> std::path::PathBuf {
+    let p = cargo_bin("jitcommit-draft");
+    if p.exists() {
+        return p;
+    }
+    // `cargo bench` puts the bench in target/release/deps; the binary is built next to it.
+    p
+}
+
+/// Median wall time of `runs` runs of the command built by `make`.
+fn time(runs: usize, mut make: impl FnMut() -> Command) -> Duration {
+    let mut v: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let mut c = make();
+            c.stdout(Stdio::null()).stderr(Stdio::null()).stdin(Stdio::null());
+            let t = Instant::now();
+            let st = c.status().unwrap();
+            let d = t.elapsed();
+            assert!(st.success());
+            d
+        })
+        .collect();
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1e3)
+}
+
+/// Stages `files` files totalling about `bytes` bytes of changed lines in a repository
+/// whose HEAD holds the same files in an older version.
+fn staged_change(sb: &Sandbox, name: &str, files: usize, bytes: usize) -> std::path::PathBuf {
+    let dir = sb.init(name);
+    let mut rng = Rng(0x5eed ^ files as u64);
+    let per = bytes / files.max(1);
+    let line = |rng: &mut Rng| format!("    let v{} = compute({}, {});\n", rng.next() % 1000, rng.next() % 97, rng.next() % 89);
+    for i in 0..files {
+        let mut text = format!("fn f{i}() {{\n");
+        while text.len() < per / 2 {
+            text.push_str(&line(&mut rng));
+        }
+        text.push_str("}\n");
+        write(&dir, &format!("src/m{}/f{i}.rs", i % 50), text);
+    }
+    sb.git(&dir, &["add", "."]);
+    sb.git(&dir, &["commit", "-q", "--no-verify", "-m", "base"]);
+    for i in 0..files {
+        let p = format!("src/m{}/f{i}.rs", i % 50);
+        let mut text = std::fs::read_to_string(dir.join(&p)).unwrap();
+        text.push_str(&format!("fn g{i}() {{\n"));
+        while text.len() < per {
+            text.push_str(&line(&mut rng));
+        }
+        text.push_str("}\n");
+        write(&dir, &p, text);
+    }
+    sb.git(&dir, &["add", "."]);
+    dir
+}
+
+fn noop(sb: &Sandbox) {
+    let dir = staged_change(sb, "noop", 1, 100);
+    let draft = bin();
+    let runs = 200;
+    let base = time(runs, || sb.cmd("true", &dir));
+    println!("## no-op path (median of {runs} whole processes)\n");
+    println!("| invocation | time | over `true` |\n| --- | --- | --- |");
+    println!("| `true` (process start) | {} | |", ms(base));
+    for (label, args) in [
+        ("-m (`message`)", &[".git/COMMIT_EDITMSG", "message"][..]),
+        ("--amend (`commit HEAD`)", &[".git/COMMIT_EDITMSG", "commit", "HEAD"][..]),
+        ("merge (`MERGE_MSG merge`)", &[".git/MERGE_MSG", "merge"][..]),
+    ] {
+        let t = time(runs, || {
+            let mut c = sb.cmd(&draft, &dir);
+            c.args(args);
+            c
+        });
+        println!("| {label} | {} | {} |", ms(t), ms(t.saturating_sub(base)));
+    }
+    println!();
+}
+
+fn print_context(sb: &Sandbox) {
+    let draft = bin();
+    println!("## --print-context against git (median of runs, whole processes)\n");
+    println!("| staged change | git status --short + git diff --cached | --print-context | ratio |");
+    println!("| --- | --- | --- | --- |");
+    let mut t500 = Duration::ZERO;
+    for (label, files, bytes, runs) in
+        [("1 file", 1, 2_000, 21), ("500 files / 1 MB", 500, 1_000_000, 11), ("5,000 files / 10 MB", 5_000, 10_000_000, 5)]
+    {
+        let dir = staged_change(sb, &format!("pc{files}"), files, bytes);
+        let git_status = time(runs, || {
+            let mut c = sb.git_cmd(&dir);
+            c.args(["status", "--short"]);
+            c
+        });
+        let git_diff = time(runs, || {
+            let mut c = sb.git_cmd(&dir);
+            c.args(["diff", "--cached"]);
+            c
+        });
+        let ours = time(runs, || {
+            let mut c = sb.cmd(&draft, &dir);
+            c.arg("--print-context");
+            c
+        });
+        let git = git_status + git_diff;
+        if files == 500 {
+            t500 = ours;
+        }
+        if files == 5_000 && !t500.is_zero() {
+            println!(
+                "| {label} | {} | {} | {:.2}× (5,000 / 500 files: {:.1}×) |",
+                ms(git),
+                ms(ours),
+                ours.as_secs_f64() / git.as_secs_f64(),
+                ours.as_secs_f64() / t500.as_secs_f64()
+            );
+        } else {
+            println!("| {label} | {} | {} | {:.2}× |", ms(git), ms(ours), ours.as_secs_f64() / git.as_secs_f64());
+        }
+    }
+    println!();
+}
+
+/// 50 commits replayed: each commit's stateless prompt (from `--print-context --json`)
+/// against a session that resends every earlier prompt and answer (the offline draft
+/// stands in for an answer).
+fn token_economy(sb: &Sandbox) {
+    let dir = sb.init("economy");
+    write(&dir, "README.md", "# economy\n");
+    sb.git(&dir, &["add", "."]);
+    sb.git(&dir, &["commit", "-q", "--no-verify", "-m", "base"]);
+    let counter = jitcommit_model::tokens::counter(jitcommit_core::config::Encoding::Cl100k);
+    let draft = bin();
+    let mut rng = Rng(42);
+    let (mut stateless, mut session, mut history) = (0usize, 0usize, 0usize);
+    for i in 0..50 {
+        for _ in 0..(1 + rng.next() % 3) {
+            let p = format!("src/m{}.rs", rng.next() % 12);
+            let mut text = std::fs::read_to_string(dir.join(&p)).unwrap_or_default();
+            text.push_str(&format!("pub fn f{i}_{}() -> u32 {{ {} }}\n", rng.next() % 100, rng.next() % 1000));
+            write(&dir, &p, text);
+        }
+        sb.git(&dir, &["add", "."]);
+        let out = sb.cmd(&draft, &dir).args(["--print-context", "--json"]).output().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let prompt = counter.count(v["system"].as_str().unwrap_or_default())
+            + counter.count(v["user"].as_str().unwrap_or_default());
+        let answer = sb.cmd(&draft, &dir).args(["--dry-run", "--offline"]).output().unwrap();
+        let answer = counter.count(&String::from_utf8_lossy(&answer.stdout));
+        stateless += prompt;
+        session += history + prompt;
+        history += prompt + answer;
+        sb.git(&dir, &["commit", "-q", "--no-verify", "-m", "step"]);
+    }
+    println!("## token economy over 50 replayed commits\n");
+    println!("| approach | prompt tokens sent |\n| --- | --- |");
+    println!("| stateless (this tool) | {stateless} |");
+    println!("| session keeping every earlier prompt and answer | {session} |");
+    println!("\nsaved: {:.1}%\n", 100.0 * (1.0 - stateless as f64 / session as f64));
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    assert!(Path::new(&bin()).exists(), "build the binary first: cargo build --release --bin jitcommit-draft");
+    let sb = Sandbox::new();
+    noop(&sb);
+    print_context(&sb);
+    token_economy(&sb);
+}

@@ -1,0 +1,399 @@
+//! The drafting flow (DESIGN §2), one pass: settings → repository state → convention
+//! → prompt → model → answer → render → validate → (one repair) → message file, with
+//! the offline draft as the answer to every failure on the model side.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use jitcommit_core::config::{self, Convention};
+use jitcommit_core::message::{self, Bullet, Message, Subject, Target};
+use jitcommit_core::prompt::{self, DraftJson};
+use jitcommit_core::repo::{ChangeKind, Repo, StagedState};
+use jitcommit_core::rules::{self, ChangedPaths};
+use jitcommit_core::{budget, offline};
+use jitcommit_model::{Client, Settings, Window};
+
+use crate::args::Args;
+use crate::msgfile;
+use crate::source::{self, Decision, Invocation};
+use crate::spinner::Spinner;
+
+/// Why a run left the message file as it was; printed as one line.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The repository could not be opened or read.
+    #[error("{0}")]
+    Repo(#[from] jitcommit_core::repo::RepoError),
+    /// The repository's convention is broken.
+    #[error("{0}")]
+    Config(#[from] config::ConfigError),
+    /// The personal model settings are invalid.
+    #[error("{0}")]
+    Settings(#[from] jitcommit_model::SettingsError),
+    /// Reading or writing a file.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// The message file is not UTF-8 (git writes it in the user's encoding).
+    #[error("{0}: the message file is not UTF-8")]
+    NotUtf8(PathBuf),
+    /// The staged set is empty.
+    #[error("nothing is staged")]
+    NothingStaged,
+    /// Even the prompt's floors exceed the budget (`--print-context` only; the hook
+    /// drafts offline instead).
+    #[error("{0}")]
+    DoesNotFit(budget::DoesNotFit),
+    /// Writing the prompt to stdout failed (a closed pipe).
+    #[error("writing to stdout: {0}")]
+    Stdout(std::io::Error),
+}
+
+/// Which draft was produced, for the footer and for tests (`JITCOMMIT_DEBUG`).
+#[derive(Debug)]
+pub enum Drafted {
+    /// The model's draft passed the rules (maybe after the one repair request).
+    Model {
+        /// The rendered text.
+        text: String,
+        /// The model that answered.
+        model: String,
+        /// Wall time of the model requests.
+        latency: Duration,
+        /// Prompt tokens used, and the prompt budget.
+        tokens: (usize, usize),
+        /// What the composer left out for the budget.
+        omitted: Vec<String>,
+        /// A repair request was needed.
+        repaired: bool,
+    },
+    /// The offline draft, and why.
+    Offline {
+        /// The rendered text.
+        text: String,
+        /// Why no model draft was used.
+        why: String,
+    },
+}
+
+impl Drafted {
+    fn text(&self) -> &str {
+        match self {
+            Drafted::Model { text, .. } | Drafted::Offline { text, .. } => text,
+        }
+    }
+
+    /// The footer's lines, without comment prefixes.
+    fn footer(&self) -> Vec<String> {
+        match self {
+            Drafted::Model { model, latency, tokens, omitted, repaired, .. } => {
+                let mut v = vec![format!(
+                    "jitcommit: drafted by {model} in {:.1} s{}; prompt {} of {} tokens",
+                    latency.as_secs_f64(),
+                    if *repaired { " (after one repair)" } else { "" },
+                    tokens.0,
+                    tokens.1
+                )];
+                if !omitted.is_empty() {
+                    v.push(format!("jitcommit: omitted for the budget: {}", omitted.join("; ")));
+                }
+                v
+            }
+            Drafted::Offline { why, .. } => vec![
+                format!("jitcommit: offline draft ({why})."),
+                format!("jitcommit: replace each {} with why you made the change.", offline::WHY_PLACEHOLDER),
+            ],
+        }
+    }
+
+    fn label(&self) -> &'static str {
+        match self {
+            Drafted::Model { repaired: false, .. } => "model",
+            Drafted::Model { repaired: true, .. } => "model-repaired",
+            Drafted::Offline { .. } => "offline",
+        }
+    }
+}
+
+/// The hook: decide the remaining questions that need the repository, draft, write.
+pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), RunError> {
+    let start = Instant::now();
+    let original = read_message(&inv.file)?;
+    let cwd = std::env::current_dir().map_err(|e| RunError::Io { path: PathBuf::from("."), source: e })?;
+    let repo = Repo::discover(&cwd)?;
+    if repo.config_bool("jitcommit.enabled") == Some(false) {
+        return Ok(());
+    }
+    let from_message = decision == Decision::MaybeIntent;
+    let intent = if from_message {
+        let on = repo.config_string("jitcommit.onMessage").unwrap_or_default();
+        if !on.trim().eq_ignore_ascii_case("intent") || source::is_generated_message(&original) {
+            return Ok(());
+        }
+        let text = original.trim();
+        if text.is_empty() {
+            return Ok(());
+        }
+        Some(text.to_owned())
+    } else {
+        intent_from(args)
+    };
+    let no_editor = std::env::var_os("GIT_EDITOR").is_some_and(|e| e == ":");
+    let cleanup = repo.config_string("commit.cleanup").unwrap_or_default().to_ascii_lowercase();
+    let comments = !no_editor && !from_message && matches!(cleanup.as_str(), "" | "default" | "strip");
+    let prefix = comment_prefix(&repo, &original);
+
+    let drafted = match draft(&repo, args, intent.as_deref(), start) {
+        Ok(d) => d,
+        Err(e) => {
+            if comments {
+                let note = vec![msgfile::comment_line(&prefix, &format!("jitcommit: no draft: {e}"))];
+                write(&inv.file, &msgfile::prepend_comments(&original, &note))?;
+            }
+            return Err(e);
+        }
+    };
+    debug(&format!("jitcommit-draft: used the {} draft", drafted.label()));
+    if from_message && matches!(drafted, Drafted::Offline { .. }) {
+        // The user's own words beat a placeholder draft.
+        eprintln!("jitcommit-draft: {}; keeping the -m message", offline_why(&drafted));
+        return Ok(());
+    }
+    if let Drafted::Offline { why, .. } = &drafted
+        && !comments
+    {
+        eprintln!("jitcommit-draft: offline draft ({why})");
+    }
+    let footer: Vec<String> =
+        if comments { drafted.footer().iter().map(|l| msgfile::comment_line(&prefix, l)).collect() } else { Vec::new() };
+    let base = if from_message { "" } else { original.as_str() };
+    write(&inv.file, &msgfile::compose(base, drafted.text(), &footer))
+}
+
+/// `--dry-run`: the draft on stdout, the footer on stderr, nothing written.
+pub fn dry_run(args: &Args) -> Result<(), RunError> {
+    let start = Instant::now();
+    let cwd = std::env::current_dir().map_err(|e| RunError::Io { path: PathBuf::from("."), source: e })?;
+    let repo = Repo::discover(&cwd)?;
+    let d = draft(&repo, args, intent_from(args).as_deref(), start)?;
+    for l in d.footer() {
+        eprintln!("{l}");
+    }
+    use std::io::Write;
+    std::io::stdout().write_all(d.text().as_bytes()).map_err(RunError::Stdout)
+}
+
+/// `--print-context [--json]`: the exact prompt and the budget table; no model call.
+pub fn print_context(args: &Args) -> Result<(), RunError> {
+    let cwd = std::env::current_dir().map_err(|e| RunError::Io { path: PathBuf::from("."), source: e })?;
+    let repo = Repo::discover(&cwd)?;
+    let state = repo.staged()?;
+    let settings = settings(&repo, args)?;
+    let conv = convention(&repo, &settings)?;
+    let counter = jitcommit_model::tokens::counter(conv.context.encoding);
+    let intent = intent_from(args);
+    let p = prompt::build(&state, &conv, intent.as_deref(), &counter).map_err(RunError::DoesNotFit)?;
+    let out = if args.json {
+        let v = serde_json::json!({
+            "system": p.system,
+            "user": p.user,
+            "schema": p.schema,
+            "report": p.report,
+        });
+        serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+    } else {
+        format!(
+            "=== system ===\n{}\n=== user ===\n{}\n=== output schema ===\n{}\n=== budget ===\n{}",
+            p.system.trim_end(),
+            p.user.trim_end(),
+            serde_json::to_string_pretty(&p.schema).unwrap_or_default(),
+            budget::render_report(&p.report)
+        )
+    };
+    use std::io::Write;
+    std::io::stdout().write_all(out.as_bytes()).map_err(RunError::Stdout)
+}
+
+fn intent_from(args: &Args) -> Option<String> {
+    args.intent
+        .clone()
+        .or_else(|| std::env::var("JITCOMMIT_INTENT").ok())
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty())
+}
+
+fn debug(line: &str) {
+    if std::env::var_os("JITCOMMIT_DEBUG").is_some() {
+        eprintln!("{line}");
+    }
+}
+
+fn offline_why(d: &Drafted) -> String {
+    match d {
+        Drafted::Offline { why, .. } => format!("no model draft ({why})"),
+        Drafted::Model { .. } => String::new(),
+    }
+}
+
+fn read_message(path: &Path) -> Result<String, RunError> {
+    let bytes = std::fs::read(path).map_err(|e| RunError::Io { path: path.to_owned(), source: e })?;
+    String::from_utf8(bytes).map_err(|_| RunError::NotUtf8(path.to_owned()))
+}
+
+fn write(path: &Path, text: &str) -> Result<(), RunError> {
+    msgfile::write_atomic(path, text).map_err(|e| RunError::Io { path: path.to_owned(), source: e })
+}
+
+/// The comment prefix git uses: `core.commentString`, else `core.commentChar`, else
+/// `#`; `auto` is read back from the file git wrote.
+fn comment_prefix(repo: &Repo, file_text: &str) -> String {
+    let configured = repo.config_string("core.commentString").or_else(|| repo.config_string("core.commentChar"));
+    match configured.as_deref().map(str::trim) {
+        Some("auto") => msgfile::auto_prefix(file_text),
+        Some(p) if !p.is_empty() => p.to_owned(),
+        _ => "#".to_owned(),
+    }
+}
+
+fn settings(repo: &Repo, args: &Args) -> Result<Settings, RunError> {
+    Ok(Settings::from_process_env(&args.flags, &|k| repo.config_string(k))?)
+}
+
+/// The repository's convention, with the model's context window from the personal
+/// settings when they name one (it is a property of the model, not of the repository).
+fn convention(repo: &Repo, settings: &Settings) -> Result<Convention, RunError> {
+    let root = repo.work_dir().unwrap_or_else(|| repo.git_dir()).to_owned();
+    let mut conv = config::discover_in_dir(&root)?.convention;
+    if let Some(b) = settings.budget_tokens {
+        conv.context.budget_tokens = b;
+    }
+    Ok(conv)
+}
+
+/// Produces the draft: the model's when it answers within the deadline with a draft
+/// the rules accept (at most one repair request), else the offline draft.
+fn draft(repo: &Repo, args: &Args, intent: Option<&str>, start: Instant) -> Result<Drafted, RunError> {
+    let state = repo.staged()?;
+    if state.files.is_empty() {
+        return Err(RunError::NothingStaged);
+    }
+    let (settings, settings_err) = match settings(repo, args) {
+        Ok(s) => (Some(s), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    let conv = match &settings {
+        Some(s) => convention(repo, s)?,
+        None => {
+            let root = repo.work_dir().unwrap_or_else(|| repo.git_dir()).to_owned();
+            config::discover_in_dir(&root)?.convention
+        }
+    };
+    let paths = ChangedPaths::from_changes(&state.files.iter().map(|f| f.change.clone()).collect::<Vec<_>>());
+    let offline_draft = |why: String| -> Result<Drafted, RunError> {
+        let m = offline::draft(&state, &conv).map_err(|_| RunError::NothingStaged)?;
+        Ok(Drafted::Offline { text: message::render_wrapped(&m, conv.body_wrap), why })
+    };
+    let settings = match (settings, settings_err) {
+        (Some(s), _) => s,
+        (None, why) => return offline_draft(why.unwrap_or_default()),
+    };
+    if args.offline {
+        return offline_draft("--offline".to_owned());
+    }
+    if !settings.model_configured() {
+        return offline_draft("no model configured: git config jitcommit.model NAME".to_owned());
+    }
+    let deadline = start + settings.timeout;
+    let counter = jitcommit_model::tokens::counter(conv.context.encoding);
+    let p = match prompt::build(&state, &conv, intent, &counter) {
+        Ok(p) => p,
+        Err(e) => return offline_draft(format!("the change does not fit the model's budget: {e}")),
+    };
+    let window =
+        Window { context_tokens: conv.context.budget_tokens, output_tokens: conv.context.reserve_output_tokens };
+    let mut client = match Client::new(&settings, window) {
+        Ok(c) => c,
+        Err(e) => return offline_draft(e.to_string()),
+    };
+    let _spin = Spinner::start(client.model());
+    let tokens = (p.report.total_tokens, p.report.prompt_budget);
+    let omitted = p.report.omitted();
+    let mut latency = Duration::ZERO;
+    let mut user = p.user.clone();
+    for attempt in 0..2 {
+        if Instant::now() >= deadline {
+            return offline_draft("the deadline passed".to_owned());
+        }
+        let reply = match client.draft(&p.system, &user, &p.schema, deadline) {
+            Ok(r) => r,
+            Err(e) => return offline_draft(e.to_string()),
+        };
+        latency += reply.latency;
+        let problems: Vec<String> = match jitcommit_model::parse_answer(&reply.content) {
+            Err(e) => vec![format!("the answer is not the JSON object asked for: {e}")],
+            Ok(json) => {
+                let text = message::render_wrapped(&to_message(json, &state), conv.body_wrap);
+                let findings = rules::check(&text, &conv, Some(&paths));
+                if findings.is_empty() {
+                    return Ok(Drafted::Model {
+                        text,
+                        model: reply.model,
+                        latency,
+                        tokens,
+                        omitted,
+                        repaired: attempt > 0,
+                    });
+                }
+                findings.iter().take(10).map(|f| f.to_string()).collect()
+            }
+        };
+        if attempt == 0 {
+            debug(&format!("jitcommit-draft: repair request for: {}", problems.join(" | ")));
+            user = repair_prompt(&p.user, &problems);
+        } else {
+            return offline_draft(format!("the model's draft broke the convention twice: {}", problems.join("; ")));
+        }
+    }
+    offline_draft("no valid answer".to_owned())
+}
+
+/// The repair request: the same fresh prompt plus what was wrong — never the earlier
+/// answer, never a conversation.
+fn repair_prompt(user: &str, problems: &[String]) -> String {
+    let mut s = user.trim_end().to_owned();
+    s.push_str("\n\n## A previous answer to this task was rejected\nFix these problems in your answer:\n");
+    for p in problems {
+        s.push_str("- ");
+        s.push_str(p);
+        s.push('\n');
+    }
+    s
+}
+
+/// The model's JSON as a message: a bullet on a renamed path names both sides.
+fn to_message(j: DraftJson, state: &StagedState) -> Message {
+    let bullets = j
+        .bullets
+        .into_iter()
+        .map(|b| {
+            let renamed = state.files.iter().find(|f| {
+                f.change.kind == ChangeKind::Renamed && f.change.path.as_slice() == b.path.as_bytes()
+            });
+            let target = match renamed.and_then(|f| f.change.old_path.as_ref()) {
+                Some(old) => Target::Move { from: String::from_utf8_lossy(old).into_owned(), to: b.path },
+                None => Target::Path(b.path),
+            };
+            Bullet { verb: b.verb, target, what_why: b.what_why.trim().to_owned() }
+        })
+        .collect();
+    let scope = j.scope.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+    Message {
+        subject: Subject { kind: j.kind, scope, breaking: j.breaking, summary: j.summary.trim().to_owned() },
+        bullets,
+        trailers: Vec::new(),
+    }
+}

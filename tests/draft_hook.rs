@@ -1,0 +1,289 @@
+//! Every prepare-commit-msg row of GIT-HOOKS.md with real `git commit`s: the hook
+//! drafts only for a plain commit and above a template, never replaces text the user
+//! or git wrote, keeps the `commit -v` scissors part intact, and respects the comment
+//! prefix. No model is configured here: the drafts are offline drafts.
+
+mod draft_support;
+use draft_support::*;
+
+const PLACEHOLDER: &str = jitcommit_core::offline::WHY_PLACEHOLDER;
+
+fn stage(r: &Repo, rel: &str, text: &str) {
+    write(&r.dir, rel, text);
+    r.git(&["add", rel]);
+}
+
+#[test]
+fn plain_commit_gets_the_offline_draft_above_gits_comments() {
+    let r = Repo::new();
+    stage(&r, "src/lib.rs", "pub fn greet() {}\n");
+    let err = r.ok(&["commit"]);
+    assert_eq!(used(&err), Some("offline"), "{err}");
+    let shown = &r.shown()[0];
+    let first = shown.lines().next().unwrap();
+    assert!(first.starts_with("feat"), "{shown}");
+    assert!(shown.contains("- Add: src/lib.rs — "), "{shown}");
+    assert!(shown.contains("# jitcommit: offline draft"), "footer comment: {shown}");
+    assert!(shown.contains("# Please enter the commit message"), "git's comments stay: {shown}");
+    let msg = r.last_message();
+    assert!(msg.starts_with(first), "{msg}");
+    assert!(msg.contains(PLACEHOLDER));
+    assert!(!msg.contains("jitcommit:"), "the footer is stripped: {msg}");
+}
+
+#[test]
+fn no_edit_writes_no_comment_lines() {
+    let r = Repo::new();
+    stage(&r, "src/lib.rs", "pub fn greet() {}\n");
+    r.ok(&["commit", "--no-edit"]);
+    assert!(r.shown().is_empty(), "no editor ran");
+    let msg = r.last_message();
+    assert!(msg.starts_with("feat"), "{msg}");
+    assert!(msg.lines().all(|l| !l.starts_with('#')), "no comment in the commit: {msg}");
+}
+
+#[test]
+fn user_messages_are_never_replaced() {
+    let r = Repo::new();
+    stage(&r, "a.txt", "a\n");
+    r.ok(&["commit", "-m", "my own words"]);
+    assert_eq!(r.last_message(), "my own words\n\n");
+
+    stage(&r, "b.txt", "b\n");
+    write(r.sb.path(), "msg.txt", "from a file\n");
+    let f = r.sb.path().join("msg.txt");
+    r.ok(&["commit", "-F", f.to_str().unwrap()]);
+    assert_eq!(r.last_message(), "from a file\n\n");
+
+    stage(&r, "c.txt", "c\n");
+    r.ok(&["commit", "--fixup", "HEAD"]);
+    assert_eq!(r.last_message(), "fixup! from a file\n\n");
+
+    stage(&r, "d.txt", "d\n");
+    r.ok(&["commit", "--squash", "HEAD~1", "--no-edit"]);
+    assert!(r.last_message().starts_with("squash! from a file"), "{}", r.last_message());
+
+    // -c / -C reuse a commit's message; --amend keeps the old one.
+    stage(&r, "e.txt", "e\n");
+    r.ok(&["commit", "-C", "HEAD~2"]);
+    assert_eq!(r.last_message(), "from a file\n\n");
+    stage(&r, "f.txt", "f\n");
+    r.ok(&["commit", "-c", "HEAD~3"]);
+    assert_eq!(r.last_message(), "my own words\n\n");
+    stage(&r, "g.txt", "g\n");
+    r.ok(&["commit", "--amend"]);
+    assert_eq!(r.last_message(), "my own words\n\n");
+    for shown in r.shown() {
+        assert!(!shown.contains(PLACEHOLDER), "no draft was shown: {shown}");
+    }
+}
+
+#[test]
+fn template_keeps_its_text_below_the_draft() {
+    let r = Repo::new();
+    write(r.sb.path(), "template.txt", "Template line the team wants\n");
+    stage(&r, "docs/guide.md", "# Guide\n");
+    let t = r.sb.path().join("template.txt");
+    let err = r.ok(&["commit", "-t", t.to_str().unwrap()]);
+    assert_eq!(used(&err), Some("offline"), "{err}");
+    let msg = r.last_message();
+    assert!(msg.starts_with("docs"), "{msg}");
+    let draft_at = msg.find("- Add: docs/guide.md").unwrap();
+    let template_at = msg.find("Template line the team wants").unwrap();
+    assert!(draft_at < template_at, "draft above the template: {msg}");
+
+    // commit.template behaves the same.
+    r.git(&["config", "commit.template", t.to_str().unwrap()]);
+    stage(&r, "docs/more.md", "# More\n");
+    r.ok(&["commit"]);
+    let msg = r.last_message();
+    assert!(msg.starts_with("docs") && msg.contains("Template line the team wants"), "{msg}");
+}
+
+#[test]
+fn merges_and_squashes_are_left_alone() {
+    let r = Repo::new();
+    r.git(&["checkout", "-q", "-b", "x"]);
+    stage(&r, "x.txt", "x\n");
+    r.git(&["commit", "-q", "--no-verify", "-m", "on x"]);
+    r.git(&["checkout", "-q", "main"]);
+    stage(&r, "m.txt", "m\n");
+    r.git(&["commit", "-q", "--no-verify", "-m", "on main"]);
+    r.ok(&["merge", "--no-ff", "x"]);
+    assert_eq!(r.last_message(), "Merge branch 'x'\n\n");
+
+    // A conflicted merge concluded with `git commit` (source `merge`).
+    r.git(&["checkout", "-q", "-b", "y"]);
+    stage(&r, "c.txt", "y\n");
+    r.git(&["commit", "-q", "--no-verify", "-m", "y side"]);
+    r.git(&["checkout", "-q", "main"]);
+    stage(&r, "c.txt", "main\n");
+    r.git(&["commit", "-q", "--no-verify", "-m", "main side"]);
+    let out = r.run(&["merge", "y"]);
+    assert!(!out.status.success(), "conflict expected");
+    stage(&r, "c.txt", "resolved\n");
+    r.ok(&["commit"]);
+    assert!(r.last_message().starts_with("Merge branch 'y'"), "{}", r.last_message());
+
+    // merge --squash, then commit (source `squash`).
+    r.git(&["checkout", "-q", "-b", "z"]);
+    stage(&r, "z.txt", "z\n");
+    r.git(&["commit", "-q", "--no-verify", "-m", "z work"]);
+    r.git(&["checkout", "-q", "main"]);
+    r.ok(&["merge", "--squash", "z"]);
+    r.ok(&["commit"]);
+    assert!(r.last_message().starts_with("Squashed commit of the following"), "{}", r.last_message());
+    for shown in r.shown() {
+        assert!(!shown.contains(PLACEHOLDER), "no draft: {shown}");
+    }
+}
+
+#[test]
+fn cherry_pick_revert_and_rebase_are_left_alone() {
+    let r = Repo::new();
+    r.git(&["checkout", "-q", "-b", "x"]);
+    stage(&r, "x.txt", "x\n");
+    r.git(&["commit", "-q", "--no-verify", "-m", "picked text"]);
+    r.git(&["checkout", "-q", "main"]);
+    r.ok(&["cherry-pick", "x"]);
+    assert_eq!(r.last_message(), "picked text\n\n");
+    r.ok(&["revert", "--no-edit", "HEAD"]);
+    assert!(r.last_message().starts_with("Revert \"picked text\""), "{}", r.last_message());
+    // An interactive rebase that rewords one commit and picks another.
+    stage(&r, "y.txt", "y\n");
+    r.git(&["commit", "-q", "--no-verify", "-m", "to reword"]);
+    let seq = r.sb.path().join("seq.sh");
+    std::fs::write(&seq, "#!/bin/sh\nsed -i '1s/^pick/reword/' \"$1\"\n").unwrap();
+    chmod_x(&seq);
+    let out = r.git_cmd().env("GIT_SEQUENCE_EDITOR", &seq).args(["rebase", "-i", "HEAD~2"]).output().unwrap();
+    assert_ok(&out, "rebase -i");
+    let log = r.git(&["log", "-3", "--format=%s"]);
+    assert_eq!(log, "to reword\nRevert \"picked text\"\npicked text\n");
+    for shown in r.shown() {
+        assert!(!shown.contains(PLACEHOLDER), "no draft: {shown}");
+    }
+}
+
+#[test]
+fn commit_a_and_commit_paths_describe_exactly_what_is_committed() {
+    let r = Repo::new();
+    stage(&r, "staged.txt", "s\n");
+    r.git(&["commit", "-q", "--no-verify", "-m", "base"]);
+    write(&r.dir, "staged.txt", "s2\n");
+    r.git(&["add", "staged.txt"]);
+    write(&r.dir, "README.md", "# r changed\n");
+    // `commit <paths>`: only README.md, though staged.txt is staged.
+    r.ok(&["commit", "README.md"]);
+    let msg = r.last_message();
+    assert!(msg.contains("README.md") && !msg.contains("staged.txt"), "{msg}");
+    assert_eq!(r.git(&["diff", "--cached", "--name-only"]), "staged.txt\n");
+    // `commit -a`: the staged file and the tracked, unstaged change.
+    write(&r.dir, "README.md", "# r changed again\n");
+    r.ok(&["commit", "-a"]);
+    let msg = r.last_message();
+    assert!(msg.contains("- Update: README.md") && msg.contains("- Update: staged.txt"), "{msg}");
+}
+
+#[test]
+fn verbose_commit_keeps_the_scissors_part() {
+    let r = Repo::new();
+    stage(&r, "src/lib.rs", "pub fn greet() {}\n");
+    r.ok(&["commit", "-v"]);
+    let shown = &r.shown()[0];
+    assert!(shown.starts_with("feat"), "{shown}");
+    let cut = shown.find("# ------------------------ >8 ------------------------").unwrap();
+    let tail = &shown[cut..];
+    assert!(tail.contains("diff --git a/src/lib.rs b/src/lib.rs\nnew file mode 100644"), "{tail}");
+    assert!(tail.ends_with("+pub fn greet() {}\n"), "{tail}");
+    assert_eq!(shown.matches(PLACEHOLDER).count(), 1, "one draft, above the scissors only");
+    assert!(!r.last_message().contains("diff --git"));
+}
+
+#[test]
+fn comment_prefix_variants() {
+    for (key, value, prefix) in [
+        ("core.commentChar", ";", ";"),
+        ("core.commentString", "//", "//"),
+        ("core.commentChar", "auto", "#"),
+    ] {
+        let r = Repo::new();
+        r.git(&["config", key, value]);
+        stage(&r, "src/lib.rs", "pub fn greet() {}\n");
+        r.ok(&["commit"]);
+        let shown = &r.shown()[0];
+        assert!(shown.contains(&format!("\n{prefix} jitcommit: offline draft")), "{key}={value}: {shown}");
+        assert!(shown.contains(&format!("{prefix} Please enter")), "{shown}");
+        let msg = r.last_message();
+        assert!(!msg.contains("jitcommit:") && !msg.contains("Please enter"), "{key}={value}: {msg}");
+    }
+    // auto with a template whose lines start with '#': git picks ';', and so do we.
+    let r = Repo::new();
+    r.git(&["config", "core.commentChar", "auto"]);
+    write(r.sb.path(), "t.txt", "#hashtag kept\n");
+    stage(&r, "src/lib.rs", "pub fn greet() {}\n");
+    let t = r.sb.path().join("t.txt");
+    r.ok(&["commit", "-t", t.to_str().unwrap()]);
+    let shown = &r.shown()[0];
+    assert!(shown.contains("\n; jitcommit: offline draft"), "{shown}");
+    let msg = r.last_message();
+    assert!(msg.contains("#hashtag kept") && !msg.contains("jitcommit:"), "{msg}");
+}
+
+#[test]
+fn turned_off_by_env_and_config() {
+    let r = Repo::new();
+    stage(&r, "a.txt", "a\n");
+    let out = r.git_cmd().env("JITCOMMIT_SKIP", "1").args(["commit"]).output().unwrap();
+    assert!(!out.status.success(), "empty message aborts");
+    assert!(r.shown()[0].starts_with('\n'), "no draft: {}", r.shown()[0]);
+    r.git(&["config", "jitcommit.enabled", "false"]);
+    let out = r.run(&["commit"]);
+    assert!(!out.status.success(), "empty message aborts");
+    assert!(r.shown()[1].starts_with('\n'), "no draft: {}", r.shown()[1]);
+}
+
+#[test]
+fn linked_worktree_drafts_from_its_own_index() {
+    let r = Repo::new();
+    let wt = r.sb.path().join("wt");
+    r.git(&["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()]);
+    write(&wt, "side.rs", "fn side() {}\n");
+    r.sb.git(&wt, &["add", "side.rs"]);
+    let out = r.git_cmd().current_dir(&wt).args(["commit", "--no-edit"]).output().unwrap();
+    assert_ok(&out, "commit in worktree");
+    let msg = r.sb.git(&wt, &["log", "-1", "--format=%B"]);
+    assert!(msg.contains("- Add: side.rs"), "{msg}");
+}
+
+#[test]
+fn dry_run_prints_and_writes_nothing() {
+    let r = Repo::new();
+    stage(&r, "src/lib.rs", "pub fn greet() {}\n");
+    let out = r.draft_cmd().arg("--dry-run").output().unwrap();
+    assert_ok(&out, "--dry-run");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("feat") && text.contains("- Add: src/lib.rs"), "{text}");
+    assert!(!r.dir.join(".git/COMMIT_EDITMSG").exists());
+}
+
+#[test]
+fn nothing_staged_leaves_a_note_and_exits_zero() {
+    let r = Repo::new();
+    let out = r.run(&["commit", "--allow-empty"]);
+    assert!(!out.status.success(), "empty message aborts");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("jitcommit-draft: nothing is staged"), "{err}");
+    assert!(r.shown()[0].contains("# jitcommit: no draft: nothing is staged"), "{}", r.shown()[0]);
+}
+
+#[test]
+fn broken_arguments_never_block() {
+    let r = Repo::new();
+    let out = r.draft_cmd().arg("--bogus").output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--bogus"));
+    let out = r.draft_cmd().arg("--help").output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("EXAMPLES"));
+    let out = r.draft_cmd().arg("--version").output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("jitcommit-draft "));
+}
