@@ -15,7 +15,9 @@ use jitcommit_testkit::{Sandbox, write};
 /// `PROBE_OUT` it does nothing.
 #[test]
 fn probe() {
-    let Ok(out) = std::env::var("PROBE_OUT") else { return };
+    let Ok(out) = std::env::var("PROBE_OUT") else {
+        return;
+    };
     let cwd = std::env::current_dir().unwrap();
     let repo = Repo::discover(&cwd).unwrap();
     let mut report = String::new();
@@ -31,7 +33,11 @@ fn probe() {
         for c in repo.new_commits(&tips).unwrap() {
             // Reading each commit's changes proves the quarantined objects are reachable.
             let changes = repo.commit_changes(c).unwrap();
-            let subject = String::from_utf8_lossy(&repo.commit_message(c).unwrap()).lines().next().unwrap_or("").to_owned();
+            let subject = String::from_utf8_lossy(&repo.commit_message(c).unwrap())
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_owned();
             report.push_str(&format!("{c} {} {subject}\n", changes.len()));
         }
     } else {
@@ -41,9 +47,15 @@ fn probe() {
             repo.is_unborn(),
             repo.is_bare(),
             repo.git_dir().display(),
-            repo.work_dir().map(|p| p.display().to_string()).unwrap_or_default()
+            repo.work_dir()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default()
         ));
-        for key in std::env::var("PROBE_KEYS").unwrap_or_default().split(',').filter(|k| !k.is_empty()) {
+        for key in std::env::var("PROBE_KEYS")
+            .unwrap_or_default()
+            .split(',')
+            .filter(|k| !k.is_empty())
+        {
             report.push_str(&format!("{key}={:?}\n", repo.config_string(key)));
         }
         report.push_str("--status\n");
@@ -103,13 +115,24 @@ fn setup(sb: &Sandbox, keys: &str) -> (std::path::PathBuf, std::path::PathBuf) {
     let r = sb.init("r");
     write(&r, "a.txt", "one\ntwo\nthree\n");
     write(&r, "b.txt", "bee\n");
-    write(&r, "keep.txt", (1..=30).map(|i| format!("line {i}\n")).collect::<String>());
+    write(
+        &r,
+        "keep.txt",
+        (1..=30).map(|i| format!("line {i}\n")).collect::<String>(),
+    );
     write(&r, "tc", "was a file\n");
     sb.git(&r, &["add", "-A"]);
     sb.git(&r, &["commit", "-qm", "init"]);
     let out = sb.path().join("probe.out");
     let git_side = GIT_DIFF_SIDE.replace("$PROBE_GIT", &format!("{}.git", out.display()));
-    install_hook(&r.join(".git/hooks"), "prepare-commit-msg", &out, "staged", keys, &git_side);
+    install_hook(
+        &r.join(".git/hooks"),
+        "prepare-commit-msg",
+        &out,
+        "staged",
+        keys,
+        &git_side,
+    );
     (r, out)
 }
 
@@ -133,7 +156,10 @@ fn plain_commit_sees_the_index_git_names() {
         "M  a.txt\nA  bin.dat\nA  \"dir/new file.txt\"\nR  keep.txt -> kept.txt\nT  tc\n"
     );
     assert_eq!(c.patch(), c.git_diff);
-    assert!(c.report.contains("branch=Some(\"main\") unborn=false bare=false"));
+    assert!(
+        c.report
+            .contains("branch=Some(\"main\") unborn=false bare=false")
+    );
 }
 
 #[test]
@@ -167,14 +193,34 @@ fn git_c_parameters_reach_config_and_rename_detection() {
     sb.git(&r, &["config", "jit.k", "from-repo"]);
     sb.git(&r, &["config", "core.commentChar", "%"]);
     sb.git(&r, &["mv", "keep.txt", "kept.txt"]);
-    sb.git(&r, &[
-        "-c", "jit.k=first", "-c", "jit.k=last", "-c", "x.y=it's", "-c", "CORE.COMMENTCHAR=;", "-c", "flag.on",
-        "-c", "diff.renames=false", "commit", "-qm", "x",
-    ]);
+    sb.git(
+        &r,
+        &[
+            "-c",
+            "jit.k=first",
+            "-c",
+            "jit.k=last",
+            "-c",
+            "x.y=it's",
+            "-c",
+            "CORE.COMMENTCHAR=;",
+            "-c",
+            "flag.on",
+            "-c",
+            "diff.renames=false",
+            "commit",
+            "-qm",
+            "x",
+        ],
+    );
     let c = capture(&out);
     assert!(c.report.contains("jit.k=Some(\"last\")\n"), "{}", c.report);
     assert!(c.report.contains("x.y=Some(\"it's\")\n"), "{}", c.report);
-    assert!(c.report.contains("core.commentChar=Some(\";\")\n"), "{}", c.report);
+    assert!(
+        c.report.contains("core.commentChar=Some(\";\")\n"),
+        "{}",
+        c.report
+    );
     assert!(c.report.contains("flag.on=Some(\"\")\n"), "{}", c.report);
     assert!(c.report.contains("jit.missing=None\n"), "{}", c.report);
     assert_eq!(c.section("status"), "D  keep.txt\nA  kept.txt\n");
@@ -186,14 +232,23 @@ fn linked_worktree_through_git_dir() {
     let sb = Sandbox::new();
     let (r, out) = setup(&sb, "");
     let wt = sb.path().join("wt");
-    sb.git(&r, &["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()]);
+    sb.git(
+        &r,
+        &["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()],
+    );
     write(&wt, "a.txt", "in the worktree\n");
     sb.git(&wt, &["commit", "-qam", "x"]);
     let c = capture(&out);
     assert!(c.report.contains("branch=Some(\"side\")"), "{}", c.report);
     assert!(c.report.contains(".git/worktrees/wt "), "{}", c.report);
-    assert!(c.report.contains(&format!("work_dir={}", wt.canonicalize().unwrap().display()))
-        || c.report.contains(&format!("work_dir={}", wt.display())), "{}", c.report);
+    assert!(
+        c.report.contains(&format!(
+            "work_dir={}",
+            wt.canonicalize().unwrap().display()
+        )) || c.report.contains(&format!("work_dir={}", wt.display())),
+        "{}",
+        c.report
+    );
     assert_eq!(c.section("status"), "M  a.txt\n");
     assert_eq!(c.patch(), c.git_diff);
 }
@@ -204,13 +259,24 @@ fn unborn_head_compares_with_the_empty_tree() {
     let r = sb.init("r");
     let out = sb.path().join("probe.out");
     let git_side = GIT_DIFF_SIDE.replace("$PROBE_GIT", &format!("{}.git", out.display()));
-    install_hook(&r.join(".git/hooks"), "prepare-commit-msg", &out, "staged", "", &git_side);
+    install_hook(
+        &r.join(".git/hooks"),
+        "prepare-commit-msg",
+        &out,
+        "staged",
+        "",
+        &git_side,
+    );
     write(&r, "z.txt", "z\n");
     write(&r, "a.txt", "");
     sb.git(&r, &["add", "-A"]);
     sb.git(&r, &["commit", "-qm", "first"]);
     let c = capture(&out);
-    assert!(c.report.contains("branch=Some(\"main\") unborn=true"), "{}", c.report);
+    assert!(
+        c.report.contains("branch=Some(\"main\") unborn=true"),
+        "{}",
+        c.report
+    );
     assert_eq!(c.section("status"), "A  a.txt\nA  z.txt\n");
     assert_eq!(c.patch(), c.git_diff);
 }
@@ -226,7 +292,14 @@ fn pre_receive_lists_new_commits_from_the_quarantine() {
          exec < '{o}.stdin'",
         o = out.display()
     );
-    install_hook(&server.join("hooks"), "pre-receive", &out, "pre-receive", "", &rev_list);
+    install_hook(
+        &server.join("hooks"),
+        "pre-receive",
+        &out,
+        "pre-receive",
+        "",
+        &rev_list,
+    );
 
     let r = sb.init("client");
     let url = server.to_str().unwrap();
@@ -236,7 +309,15 @@ fn pre_receive_lists_new_commits_from_the_quarantine() {
     sb.git(&r, &["push", "-q", url, "main"]);
     let first = std::fs::read_to_string(&out).unwrap();
     let want = std::fs::read_to_string(format!("{}.git", out.display())).unwrap();
-    assert_eq!(first.lines().map(|l| l.split(' ').next().unwrap()).collect::<Vec<_>>().join("\n") + "\n", want);
+    assert_eq!(
+        first
+            .lines()
+            .map(|l| l.split(' ').next().unwrap())
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n",
+        want
+    );
     assert!(first.ends_with(" 1 one\n"), "{first}");
 
     // A new branch with two commits, a tag on the second, and main moved on: shared
@@ -263,7 +344,10 @@ fn pre_receive_lists_new_commits_from_the_quarantine() {
     sorted_want.sort_unstable();
     sorted_got.sort_unstable();
     assert_eq!(sorted_got, sorted_want);
-    assert!(got.contains(" c2\n") && got.contains(" c3\n") && got.contains(" c4\n"), "{got}");
+    assert!(
+        got.contains(" c2\n") && got.contains(" c3\n") && got.contains(" c4\n"),
+        "{got}"
+    );
 
     // A deletion alone brings nothing.
     let _ = std::fs::remove_file(format!("{}.stdin", out.display()));

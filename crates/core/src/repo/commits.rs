@@ -19,21 +19,37 @@ pub(crate) struct DiffCache {
 }
 
 impl Repo {
-    fn object_err(&self, id: ObjectId, e: impl std::error::Error + Send + Sync + 'static) -> RepoError {
-        RepoError::Object { id, shallow: self.is_shallow(), source: Box::new(e) }
+    fn object_err(
+        &self,
+        id: ObjectId,
+        e: impl std::error::Error + Send + Sync + 'static,
+    ) -> RepoError {
+        RepoError::Object {
+            id,
+            shallow: self.is_shallow(),
+            source: Box::new(e),
+        }
     }
 
     fn find_commit(&self, id: ObjectId) -> Result<gix::Commit<'_>, RepoError> {
-        let obj = self.repo.find_object(id).map_err(|e| self.object_err(id, e))?;
+        let obj = self
+            .repo
+            .find_object(id)
+            .map_err(|e| self.object_err(id, e))?;
         let kind = obj.kind;
-        obj.try_into_commit()
-            .map_err(|_| RepoError::NotACommit { id, kind: kind.to_string() })
+        obj.try_into_commit().map_err(|_| RepoError::NotACommit {
+            id,
+            kind: kind.to_string(),
+        })
     }
 
     /// The tree of `commit` and of its first parent (`None` for a root commit).
     fn trees_of(&self, commit: ObjectId) -> Result<(Option<ObjectId>, ObjectId), RepoError> {
         let c = self.find_commit(commit)?;
-        let tree = c.tree_id().map_err(|e| self.object_err(commit, e))?.detach();
+        let tree = c
+            .tree_id()
+            .map_err(|e| self.object_err(commit, e))?
+            .detach();
         let parent = c.parent_ids().next().map(|p| p.detach());
         let parent_tree = match parent {
             None => None,
@@ -49,7 +65,11 @@ impl Repo {
     /// sorted bytewise by path, with renames as `git diff` finds them. No blob is diffed
     /// except the candidates of an inexact rename.
     pub fn commit_changes(&self, commit: ObjectId) -> Result<Vec<Change>, RepoError> {
-        Ok(self.commit_entries(commit)?.into_iter().map(|e| e.change).collect())
+        Ok(self
+            .commit_entries(commit)?
+            .into_iter()
+            .map(|e| e.change)
+            .collect())
     }
 
     /// [`Repo::commit_changes`] with the object ids on both sides.
@@ -61,22 +81,39 @@ impl Repo {
     }
 
     /// The changes between two trees (`None` = the empty tree), unsorted.
-    pub(crate) fn diff_trees(&self, old: Option<ObjectId>, new: ObjectId) -> Result<Vec<Entry>, RepoError> {
-        let what = || format!("{} against {}", new, old.map_or_else(|| "the empty tree".to_owned(), |o| o.to_string()));
+    pub(crate) fn diff_trees(
+        &self,
+        old: Option<ObjectId>,
+        new: ObjectId,
+    ) -> Result<Vec<Entry>, RepoError> {
+        let what = || {
+            format!(
+                "{} against {}",
+                new,
+                old.map_or_else(|| "the empty tree".to_owned(), |o| o.to_string())
+            )
+        };
         let empty = self.repo.empty_tree();
         let old_tree = match old {
-            Some(id) => self.repo.find_tree(id).map_err(|e| self.object_err(id, e))?,
+            Some(id) => self
+                .repo
+                .find_tree(id)
+                .map_err(|e| self.object_err(id, e))?,
             None => empty.clone(),
         };
-        let new_tree = self.repo.find_tree(new).map_err(|e| self.object_err(new, e))?;
+        let new_tree = self
+            .repo
+            .find_tree(new)
+            .map_err(|e| self.object_err(new, e))?;
         let mut cache = self.diff_cache.borrow_mut();
         let cache = &mut *cache;
         if cache.resources.is_none() {
-            cache.resources = Some(
-                self.repo
-                    .diff_resource_cache_for_tree_diff()
-                    .map_err(|e| RepoError::Diff { what: what(), source: Box::new(e) })?,
-            );
+            cache.resources = Some(self.repo.diff_resource_cache_for_tree_diff().map_err(|e| {
+                RepoError::Diff {
+                    what: what(),
+                    source: Box::new(e),
+                }
+            })?);
         }
         let Some(resources) = cache.resources.as_mut() else {
             return Ok(Vec::new());
@@ -99,7 +136,10 @@ impl Repo {
             opts,
         );
         resources.clear_resource_cache_keep_allocation();
-        res.map_err(|e| RepoError::Diff { what: what(), source: Box::new(e) })?;
+        res.map_err(|e| RepoError::Diff {
+            what: what(),
+            source: Box::new(e),
+        })?;
         Ok(out)
     }
 
@@ -123,7 +163,10 @@ impl Repo {
 
     /// Resolves a revision (`HEAD~2`, a branch, a full or abbreviated id) to a commit.
     pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId, RepoError> {
-        let unknown = |source: Option<super::GixError>| RepoError::UnknownRevision { rev: rev.to_owned(), source };
+        let unknown = |source: Option<super::GixError>| RepoError::UnknownRevision {
+            rev: rev.to_owned(),
+            source,
+        };
         let id = self
             .repo
             .rev_parse_single(rev)
@@ -138,7 +181,10 @@ impl Repo {
         let (hidden, tip) = match spec.split_once("..") {
             Some((a, b)) => {
                 if b.starts_with('.') {
-                    return Err(RepoError::UnknownRevision { rev: spec.to_owned(), source: None });
+                    return Err(RepoError::UnknownRevision {
+                        rev: spec.to_owned(),
+                        source: None,
+                    });
                 }
                 let a = if a.is_empty() { "HEAD" } else { a };
                 let b = if b.is_empty() { "HEAD" } else { b };
@@ -169,16 +215,19 @@ impl Repo {
 
     /// Every commit an existing reference (or HEAD) points to, tags peeled.
     fn existing_ref_commits(&self) -> Result<Vec<ObjectId>, RepoError> {
-        let refs = self.repo.references().map_err(|e| RepoError::Refs(Box::new(e)))?;
+        let refs = self
+            .repo
+            .references()
+            .map_err(|e| RepoError::Refs(Box::new(e)))?;
         let iter = refs.all().map_err(|e| RepoError::Refs(Box::new(e)))?;
         let mut out = Vec::new();
         for r in iter {
             let Ok(mut r) = r else { continue };
             // A ref to a missing object or to a tree/blob hides nothing.
-            if let Ok(id) = r.peel_to_id() {
-                if let Ok(Some(c)) = self.peel_to_commit(id.detach()) {
-                    out.push(c);
-                }
+            if let Ok(id) = r.peel_to_id()
+                && let Ok(Some(c)) = self.peel_to_commit(id.detach())
+            {
+                out.push(c);
             }
         }
         if let Some(h) = self.head_commit() {
@@ -191,7 +240,11 @@ impl Repo {
 
     /// One walk from `tips`, hiding everything reachable from `hidden`, oldest first.
     fn walk(&self, tips: &[ObjectId], hidden: Vec<ObjectId>) -> Result<Vec<ObjectId>, RepoError> {
-        let err = |e: super::GixError| RepoError::Walk { tips: tips.to_vec(), shallow: self.is_shallow(), source: e };
+        let err = |e: super::GixError| RepoError::Walk {
+            tips: tips.to_vec(),
+            shallow: self.is_shallow(),
+            source: e,
+        };
         let walk = self
             .repo
             .rev_walk(tips.iter().copied())
@@ -210,7 +263,10 @@ impl Repo {
     /// `id` peeled through annotated tags to a commit: `Some(commit)`, or `None` when it
     /// ends in a tree or blob. A missing object is an error.
     pub fn peel_to_commit(&self, id: ObjectId) -> Result<Option<ObjectId>, RepoError> {
-        let obj = self.repo.find_object(id).map_err(|e| self.object_err(id, e))?;
+        let obj = self
+            .repo
+            .find_object(id)
+            .map_err(|e| self.object_err(id, e))?;
         let obj = obj.peel_tags_to_end().map_err(|e| self.object_err(id, e))?;
         Ok((obj.kind == gix::object::Kind::Commit).then_some(obj.id))
     }
@@ -241,7 +297,12 @@ impl Repo {
 
     /// The shortest unique abbreviation git would print for `id` (at least 7 hex digits).
     pub fn short_id(&self, id: ObjectId) -> String {
-        match self.repo.find_object(id).ok().and_then(|o| o.id().shorten().ok()) {
+        match self
+            .repo
+            .find_object(id)
+            .ok()
+            .and_then(|o| o.id().shorten().ok())
+        {
             Some(p) => p.to_string(),
             None => id.to_hex_with_len(7).to_string(),
         }
@@ -253,30 +314,58 @@ fn change_from_tree(change: &gix::diff::tree_with_rewrites::ChangeRef<'_>, out: 
     let bits = |m: gix::objs::tree::EntryMode| u32::from(m.value());
     let add = |out: &mut Vec<Entry>, p: &BStr, m: gix::objs::tree::EntryMode, id: ObjectId| {
         out.push(Entry {
-            change: Change { kind: ChangeKind::Added, path: p.to_owned(), old_path: None, old_mode: None, new_mode: Some(bits(m)) },
+            change: Change {
+                kind: ChangeKind::Added,
+                path: p.to_owned(),
+                old_path: None,
+                old_mode: None,
+                new_mode: Some(bits(m)),
+            },
             old_id: None,
             new_id: Some(id),
         });
     };
     let del = |out: &mut Vec<Entry>, p: &BStr, m: gix::objs::tree::EntryMode, id: ObjectId| {
         out.push(Entry {
-            change: Change { kind: ChangeKind::Deleted, path: p.to_owned(), old_path: None, old_mode: Some(bits(m)), new_mode: None },
+            change: Change {
+                kind: ChangeKind::Deleted,
+                path: p.to_owned(),
+                old_path: None,
+                old_mode: Some(bits(m)),
+                new_mode: None,
+            },
             old_id: Some(id),
             new_id: None,
         });
     };
     match *change {
-        C::Addition { location, entry_mode, id, .. } => {
+        C::Addition {
+            location,
+            entry_mode,
+            id,
+            ..
+        } => {
             if !entry_mode.is_tree() {
                 add(out, location, entry_mode, id);
             }
         }
-        C::Deletion { location, entry_mode, id, .. } => {
+        C::Deletion {
+            location,
+            entry_mode,
+            id,
+            ..
+        } => {
             if !entry_mode.is_tree() {
                 del(out, location, entry_mode, id);
             }
         }
-        C::Modification { location, previous_entry_mode, previous_id, entry_mode, id } => {
+        C::Modification {
+            location,
+            previous_entry_mode,
+            previous_id,
+            entry_mode,
+            id,
+        } => {
             match (previous_entry_mode.is_tree(), entry_mode.is_tree()) {
                 (true, true) => {}
                 // A directory replaced by a file or the other way round: only the non-tree
@@ -303,13 +392,26 @@ fn change_from_tree(change: &gix::diff::tree_with_rewrites::ChangeRef<'_>, out: 
                 }
             }
         }
-        C::Rewrite { source_location, source_entry_mode, source_id, location, entry_mode, id, copy, .. } => {
+        C::Rewrite {
+            source_location,
+            source_entry_mode,
+            source_id,
+            location,
+            entry_mode,
+            id,
+            copy,
+            ..
+        } => {
             if entry_mode.is_tree() {
                 return;
             }
             out.push(Entry {
                 change: Change {
-                    kind: if copy { ChangeKind::Copied } else { ChangeKind::Renamed },
+                    kind: if copy {
+                        ChangeKind::Copied
+                    } else {
+                        ChangeKind::Renamed
+                    },
                     path: location.to_owned(),
                     old_path: Some(source_location.to_owned()),
                     old_mode: Some(bits(source_entry_mode)),

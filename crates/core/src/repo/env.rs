@@ -124,6 +124,7 @@ pub fn is_zero_id(id: &str) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
     use super::*;
 
@@ -154,7 +155,10 @@ mod tests {
             ("", vec![]),
             ("   ", vec![]),
             ("'old.k=v'", vec![kv("old.k", Some("v"))]),
-            ("'old.k=v' 'n.k'='1'", vec![kv("old.k", Some("v")), kv("n.k", Some("1"))]),
+            (
+                "'old.k=v' 'n.k'='1'",
+                vec![kv("old.k", Some("v")), kv("n.k", Some("1"))],
+            ),
             ("'old.flag'", vec![kv("old.flag", None)]),
             ("'a.b=x=y'", vec![kv("a.b", Some("x=y"))]),
             (r"'a.b'='x'\!'y'", vec![kv("a.b", Some("x!y"))]),
@@ -177,7 +181,9 @@ mod tests {
         );
         assert_eq!(
             parse_config_parameters("'nodot'='x'"),
-            Err(ConfigParametersError::InvalidKey { key: "nodot".into() })
+            Err(ConfigParametersError::InvalidKey {
+                key: "nodot".into()
+            })
         );
         assert!(parse_config_parameters("'a.b'='c'x").is_err());
     }

@@ -126,7 +126,9 @@ pub struct Repo {
 
 impl std::fmt::Debug for Repo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Repo").field("git_dir", &self.repo.git_dir()).finish_non_exhaustive()
+        f.debug_struct("Repo")
+            .field("git_dir", &self.repo.git_dir())
+            .finish_non_exhaustive()
     }
 }
 
@@ -148,8 +150,12 @@ impl Repo {
             .collect();
         let open = |dir: &Path| {
             let mut trust: gix::sec::trust::Mapping<gix::open::Options> = Default::default();
-            trust.full = trust.full.cli_overrides(overrides.iter().map(String::as_str));
-            trust.reduced = trust.reduced.cli_overrides(overrides.iter().map(String::as_str));
+            trust.full = trust
+                .full
+                .cli_overrides(overrides.iter().map(String::as_str));
+            trust.reduced = trust
+                .reduced
+                .cli_overrides(overrides.iter().map(String::as_str));
             gix::ThreadSafeRepository::discover_with_environment_overrides_opts(
                 dir,
                 Default::default(),
@@ -167,9 +173,17 @@ impl Repo {
                     Default::default(),
                     plain,
                 )
-                .map_err(|e| RepoError::Open { dir: cwd.to_owned(), source: Box::new(e) })?
+                .map_err(|e| RepoError::Open {
+                    dir: cwd.to_owned(),
+                    source: Box::new(e),
+                })?
             }
-            Err(e) => return Err(RepoError::Open { dir: cwd.to_owned(), source: Box::new(e) }),
+            Err(e) => {
+                return Err(RepoError::Open {
+                    dir: cwd.to_owned(),
+                    source: Box::new(e),
+                });
+            }
         };
         let mut repo = ts.to_thread_local();
         let quarantine = match std::env::var_os("GIT_OBJECT_DIRECTORY") {
@@ -177,12 +191,22 @@ impl Repo {
                 let alternates = std::env::var_os("GIT_ALTERNATE_OBJECT_DIRECTORIES")
                     .map(|a| std::env::split_paths(&a).collect::<Vec<_>>())
                     .unwrap_or_default();
-                Some(attach_object_dirs(&mut repo, cwd, Path::new(&dir), &alternates)?)
+                Some(attach_object_dirs(
+                    &mut repo,
+                    cwd,
+                    Path::new(&dir),
+                    &alternates,
+                )?)
             }
             _ => None,
         };
         repo.object_cache_size_if_unset(4 * 1024 * 1024);
-        Ok(Repo { repo, params, _quarantine: quarantine, diff_cache: Default::default() })
+        Ok(Repo {
+            repo,
+            params,
+            _quarantine: quarantine,
+            diff_cache: Default::default(),
+        })
     }
 
     /// The gix repository, for what this wrapper does not cover.
@@ -194,16 +218,29 @@ impl Repo {
     /// repository's configuration (local, global, system). `Some("")` for a `git -c key`
     /// given without `=` (git's implicit true; `git config` prints an empty line for it too).
     pub fn config_string(&self, key: &str) -> Option<String> {
-        if let Some((_, v)) = self.params.iter().rev().find(|(k, _)| config_key_eq(k, key)) {
+        if let Some((_, v)) = self
+            .params
+            .iter()
+            .rev()
+            .find(|(k, _)| config_key_eq(k, key))
+        {
             return Some(v.clone().unwrap_or_default());
         }
-        self.repo.config_snapshot().string(key).map(|v| v.to_string())
+        self.repo
+            .config_snapshot()
+            .string(key)
+            .map(|v| v.to_string())
     }
 
     /// A boolean config value with git's spellings (`true/yes/on/1`, `false/no/off/0`, and a
     /// key without a value meaning true); `None` when unset or not a boolean.
     pub fn config_bool(&self, key: &str) -> Option<bool> {
-        if let Some((_, v)) = self.params.iter().rev().find(|(k, _)| config_key_eq(k, key)) {
+        if let Some((_, v)) = self
+            .params
+            .iter()
+            .rev()
+            .find(|(k, _)| config_key_eq(k, key))
+        {
             return match v {
                 None => Some(true),
                 Some(v) => parse_bool(v),
@@ -271,9 +308,21 @@ fn attach_object_dirs(
     objects: &Path,
     alternates: &[PathBuf],
 ) -> Result<tempfile::TempDir, RepoError> {
-    let err = |source| RepoError::Quarantine { dir: objects.to_owned(), source };
-    let abs = |p: &Path| if p.is_absolute() { p.to_owned() } else { cwd.join(p) };
-    let tmp = tempfile::Builder::new().prefix("jitcommit-odb-").tempdir().map_err(err)?;
+    let err = |source| RepoError::Quarantine {
+        dir: objects.to_owned(),
+        source,
+    };
+    let abs = |p: &Path| {
+        if p.is_absolute() {
+            p.to_owned()
+        } else {
+            cwd.join(p)
+        }
+    };
+    let tmp = tempfile::Builder::new()
+        .prefix("jitcommit-odb-")
+        .tempdir()
+        .map_err(err)?;
     let info = tmp.path().join("info");
     std::fs::create_dir(&info).map_err(err)?;
     let mut list = String::new();
@@ -286,7 +335,9 @@ fn attach_object_dirs(
             ))));
         };
         if s.contains('\n') {
-            return Err(err(std::io::Error::other("object directory contains a newline")));
+            return Err(err(std::io::Error::other(
+                "object directory contains a newline",
+            )));
         }
         list.push_str(s);
         list.push('\n');

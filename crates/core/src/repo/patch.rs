@@ -34,10 +34,13 @@ struct Side<'a> {
     data: Vec<u8>,
 }
 
+/// One hunk as bytes: the `@@` header without its newline, and the body.
+pub(crate) type RawHunk = (Vec<u8>, Vec<u8>);
+
 /// The rendered diff of one file pair: exact bytes plus what [`FileDiff`] reports.
 pub(crate) struct Rendered {
     pub header: Vec<u8>,
-    pub hunks: Vec<(Vec<u8>, Vec<u8>)>,
+    pub hunks: Vec<RawHunk>,
     pub added: usize,
     pub removed: usize,
     pub binary: bool,
@@ -117,18 +120,34 @@ impl Repo {
         Ok(out)
     }
 
-    fn side<'a>(&self, path: &'a BStr, mode: Option<u32>, id: Option<ObjectId>) -> Result<Option<Side<'a>>, RepoError> {
-        let (Some(mode), Some(id)) = (mode, id) else { return Ok(None) };
+    fn side<'a>(
+        &self,
+        path: &'a BStr,
+        mode: Option<u32>,
+        id: Option<ObjectId>,
+    ) -> Result<Option<Side<'a>>, RepoError> {
+        let (Some(mode), Some(id)) = (mode, id) else {
+            return Ok(None);
+        };
         let data = if mode == GITLINK {
             format!("Subproject commit {id}\n").into_bytes()
         } else {
             self.repo
                 .find_object(id)
-                .map_err(|e| RepoError::Object { id, shallow: false, source: Box::new(e) })?
+                .map_err(|e| RepoError::Object {
+                    id,
+                    shallow: false,
+                    source: Box::new(e),
+                })?
                 .detach()
                 .data
         };
-        Ok(Some(Side { path, mode, id, data }))
+        Ok(Some(Side {
+            path,
+            mode,
+            id,
+            data,
+        }))
     }
 
     fn render_entry(&self, e: &Entry) -> Result<Vec<Rendered>, RepoError> {
@@ -137,16 +156,20 @@ impl Repo {
         let old_path: &BStr = c.old_path.as_ref().map_or(new_path, |p| p.as_ref());
         let old = self.side(old_path, c.old_mode, e.old_id)?;
         let new = self.side(new_path, c.new_mode, e.new_id)?;
-        if let (Some(o), Some(n)) = (&old, &new) {
-            if o.mode & S_IFMT != n.mode & S_IFMT {
-                // git breaks a type change into a deletion and an addition.
-                return Ok(vec![
-                    self.render_pair(Some(o), None, c.kind)?,
-                    self.render_pair(None, Some(n), c.kind)?,
-                ]);
-            }
+        if let (Some(o), Some(n)) = (&old, &new)
+            && o.mode & S_IFMT != n.mode & S_IFMT
+        {
+            // git breaks a type change into a deletion and an addition.
+            return Ok(vec![
+                self.render_pair(Some(o), None, c.kind)?,
+                self.render_pair(None, Some(n), c.kind)?,
+            ]);
         }
-        Ok(vec![self.render_pair(old.as_ref(), new.as_ref(), c.kind)?])
+        Ok(vec![self.render_pair(
+            old.as_ref(),
+            new.as_ref(),
+            c.kind,
+        )?])
     }
 
     fn abbrev(&self, id: ObjectId) -> String {
@@ -156,7 +179,12 @@ impl Repo {
         self.short_id(id)
     }
 
-    fn render_pair(&self, old: Option<&Side<'_>>, new: Option<&Side<'_>>, kind: ChangeKind) -> Result<Rendered, RepoError> {
+    fn render_pair(
+        &self,
+        old: Option<&Side<'_>>,
+        new: Option<&Side<'_>>,
+        kind: ChangeKind,
+    ) -> Result<Rendered, RepoError> {
         let a_path = old.or(new).map_or(BStr::new(b""), |s| s.path);
         let b_path = new.or(old).map_or(BStr::new(b""), |s| s.path);
         let mut h = Vec::new();
@@ -164,16 +192,34 @@ impl Repo {
         let b_name = prefixed("b/", b_path);
         h.extend_from_slice(format!("diff --git {a_name} {b_name}\n").as_bytes());
         match (old, new) {
-            (None, Some(n)) => h.extend_from_slice(format!("new file mode {:06o}\n", n.mode).as_bytes()),
-            (Some(o), None) => h.extend_from_slice(format!("deleted file mode {:06o}\n", o.mode).as_bytes()),
+            (None, Some(n)) => {
+                h.extend_from_slice(format!("new file mode {:06o}\n", n.mode).as_bytes())
+            }
+            (Some(o), None) => {
+                h.extend_from_slice(format!("deleted file mode {:06o}\n", o.mode).as_bytes())
+            }
             (Some(o), Some(n)) if o.mode != n.mode => {
-                h.extend_from_slice(format!("old mode {:06o}\nnew mode {:06o}\n", o.mode, n.mode).as_bytes());
+                h.extend_from_slice(
+                    format!("old mode {:06o}\nnew mode {:06o}\n", o.mode, n.mode).as_bytes(),
+                );
             }
             _ => {}
         }
-        if let (Some(o), Some(n), true) = (old, new, matches!(kind, ChangeKind::Renamed | ChangeKind::Copied)) {
-            let word = if kind == ChangeKind::Renamed { "rename" } else { "copy" };
-            let sim = if o.id == n.id { 100 } else { similarity_index(&o.data, &n.data) };
+        if let (Some(o), Some(n), true) = (
+            old,
+            new,
+            matches!(kind, ChangeKind::Renamed | ChangeKind::Copied),
+        ) {
+            let word = if kind == ChangeKind::Renamed {
+                "rename"
+            } else {
+                "copy"
+            };
+            let sim = if o.id == n.id {
+                100
+            } else {
+                similarity_index(&o.data, &n.data)
+            };
             h.extend_from_slice(format!("similarity index {sim}%\n").as_bytes());
             h.extend_from_slice(format!("{word} from {}\n", quote_path(o.path, false)).as_bytes());
             h.extend_from_slice(format!("{word} to {}\n", quote_path(n.path, false)).as_bytes());
@@ -183,7 +229,13 @@ impl Repo {
         let empty = Vec::new();
         let old_data = old.map_or(&empty, |s| &s.data);
         let new_data = new.map_or(&empty, |s| &s.data);
-        let mut r = Rendered { header: Vec::new(), hunks: Vec::new(), added: 0, removed: 0, binary: false };
+        let mut r = Rendered {
+            header: Vec::new(),
+            hunks: Vec::new(),
+            added: 0,
+            removed: 0,
+            binary: false,
+        };
         if old_id != new_id {
             let null = ObjectId::null(self.repo.object_hash());
             let (oid, nid) = (old_id.unwrap_or(null), new_id.unwrap_or(null));
@@ -196,24 +248,36 @@ impl Repo {
                 na = "0".repeat(len);
             }
             h.extend_from_slice(format!("index {oa}..{na}").as_bytes());
-            if let (Some(o), Some(n)) = (old, new) {
-                if o.mode == n.mode {
-                    h.extend_from_slice(format!(" {:06o}", o.mode).as_bytes());
-                }
+            if let (Some(o), Some(n)) = (old, new)
+                && o.mode == n.mode
+            {
+                h.extend_from_slice(format!(" {:06o}", o.mode).as_bytes());
             }
             h.push(b'\n');
-            let a_label = if old.is_some() { a_name.clone() } else { "/dev/null".to_owned() };
-            let b_label = if new.is_some() { b_name.clone() } else { "/dev/null".to_owned() };
+            let a_label = if old.is_some() {
+                a_name.clone()
+            } else {
+                "/dev/null".to_owned()
+            };
+            let b_label = if new.is_some() {
+                b_name.clone()
+            } else {
+                "/dev/null".to_owned()
+            };
             if is_binary(old_data) || is_binary(new_data) {
                 r.binary = true;
-                h.extend_from_slice(format!("Binary files {a_label} and {b_label} differ\n").as_bytes());
+                h.extend_from_slice(
+                    format!("Binary files {a_label} and {b_label} differ\n").as_bytes(),
+                );
             } else {
                 let (hunks, added, removed) = unified_hunks(old_data, new_data);
                 if !hunks.is_empty() {
                     let tab = |p: &BStr| if p.contains(&b' ') { "\t" } else { "" };
                     let a_tab = if old.is_some() { tab(a_path) } else { "" };
                     let b_tab = if new.is_some() { tab(b_path) } else { "" };
-                    h.extend_from_slice(format!("--- {a_label}{a_tab}\n+++ {b_label}{b_tab}\n").as_bytes());
+                    h.extend_from_slice(
+                        format!("--- {a_label}{a_tab}\n+++ {b_label}{b_tab}\n").as_bytes(),
+                    );
                 }
                 r.hunks = hunks;
                 r.added = added;
@@ -258,7 +322,7 @@ fn funcname(line: &[u8]) -> Option<&[u8]> {
 /// Hunks of `old` → `new` as git's xdiff emits them with `-U3`: Myers with the indent
 /// heuristic, changes closer than 2×3 unchanged lines merged, `@@ -a,b +c,d @@ func`.
 /// Returns (header without newline, body) per hunk, and the added and removed counts.
-pub(crate) fn unified_hunks(old: &[u8], new: &[u8]) -> (Vec<(Vec<u8>, Vec<u8>)>, usize, usize) {
+pub(crate) fn unified_hunks(old: &[u8], new: &[u8]) -> (Vec<RawHunk>, usize, usize) {
     let input = InternedInput::new(old, new);
     let mut diff = Diff::compute(Algorithm::Myers, &input);
     diff.postprocess_lines(&input);
@@ -273,7 +337,9 @@ pub(crate) fn unified_hunks(old: &[u8], new: &[u8]) -> (Vec<(Vec<u8>, Vec<u8>)>,
     while i < changes.len() {
         // Group changes whose gap is at most 2 × context.
         let mut j = i;
-        while j + 1 < changes.len() && changes[j + 1].before.start - changes[j].before.end <= 2 * CONTEXT {
+        while j + 1 < changes.len()
+            && changes[j + 1].before.start - changes[j].before.end <= 2 * CONTEXT
+        {
             j += 1;
         }
         let first = &changes[i];
@@ -305,6 +371,11 @@ pub(crate) fn unified_hunks(old: &[u8], new: &[u8]) -> (Vec<(Vec<u8>, Vec<u8>)>,
         if let Some(f) = func.filter(|f| !f.is_empty()) {
             header.push(b' ');
             header.extend_from_slice(f);
+        }
+        // git cuts the hunk header line at the first invalid UTF-8 sequence
+        // (diff.c's sane_truncate_line).
+        if let Err(e) = std::str::from_utf8(&header) {
+            header.truncate(e.valid_up_to());
         }
         let mut body = Vec::new();
         let mut pos = s1;
@@ -405,6 +476,7 @@ fn spans(data: &[u8], text: bool) -> std::collections::HashMap<u32, u64> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
     use super::*;
 
@@ -423,14 +495,20 @@ mod tests {
     fn hunk_header_forms() {
         assert_eq!(render("a\n", ""), "@@ -1 +0,0 @@\n-a\n");
         assert_eq!(render("", "a\nb\n"), "@@ -0,0 +1,2 @@\n+a\n+b\n");
-        assert_eq!(render("a", "a\n"), "@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+a\n");
+        assert_eq!(
+            render("a", "a\n"),
+            "@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+a\n"
+        );
     }
 
     #[test]
     fn funcname_is_the_nearest_preceding_identifier_line() {
         let old = "fn main() {\n  1\n  2\n  3\n  4\n  5\n}\n";
         let new = "fn main() {\n  1\n  2\n  3\n  4\n  X\n}\n";
-        assert_eq!(render(old, new), "@@ -3,5 +3,5 @@ fn main() {\n   2\n   3\n   4\n-  5\n+  X\n }\n");
+        assert_eq!(
+            render(old, new),
+            "@@ -3,5 +3,5 @@ fn main() {\n   2\n   3\n   4\n-  5\n+  X\n }\n"
+        );
         let long = format!("{}   \n", "x".repeat(100));
         assert_eq!(funcname(long.as_bytes()).map(<[u8]>::len), Some(80));
         assert_eq!(funcname(b"  indented\n"), None);

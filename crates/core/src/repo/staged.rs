@@ -13,7 +13,11 @@ impl Repo {
     /// The staged changes, HEAD → index, sorted bytewise by path as git sorts them. Cheap:
     /// no blob is diffed except the candidates of an inexact rename.
     pub fn staged_changes(&self) -> Result<Vec<Change>, RepoError> {
-        Ok(self.staged_entries()?.into_iter().map(|e| e.change).collect())
+        Ok(self
+            .staged_entries()?
+            .into_iter()
+            .map(|e| e.change)
+            .collect())
     }
 
     /// The staged changes with the object ids on both sides.
@@ -42,7 +46,10 @@ impl Repo {
                     Ok(gix::diff::index::Action::Continue(()))
                 },
             )
-            .map_err(|e| RepoError::Diff { what: "HEAD against the index".into(), source: Box::new(e) })?;
+            .map_err(|e| RepoError::Diff {
+                what: "HEAD against the index".into(),
+                source: Box::new(e),
+            })?;
         sort_entries(&mut out);
         Ok(out)
     }
@@ -51,7 +58,11 @@ impl Repo {
     pub fn staged(&self) -> Result<StagedState, RepoError> {
         let entries = self.staged_entries()?;
         let files = self.file_diffs(&entries)?;
-        Ok(StagedState { branch: self.head_branch(), initial: self.is_unborn(), files })
+        Ok(StagedState {
+            branch: self.head_branch(),
+            initial: self.is_unborn(),
+            files,
+        })
     }
 
     /// Rename tracking as `git diff` configures it: `diff.renames` (default on since git
@@ -72,9 +83,12 @@ impl Repo {
             copies: copies.then(gix::diff::rewrites::Copies::default),
             percentage: Some(0.5),
             limit: 1000,
-            track_empty: false,
+            track_empty: true,
         };
-        if let Some(limit) = self.config_string("diff.renameLimit").and_then(|v| v.trim().parse().ok()) {
+        if let Some(limit) = self
+            .config_string("diff.renameLimit")
+            .and_then(|v| v.trim().parse().ok())
+        {
             r.limit = limit;
         }
         Some(r)
@@ -90,7 +104,12 @@ fn mode_bits(m: gix::index::entry::Mode) -> u32 {
 fn change_from_index(change: &gix::diff::index::ChangeRef<'_, '_>) -> Entry {
     use gix::diff::index::ChangeRef as C;
     match change {
-        C::Addition { location, entry_mode, id, .. } => Entry {
+        C::Addition {
+            location,
+            entry_mode,
+            id,
+            ..
+        } => Entry {
             change: Change {
                 kind: ChangeKind::Added,
                 path: location.as_ref().to_owned(),
@@ -101,7 +120,12 @@ fn change_from_index(change: &gix::diff::index::ChangeRef<'_, '_>) -> Entry {
             old_id: None,
             new_id: Some(id.as_ref().to_owned()),
         },
-        C::Deletion { location, entry_mode, id, .. } => Entry {
+        C::Deletion {
+            location,
+            entry_mode,
+            id,
+            ..
+        } => Entry {
             change: Change {
                 kind: ChangeKind::Deleted,
                 path: location.as_ref().to_owned(),
@@ -112,7 +136,14 @@ fn change_from_index(change: &gix::diff::index::ChangeRef<'_, '_>) -> Entry {
             old_id: Some(id.as_ref().to_owned()),
             new_id: None,
         },
-        C::Modification { location, previous_entry_mode, entry_mode, previous_id, id, .. } => {
+        C::Modification {
+            location,
+            previous_entry_mode,
+            entry_mode,
+            previous_id,
+            id,
+            ..
+        } => {
             let (old, new) = (mode_bits(*previous_entry_mode), mode_bits(*entry_mode));
             let change = Change {
                 kind: if old & S_IFMT == new & S_IFMT {
@@ -125,11 +156,28 @@ fn change_from_index(change: &gix::diff::index::ChangeRef<'_, '_>) -> Entry {
                 old_mode: Some(old),
                 new_mode: Some(new),
             };
-            Entry { change, old_id: Some(previous_id.as_ref().to_owned()), new_id: Some(id.as_ref().to_owned()) }
+            Entry {
+                change,
+                old_id: Some(previous_id.as_ref().to_owned()),
+                new_id: Some(id.as_ref().to_owned()),
+            }
         }
-        C::Rewrite { source_location, source_entry_mode, location, entry_mode, copy, source_id, id, .. } => Entry {
+        C::Rewrite {
+            source_location,
+            source_entry_mode,
+            location,
+            entry_mode,
+            copy,
+            source_id,
+            id,
+            ..
+        } => Entry {
             change: Change {
-                kind: if *copy { ChangeKind::Copied } else { ChangeKind::Renamed },
+                kind: if *copy {
+                    ChangeKind::Copied
+                } else {
+                    ChangeKind::Renamed
+                },
                 path: location.as_ref().to_owned(),
                 old_path: Some(source_location.as_ref().to_owned()),
                 old_mode: Some(mode_bits(*source_entry_mode)),
@@ -145,7 +193,9 @@ fn change_from_index(change: &gix::diff::index::ChangeRef<'_, '_>) -> Entry {
 pub(crate) fn sort_entries(entries: &mut [Entry]) {
     entries.sort_by(|a, b| {
         let (a, b) = (&a.change, &b.change);
-        a.path.cmp(&b.path).then_with(|| a.old_path.cmp(&b.old_path))
+        a.path
+            .cmp(&b.path)
+            .then_with(|| a.old_path.cmp(&b.old_path))
     });
 }
 
@@ -197,6 +247,7 @@ pub fn quote_path(path: &BStr, quote_space: bool) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
 mod tests {
     use super::*;
 
@@ -229,7 +280,13 @@ mod tests {
                 old_mode: Some(0o100644),
                 new_mode: Some(0o100644),
             },
-            Change { kind: ChangeKind::Added, path: "z".into(), old_path: None, old_mode: None, new_mode: Some(0o100644) },
+            Change {
+                kind: ChangeKind::Added,
+                path: "z".into(),
+                old_path: None,
+                old_mode: None,
+                new_mode: Some(0o100644),
+            },
         ];
         assert_eq!(status_short(&changes), "R  old -> \"new name\"\nA  z\n");
     }
