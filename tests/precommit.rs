@@ -178,7 +178,7 @@ fn pre_commit_framework_drafts_rejects_and_accepts_real_commits() {
     );
     let check_of_draft = std::fs::read_to_string(out_dir.join("check-of-draft")).unwrap();
     assert!(
-        check_of_draft.contains("body-placeholder") && check_of_draft.contains("exit=1"),
+        check_of_draft.contains("placeholder") && check_of_draft.contains("exit=1"),
         "the offline draft's placeholder must be rejected until replaced:\n{check_of_draft}"
     );
     assert!(
