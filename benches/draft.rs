@@ -40,7 +40,9 @@ fn time(runs: usize, mut make: impl FnMut() -> Command) -> Duration {
     let mut v: Vec<Duration> = (0..runs)
         .map(|_| {
             let mut c = make();
-            c.stdout(Stdio::null()).stderr(Stdio::null()).stdin(Stdio::null());
+            c.stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .stdin(Stdio::null());
             let t = Instant::now();
             let st = c.status().unwrap();
             let d = t.elapsed();
@@ -62,7 +64,14 @@ fn staged_change(sb: &Sandbox, name: &str, files: usize, bytes: usize) -> std::p
     let dir = sb.init(name);
     let mut rng = Rng(0x5eed ^ files as u64);
     let per = bytes / files.max(1);
-    let line = |rng: &mut Rng| format!("    let v{} = compute({}, {});\n", rng.next() % 1000, rng.next() % 97, rng.next() % 89);
+    let line = |rng: &mut Rng| {
+        format!(
+            "    let v{} = compute({}, {});\n",
+            rng.next() % 1000,
+            rng.next() % 97,
+            rng.next() % 89
+        )
+    };
     for i in 0..files {
         let mut text = format!("fn f{i}() {{\n");
         while text.len() < per / 2 {
@@ -97,8 +106,14 @@ fn noop(sb: &Sandbox) {
     println!("| `true` (process start) | {} | |", ms(base));
     for (label, args) in [
         ("-m (`message`)", &[".git/COMMIT_EDITMSG", "message"][..]),
-        ("--amend (`commit HEAD`)", &[".git/COMMIT_EDITMSG", "commit", "HEAD"][..]),
-        ("merge (`MERGE_MSG merge`)", &[".git/MERGE_MSG", "merge"][..]),
+        (
+            "--amend (`commit HEAD`)",
+            &[".git/COMMIT_EDITMSG", "commit", "HEAD"][..],
+        ),
+        (
+            "merge (`MERGE_MSG merge`)",
+            &[".git/MERGE_MSG", "merge"][..],
+        ),
     ] {
         let t = time(runs, || {
             let mut c = sb.cmd(&draft, &dir);
@@ -113,12 +128,16 @@ fn noop(sb: &Sandbox) {
 fn print_context(sb: &Sandbox) {
     let draft = bin();
     println!("## --print-context against git (median of runs, whole processes)\n");
-    println!("| staged change | git status --short + git diff --cached | --print-context | ratio |");
+    println!(
+        "| staged change | git status --short + git diff --cached | --print-context | ratio |"
+    );
     println!("| --- | --- | --- | --- |");
     let mut t500 = Duration::ZERO;
-    for (label, files, bytes, runs) in
-        [("1 file", 1, 2_000, 21), ("500 files / 1 MB", 500, 1_000_000, 11), ("5,000 files / 10 MB", 5_000, 10_000_000, 5)]
-    {
+    for (label, files, bytes, runs) in [
+        ("1 file", 1, 2_000, 21),
+        ("500 files / 1 MB", 500, 1_000_000, 11),
+        ("5,000 files / 10 MB", 5_000, 10_000_000, 5),
+    ] {
         let dir = staged_change(sb, &format!("pc{files}"), files, bytes);
         let git_status = time(runs, || {
             let mut c = sb.git_cmd(&dir);
@@ -148,7 +167,12 @@ fn print_context(sb: &Sandbox) {
                 ours.as_secs_f64() / t500.as_secs_f64()
             );
         } else {
-            println!("| {label} | {} | {} | {:.2}× |", ms(git), ms(ours), ours.as_secs_f64() / git.as_secs_f64());
+            println!(
+                "| {label} | {} | {} | {:.2}× |",
+                ms(git),
+                ms(ours),
+                ours.as_secs_f64() / git.as_secs_f64()
+            );
         }
     }
     println!();
@@ -162,7 +186,8 @@ fn token_economy(sb: &Sandbox) {
     write(&dir, "README.md", "# economy\n");
     sb.git(&dir, &["add", "."]);
     sb.git(&dir, &["commit", "-q", "--no-verify", "-m", "base"]);
-    let counter = jitcommit_model::tokens::counter(jitcommit_core::config::Encoding::Cl100k);
+    let counter =
+        jitcommit_model::tokens::BpeCounter::new(jitcommit_core::config::Encoding::Cl100k);
     let draft = bin();
     let mut rng = Rng(42);
     let (mut stateless, mut session, mut history) = (0usize, 0usize, 0usize);
@@ -170,15 +195,27 @@ fn token_economy(sb: &Sandbox) {
         for _ in 0..(1 + rng.next() % 3) {
             let p = format!("src/m{}.rs", rng.next() % 12);
             let mut text = std::fs::read_to_string(dir.join(&p)).unwrap_or_default();
-            text.push_str(&format!("pub fn f{i}_{}() -> u32 {{ {} }}\n", rng.next() % 100, rng.next() % 1000));
+            text.push_str(&format!(
+                "pub fn f{i}_{}() -> u32 {{ {} }}\n",
+                rng.next() % 100,
+                rng.next() % 1000
+            ));
             write(&dir, &p, text);
         }
         sb.git(&dir, &["add", "."]);
-        let out = sb.cmd(&draft, &dir).args(["--print-context", "--json"]).output().unwrap();
+        let out = sb
+            .cmd(&draft, &dir)
+            .args(["--print-context", "--json"])
+            .output()
+            .unwrap();
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let prompt = counter.count(v["system"].as_str().unwrap_or_default())
             + counter.count(v["user"].as_str().unwrap_or_default());
-        let answer = sb.cmd(&draft, &dir).args(["--dry-run", "--offline"]).output().unwrap();
+        let answer = sb
+            .cmd(&draft, &dir)
+            .args(["--dry-run", "--offline"])
+            .output()
+            .unwrap();
         let answer = counter.count(&String::from_utf8_lossy(&answer.stdout));
         stateless += prompt;
         session += history + prompt;
@@ -189,14 +226,20 @@ fn token_economy(sb: &Sandbox) {
     println!("| approach | prompt tokens sent |\n| --- | --- |");
     println!("| stateless (this tool) | {stateless} |");
     println!("| session keeping every earlier prompt and answer | {session} |");
-    println!("\nsaved: {:.1}%\n", 100.0 * (1.0 - stateless as f64 / session as f64));
+    println!(
+        "\nsaved: {:.1}%\n",
+        100.0 * (1.0 - stateless as f64 / session as f64)
+    );
 }
 
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    assert!(Path::new(&bin()).exists(), "build the binary first: cargo build --release --bin jitcommit-draft");
+    assert!(
+        Path::new(&bin()).exists(),
+        "build the binary first: cargo build --release --bin jitcommit-draft"
+    );
     let sb = Sandbox::new();
     noop(&sb);
     print_context(&sb);

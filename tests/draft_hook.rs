@@ -2,6 +2,7 @@
 //! drafts only for a plain commit and above a template, never replaces text the user
 //! or git wrote, keeps the `commit -v` scissors part intact, and respects the comment
 //! prefix. No model is configured here: the drafts are offline drafts.
+#![allow(clippy::unwrap_used)]
 
 mod draft_support;
 use draft_support::*;
@@ -23,8 +24,14 @@ fn plain_commit_gets_the_offline_draft_above_gits_comments() {
     let first = shown.lines().next().unwrap();
     assert!(first.starts_with("feat"), "{shown}");
     assert!(shown.contains("- Add: src/lib.rs — "), "{shown}");
-    assert!(shown.contains("# jitcommit: offline draft"), "footer comment: {shown}");
-    assert!(shown.contains("# Please enter the commit message"), "git's comments stay: {shown}");
+    assert!(
+        shown.contains("# jitcommit: offline draft"),
+        "footer comment: {shown}"
+    );
+    assert!(
+        shown.contains("# Please enter the commit message"),
+        "git's comments stay: {shown}"
+    );
     let msg = r.last_message();
     assert!(msg.starts_with(first), "{msg}");
     assert!(msg.contains(PLACEHOLDER));
@@ -39,7 +46,10 @@ fn no_edit_writes_no_comment_lines() {
     assert!(r.shown().is_empty(), "no editor ran");
     let msg = r.last_message();
     assert!(msg.starts_with("feat"), "{msg}");
-    assert!(msg.lines().all(|l| !l.starts_with('#')), "no comment in the commit: {msg}");
+    assert!(
+        msg.lines().all(|l| !l.starts_with('#')),
+        "no comment in the commit: {msg}"
+    );
 }
 
 #[test]
@@ -61,14 +71,18 @@ fn user_messages_are_never_replaced() {
 
     stage(&r, "d.txt", "d\n");
     r.ok(&["commit", "--squash", "HEAD~1", "--no-edit"]);
-    assert!(r.last_message().starts_with("squash! from a file"), "{}", r.last_message());
+    assert!(
+        r.last_message().starts_with("squash! from a file"),
+        "{}",
+        r.last_message()
+    );
 
     // -c / -C reuse a commit's message; --amend keeps the old one.
     stage(&r, "e.txt", "e\n");
     r.ok(&["commit", "-C", "HEAD~2"]);
     assert_eq!(r.last_message(), "from a file\n\n");
     stage(&r, "f.txt", "f\n");
-    r.ok(&["commit", "-c", "HEAD~3"]);
+    r.ok(&["commit", "-c", "HEAD~4"]);
     assert_eq!(r.last_message(), "my own words\n\n");
     stage(&r, "g.txt", "g\n");
     r.ok(&["commit", "--amend"]);
@@ -81,7 +95,11 @@ fn user_messages_are_never_replaced() {
 #[test]
 fn template_keeps_its_text_below_the_draft() {
     let r = Repo::new();
-    write(r.sb.path(), "template.txt", "Template line the team wants\n");
+    write(
+        r.sb.path(),
+        "template.txt",
+        "Template line the team wants\n",
+    );
     stage(&r, "docs/guide.md", "# Guide\n");
     let t = r.sb.path().join("template.txt");
     let err = r.ok(&["commit", "-t", t.to_str().unwrap()]);
@@ -97,7 +115,10 @@ fn template_keeps_its_text_below_the_draft() {
     stage(&r, "docs/more.md", "# More\n");
     r.ok(&["commit"]);
     let msg = r.last_message();
-    assert!(msg.starts_with("docs") && msg.contains("Template line the team wants"), "{msg}");
+    assert!(
+        msg.starts_with("docs") && msg.contains("Template line the team wants"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -123,7 +144,11 @@ fn merges_and_squashes_are_left_alone() {
     assert!(!out.status.success(), "conflict expected");
     stage(&r, "c.txt", "resolved\n");
     r.ok(&["commit"]);
-    assert!(r.last_message().starts_with("Merge branch 'y'"), "{}", r.last_message());
+    assert!(
+        r.last_message().starts_with("Merge branch 'y'"),
+        "{}",
+        r.last_message()
+    );
 
     // merge --squash, then commit (source `squash`).
     r.git(&["checkout", "-q", "-b", "z"]);
@@ -132,7 +157,12 @@ fn merges_and_squashes_are_left_alone() {
     r.git(&["checkout", "-q", "main"]);
     r.ok(&["merge", "--squash", "z"]);
     r.ok(&["commit"]);
-    assert!(r.last_message().starts_with("Squashed commit of the following"), "{}", r.last_message());
+    assert!(
+        r.last_message()
+            .starts_with("Squashed commit of the following"),
+        "{}",
+        r.last_message()
+    );
     for shown in r.shown() {
         assert!(!shown.contains(PLACEHOLDER), "no draft: {shown}");
     }
@@ -148,14 +178,23 @@ fn cherry_pick_revert_and_rebase_are_left_alone() {
     r.ok(&["cherry-pick", "x"]);
     assert_eq!(r.last_message(), "picked text\n\n");
     r.ok(&["revert", "--no-edit", "HEAD"]);
-    assert!(r.last_message().starts_with("Revert \"picked text\""), "{}", r.last_message());
+    assert!(
+        r.last_message().starts_with("Revert \"picked text\""),
+        "{}",
+        r.last_message()
+    );
     // An interactive rebase that rewords one commit and picks another.
     stage(&r, "y.txt", "y\n");
     r.git(&["commit", "-q", "--no-verify", "-m", "to reword"]);
     let seq = r.sb.path().join("seq.sh");
     std::fs::write(&seq, "#!/bin/sh\nsed -i '1s/^pick/reword/' \"$1\"\n").unwrap();
     chmod_x(&seq);
-    let out = r.git_cmd().env("GIT_SEQUENCE_EDITOR", &seq).args(["rebase", "-i", "HEAD~2"]).output().unwrap();
+    let out = r
+        .git_cmd()
+        .env("GIT_SEQUENCE_EDITOR", &seq)
+        .args(["rebase", "-i", "HEAD~2"])
+        .output()
+        .unwrap();
     assert_ok(&out, "rebase -i");
     let log = r.git(&["log", "-3", "--format=%s"]);
     assert_eq!(log, "to reword\nRevert \"picked text\"\npicked text\n");
@@ -175,13 +214,19 @@ fn commit_a_and_commit_paths_describe_exactly_what_is_committed() {
     // `commit <paths>`: only README.md, though staged.txt is staged.
     r.ok(&["commit", "README.md"]);
     let msg = r.last_message();
-    assert!(msg.contains("README.md") && !msg.contains("staged.txt"), "{msg}");
+    assert!(
+        msg.contains("README.md") && !msg.contains("staged.txt"),
+        "{msg}"
+    );
     assert_eq!(r.git(&["diff", "--cached", "--name-only"]), "staged.txt\n");
     // `commit -a`: the staged file and the tracked, unstaged change.
     write(&r.dir, "README.md", "# r changed again\n");
     r.ok(&["commit", "-a"]);
     let msg = r.last_message();
-    assert!(msg.contains("- Update: README.md") && msg.contains("- Update: staged.txt"), "{msg}");
+    assert!(
+        msg.contains("- Update: README.md") && msg.contains("- Update: staged.txt"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -191,11 +236,24 @@ fn verbose_commit_keeps_the_scissors_part() {
     r.ok(&["commit", "-v"]);
     let shown = &r.shown()[0];
     assert!(shown.starts_with("feat"), "{shown}");
-    let cut = shown.find("# ------------------------ >8 ------------------------").unwrap();
+    let cut = shown
+        .find("# ------------------------ >8 ------------------------")
+        .unwrap();
     let tail = &shown[cut..];
-    assert!(tail.contains("diff --git a/src/lib.rs b/src/lib.rs\nnew file mode 100644"), "{tail}");
+    assert!(
+        tail.contains("diff --git a/src/lib.rs b/src/lib.rs\nnew file mode 100644"),
+        "{tail}"
+    );
     assert!(tail.ends_with("+pub fn greet() {}\n"), "{tail}");
-    assert_eq!(shown.matches(PLACEHOLDER).count(), 1, "one draft, above the scissors only");
+    assert!(
+        !tail.contains(PLACEHOLDER),
+        "nothing added below the scissors"
+    );
+    assert_eq!(
+        shown.matches(&format!("; {PLACEHOLDER}")).count(),
+        1,
+        "one draft bullet"
+    );
     assert!(!r.last_message().contains("diff --git"));
 }
 
@@ -211,10 +269,16 @@ fn comment_prefix_variants() {
         stage(&r, "src/lib.rs", "pub fn greet() {}\n");
         r.ok(&["commit"]);
         let shown = &r.shown()[0];
-        assert!(shown.contains(&format!("\n{prefix} jitcommit: offline draft")), "{key}={value}: {shown}");
+        assert!(
+            shown.contains(&format!("\n{prefix} jitcommit: offline draft")),
+            "{key}={value}: {shown}"
+        );
         assert!(shown.contains(&format!("{prefix} Please enter")), "{shown}");
         let msg = r.last_message();
-        assert!(!msg.contains("jitcommit:") && !msg.contains("Please enter"), "{key}={value}: {msg}");
+        assert!(
+            !msg.contains("jitcommit:") && !msg.contains("Please enter"),
+            "{key}={value}: {msg}"
+        );
     }
     // auto with a template whose lines start with '#': git picks ';', and so do we.
     let r = Repo::new();
@@ -226,14 +290,22 @@ fn comment_prefix_variants() {
     let shown = &r.shown()[0];
     assert!(shown.contains("\n; jitcommit: offline draft"), "{shown}");
     let msg = r.last_message();
-    assert!(msg.contains("#hashtag kept") && !msg.contains("jitcommit:"), "{msg}");
+    assert!(
+        msg.contains("#hashtag kept") && !msg.contains("jitcommit:"),
+        "{msg}"
+    );
 }
 
 #[test]
 fn turned_off_by_env_and_config() {
     let r = Repo::new();
     stage(&r, "a.txt", "a\n");
-    let out = r.git_cmd().env("JITCOMMIT_SKIP", "1").args(["commit"]).output().unwrap();
+    let out = r
+        .git_cmd()
+        .env("JITCOMMIT_SKIP", "1")
+        .args(["commit"])
+        .output()
+        .unwrap();
     assert!(!out.status.success(), "empty message aborts");
     assert!(r.shown()[0].starts_with('\n'), "no draft: {}", r.shown()[0]);
     r.git(&["config", "jitcommit.enabled", "false"]);
@@ -249,7 +321,12 @@ fn linked_worktree_drafts_from_its_own_index() {
     r.git(&["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()]);
     write(&wt, "side.rs", "fn side() {}\n");
     r.sb.git(&wt, &["add", "side.rs"]);
-    let out = r.git_cmd().current_dir(&wt).args(["commit", "--no-edit"]).output().unwrap();
+    let out = r
+        .git_cmd()
+        .current_dir(&wt)
+        .args(["commit", "--no-edit"])
+        .output()
+        .unwrap();
     assert_ok(&out, "commit in worktree");
     let msg = r.sb.git(&wt, &["log", "-1", "--format=%B"]);
     assert!(msg.contains("- Add: side.rs"), "{msg}");
@@ -259,11 +336,16 @@ fn linked_worktree_drafts_from_its_own_index() {
 fn dry_run_prints_and_writes_nothing() {
     let r = Repo::new();
     stage(&r, "src/lib.rs", "pub fn greet() {}\n");
+    let msg_file = r.dir.join(".git/COMMIT_EDITMSG");
+    let before = std::fs::read(&msg_file).unwrap();
     let out = r.draft_cmd().arg("--dry-run").output().unwrap();
     assert_ok(&out, "--dry-run");
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("feat") && text.contains("- Add: src/lib.rs"), "{text}");
-    assert!(!r.dir.join(".git/COMMIT_EDITMSG").exists());
+    assert!(
+        text.starts_with("feat") && text.contains("- Add: src/lib.rs"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read(&msg_file).unwrap(), before, "nothing written");
 }
 
 #[test]
@@ -273,7 +355,11 @@ fn nothing_staged_leaves_a_note_and_exits_zero() {
     assert!(!out.status.success(), "empty message aborts");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("jitcommit-draft: nothing is staged"), "{err}");
-    assert!(r.shown()[0].contains("# jitcommit: no draft: nothing is staged"), "{}", r.shown()[0]);
+    assert!(
+        r.shown()[0].contains("# jitcommit: no draft: nothing is staged"),
+        "{}",
+        r.shown()[0]
+    );
 }
 
 #[test]

@@ -32,7 +32,18 @@ impl Repo {
         let dir = sb.init("r");
         write(&dir, "README.md", "# r\n");
         sb.git(&dir, &["add", "README.md"]);
-        sb.git(&dir, &["commit", "-q", "--no-verify", "-m", "docs: start", "-m", "- Add: README.md — a start"]);
+        sb.git(
+            &dir,
+            &[
+                "commit",
+                "-q",
+                "--no-verify",
+                "-m",
+                "docs: start",
+                "-m",
+                "- Add: README.md — a start",
+            ],
+        );
         let editor = sb.path().join("editor.sh");
         std::fs::write(&editor, EDITOR).unwrap();
         chmod_x(&editor);
@@ -45,7 +56,14 @@ impl Repo {
         let hooks = self.dir.join(".git/hooks");
         std::fs::create_dir_all(&hooks).unwrap();
         let hook = hooks.join("prepare-commit-msg");
-        std::fs::write(&hook, format!("#!/bin/sh\nexec '{}' \"$@\"\n", cargo_bin("jitcommit-draft").display())).unwrap();
+        std::fs::write(
+            &hook,
+            format!(
+                "#!/bin/sh\nexec '{}' \"$@\"\n",
+                cargo_bin("jitcommit-draft").display()
+            ),
+        )
+        .unwrap();
         chmod_x(&hook);
     }
 
@@ -118,5 +136,8 @@ pub fn chmod_x(p: &Path) {
 
 /// Which draft the hook says it used (`JITCOMMIT_DEBUG`).
 pub fn used(stderr: &str) -> Option<&str> {
-    stderr.lines().find_map(|l| l.strip_prefix("jitcommit-draft: used the ")).and_then(|l| l.strip_suffix(" draft"))
+    stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("jitcommit-draft: used the "))
+        .and_then(|l| l.strip_suffix(" draft"))
 }

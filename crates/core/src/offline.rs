@@ -58,15 +58,23 @@ pub fn draft(state: &StagedState, conv: &Convention) -> Result<Message, OfflineE
         directory_bullets(state, conv)
     };
     let mut summary = summarize(state, &paths);
-    let prefix_len = kind.chars().count()
-        + scope.as_ref().map_or(0, |s| s.chars().count() + 2)
-        + 2;
+    let prefix_len = kind.chars().count() + scope.as_ref().map_or(0, |s| s.chars().count() + 2) + 2;
     let room = conv.subject_max.saturating_sub(prefix_len).max(8);
     if summary.chars().count() > room {
-        summary = summary.chars().take(room.saturating_sub(1)).collect::<String>() + "…";
+        summary = summary
+            .chars()
+            .take(room.saturating_sub(1))
+            .collect::<String>()
+            + "…";
     }
     Ok(Message {
-        subject: Subject { kind, scope, breaking: false, summary },
+        subject: Subject {
+            kind,
+            scope,
+            breaking: false,
+            summary,
+        },
+        prose: Vec::new(),
         bullets,
         trailers: Vec::new(),
     })
@@ -98,7 +106,12 @@ fn classify(path: &str) -> Class {
         || lower.starts_with(".ci/")
         || matches!(
             name,
-            ".gitlab-ci.yml" | ".travis.yml" | "azure-pipelines.yml" | "jenkinsfile" | "appveyor.yml" | "bitbucket-pipelines.yml"
+            ".gitlab-ci.yml"
+                | ".travis.yml"
+                | "azure-pipelines.yml"
+                | "jenkinsfile"
+                | "appveyor.yml"
+                | "bitbucket-pipelines.yml"
         )
     {
         return Class::Ci;
@@ -115,9 +128,16 @@ fn classify(path: &str) -> Class {
     let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     if in_dir(&["docs", "doc"])
         || matches!(ext, "md" | "rst" | "adoc" | "txt")
-        || ["readme", "license", "changelog", "contributing", "authors", "notice"]
-            .iter()
-            .any(|p| name.starts_with(p))
+        || [
+            "readme",
+            "license",
+            "changelog",
+            "contributing",
+            "authors",
+            "notice",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
     {
         return Class::Docs;
     }
@@ -169,10 +189,17 @@ fn infer_type(state: &StagedState, paths: &[String], conv: &Convention) -> Strin
         wanted.push("build");
     }
     let kinds = state.files.iter().map(|f| f.change.kind);
-    if state.files.iter().any(|f| f.change.kind == ChangeKind::Added) {
+    if state
+        .files
+        .iter()
+        .any(|f| f.change.kind == ChangeKind::Added)
+    {
         wanted.push("feat");
     }
-    if kinds.clone().all(|k| matches!(k, ChangeKind::Renamed | ChangeKind::Deleted)) {
+    if kinds
+        .clone()
+        .all(|k| matches!(k, ChangeKind::Renamed | ChangeKind::Deleted))
+    {
         wanted.push("refactor");
     }
     wanted.extend(["chore", "feat", "fix"]);
@@ -186,7 +213,18 @@ fn infer_type(state: &StagedState, paths: &[String], conv: &Convention) -> Strin
 
 /// Directories that hold components rather than being one.
 const CONTAINERS: &[&str] = &[
-    "crates", "packages", "libs", "lib", "apps", "src", "cmd", "internal", "pkg", "modules", "plugins", "services",
+    "crates",
+    "packages",
+    "libs",
+    "lib",
+    "apps",
+    "src",
+    "cmd",
+    "internal",
+    "pkg",
+    "modules",
+    "plugins",
+    "services",
     "components",
 ];
 
@@ -215,7 +253,9 @@ fn infer_scope(paths: &[String], conv: &Convention) -> Option<String> {
         candidate = Some(*seg);
         break;
     }
-    candidate.filter(|s| allowed(s) && !s.starts_with('.')).map(str::to_owned)
+    candidate
+        .filter(|s| allowed(s) && !s.starts_with('.'))
+        .map(str::to_owned)
 }
 
 /// The first verb of `preferred` the convention allows, else its first verb.
@@ -249,9 +289,15 @@ fn function_name(header: &str) -> Option<String> {
         Some(i) => {
             let before = ctx[..i].trim_end();
             let start = before
-                .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == ':' || c == '.'))
-                .map_or(0, |j| j + before[j..].chars().next().map_or(1, char::len_utf8));
-            before[start..].trim_matches(|c| c == ':' || c == '.').to_owned()
+                .rfind(|c: char| {
+                    !(c.is_alphanumeric() || c == '_' || c == '$' || c == ':' || c == '.')
+                })
+                .map_or(0, |j| {
+                    j + before[j..].chars().next().map_or(1, char::len_utf8)
+                });
+            before[start..]
+                .trim_matches(|c| c == ':' || c == '.')
+                .to_owned()
         }
         None => ctx.trim_end_matches(['{', ':', ' ']).to_owned(),
     };
@@ -284,9 +330,11 @@ fn what(f: &FileDiff) -> String {
         return s;
     }
     match f.change.kind {
-        ChangeKind::Added => format!("new file, {} lines", f.added),
-        ChangeKind::Deleted => format!("{} lines removed", f.removed),
-        ChangeKind::Renamed | ChangeKind::Copied if f.added + f.removed == 0 => "content unchanged".to_owned(),
+        ChangeKind::Added => format!("new file, {}", lines(f.added)),
+        ChangeKind::Deleted => format!("{} removed", lines(f.removed)),
+        ChangeKind::Renamed | ChangeKind::Copied if f.added + f.removed == 0 => {
+            "content unchanged".to_owned()
+        }
         _ if f.added + f.removed == 0 => match (f.change.old_mode, f.change.new_mode) {
             (Some(a), Some(b)) if a != b => format!("mode {a:o} → {b:o}"),
             _ => "no content change".to_owned(),
@@ -295,28 +343,52 @@ fn what(f: &FileDiff) -> String {
     }
 }
 
+fn lines(n: usize) -> String {
+    if n == 1 {
+        "1 line".to_owned()
+    } else {
+        format!("{n} lines")
+    }
+}
+
 fn file_bullet(f: &FileDiff, conv: &Convention) -> Bullet {
     let path = lossy(&f.change.path);
     let target = match (&f.change.kind, &f.change.old_path) {
-        (ChangeKind::Renamed, Some(old)) => Target::Move { from: lossy(old), to: path },
+        (ChangeKind::Renamed, Some(old)) => Target::Move {
+            from: lossy(old),
+            to: path,
+        },
         _ => Target::Path(path),
     };
     let mut what = what(f);
     if let (ChangeKind::Copied, Some(old)) = (&f.change.kind, &f.change.old_path) {
         what = format!("copied from {}, {what}", lossy(old));
     }
-    Bullet { verb: verb(conv, status_verbs(f.change.kind)), target, what_why: format!("{what}; {WHY_PLACEHOLDER}") }
+    Bullet {
+        verb: verb(conv, status_verbs(f.change.kind)),
+        target,
+        what_why: format!("{what}; {WHY_PLACEHOLDER}"),
+    }
 }
 
 /// One bullet per directory, at the deepest level whose directory count fits
 /// [`MAX_BULLETS`] (level 1 when none does).
 fn directory_bullets(state: &StagedState, conv: &Convention) -> Vec<Bullet> {
     let paths: Vec<String> = state.files.iter().map(|f| lossy(&f.change.path)).collect();
-    let depth_max = paths.iter().map(|p| p.matches('/').count()).max().unwrap_or(0).max(1);
+    let depth_max = paths
+        .iter()
+        .map(|p| p.matches('/').count())
+        .max()
+        .unwrap_or(0)
+        .max(1);
     let key = |p: &str, depth: usize| -> String {
         let segs: Vec<&str> = p.split('/').collect();
         let dir_len = segs.len() - 1;
-        if dir_len == 0 { p.to_owned() } else { segs[..depth.min(dir_len)].join("/") }
+        if dir_len == 0 {
+            p.to_owned()
+        } else {
+            segs[..depth.min(dir_len)].join("/")
+        }
     };
     let mut depth = 1;
     for d in (1..=depth_max).rev() {
@@ -346,7 +418,11 @@ fn directory_bullets(state: &StagedState, conv: &Convention) -> Vec<Bullet> {
             } else {
                 verb(conv, &["Update", "Refactor"])
             };
-            Bullet { verb: v, target: Target::Path(dir), what_why: format!("{}; {WHY_PLACEHOLDER}", tally(&kinds)) }
+            Bullet {
+                verb: v,
+                target: Target::Path(dir),
+                what_why: format!("{}; {WHY_PLACEHOLDER}", tally(&kinds)),
+            }
         })
         .collect()
 }
@@ -376,7 +452,10 @@ fn tally(kinds: &[ChangeKind]) -> String {
 
 fn summarize(state: &StagedState, paths: &[String]) -> String {
     let kinds: Vec<ChangeKind> = state.files.iter().map(|f| f.change.kind).collect();
-    let action = if kinds.iter().all(|k| matches!(k, ChangeKind::Added | ChangeKind::Copied)) {
+    let action = if kinds
+        .iter()
+        .all(|k| matches!(k, ChangeKind::Added | ChangeKind::Copied))
+    {
         "add"
     } else if kinds.iter().all(|k| *k == ChangeKind::Deleted) {
         "remove"
@@ -391,12 +470,20 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
     }
     let first: Vec<&str> = paths[0].split('/').collect();
     let common = (0..first.len().saturating_sub(1))
-        .take_while(|&i| paths.iter().all(|p| p.split('/').nth(i) == first.get(i).copied() && p.matches('/').count() > i))
+        .take_while(|&i| {
+            paths
+                .iter()
+                .all(|p| p.split('/').nth(i) == first.get(i).copied() && p.matches('/').count() > i)
+        })
         .count();
     if common == 0 {
         format!("{action} {} files", paths.len())
     } else {
-        format!("{action} {} files in {}", paths.len(), first[..common].join("/"))
+        format!(
+            "{action} {} files in {}",
+            paths.len(),
+            first[..common].join("/")
+        )
     }
 }
 
@@ -416,7 +503,13 @@ mod tests {
                 new_mode: (kind != ChangeKind::Deleted).then_some(0o100644),
             },
             header: String::new(),
-            hunks: headers.iter().map(|h| Hunk { header: (*h).to_owned(), body: "+x\n".to_owned() }).collect(),
+            hunks: headers
+                .iter()
+                .map(|h| Hunk {
+                    header: (*h).to_owned(),
+                    body: "+x\n".to_owned(),
+                })
+                .collect(),
             added: 1,
             removed: 0,
             binary: false,
@@ -425,31 +518,78 @@ mod tests {
     }
 
     fn state(files: Vec<FileDiff>) -> StagedState {
-        StagedState { branch: Some("main".into()), initial: false, files }
+        StagedState {
+            branch: Some("main".into()),
+            initial: false,
+            files,
+        }
     }
 
     fn kind_of(files: Vec<FileDiff>) -> String {
-        draft(&state(files), &Convention::default()).expect("a draft").subject.kind
+        draft(&state(files), &Convention::default())
+            .expect("a draft")
+            .subject
+            .kind
     }
 
     #[test]
     fn nothing_staged_is_no_draft() {
-        assert_eq!(draft(&state(vec![]), &Convention::default()), Err(OfflineError::NothingStaged));
+        assert_eq!(
+            draft(&state(vec![]), &Convention::default()),
+            Err(OfflineError::NothingStaged)
+        );
     }
 
     #[test]
     fn type_from_paths_and_statuses() {
         use ChangeKind::*;
-        assert_eq!(kind_of(vec![file(Modified, "docs/a.md", None, &[]), file(Added, "README.md", None, &[])]), "docs");
-        assert_eq!(kind_of(vec![file(Modified, "tests/a.rs", None, &[])]), "test");
-        assert_eq!(kind_of(vec![file(Modified, ".github/workflows/ci.yml", None, &[])]), "ci");
-        assert_eq!(kind_of(vec![file(Modified, "Cargo.toml", None, &[]), file(Modified, "Cargo.lock", None, &[])]), "build");
-        assert_eq!(kind_of(vec![file(Added, "src/new.rs", None, &[]), file(Modified, "src/lib.rs", None, &[])]), "feat");
-        assert_eq!(kind_of(vec![file(Renamed, "src/b.rs", Some("src/a.rs"), &[]), file(Deleted, "src/c.rs", None, &[])]), "refactor");
-        assert_eq!(kind_of(vec![file(Modified, "src/lib.rs", None, &[])]), "chore");
+        assert_eq!(
+            kind_of(vec![
+                file(Modified, "docs/a.md", None, &[]),
+                file(Added, "README.md", None, &[])
+            ]),
+            "docs"
+        );
+        assert_eq!(
+            kind_of(vec![file(Modified, "tests/a.rs", None, &[])]),
+            "test"
+        );
+        assert_eq!(
+            kind_of(vec![file(Modified, ".github/workflows/ci.yml", None, &[])]),
+            "ci"
+        );
+        assert_eq!(
+            kind_of(vec![
+                file(Modified, "Cargo.toml", None, &[]),
+                file(Modified, "Cargo.lock", None, &[])
+            ]),
+            "build"
+        );
+        assert_eq!(
+            kind_of(vec![
+                file(Added, "src/new.rs", None, &[]),
+                file(Modified, "src/lib.rs", None, &[])
+            ]),
+            "feat"
+        );
+        assert_eq!(
+            kind_of(vec![
+                file(Renamed, "src/b.rs", Some("src/a.rs"), &[]),
+                file(Deleted, "src/c.rs", None, &[])
+            ]),
+            "refactor"
+        );
+        assert_eq!(
+            kind_of(vec![file(Modified, "src/lib.rs", None, &[])]),
+            "chore"
+        );
         // A type the convention does not allow falls back.
-        let conv = Convention { types: vec!["fix".into(), "feat".into()], ..Convention::default() };
-        let m = draft(&state(vec![file(Modified, "docs/a.md", None, &[])]), &conv).expect("a draft");
+        let conv = Convention {
+            types: vec!["fix".into(), "feat".into()],
+            ..Convention::default()
+        };
+        let m =
+            draft(&state(vec![file(Modified, "docs/a.md", None, &[])]), &conv).expect("a draft");
         assert_eq!(m.subject.kind, "feat");
     }
 
@@ -461,13 +601,25 @@ mod tests {
             draft(&state(files), conv).expect("a draft").subject.scope
         };
         let any = Convention::default();
-        assert_eq!(s(&["crates/core/src/a.rs", "crates/core/tests/b.rs"], &any).as_deref(), Some("core"));
-        assert_eq!(s(&["src/parser/a.rs", "src/parser/b.rs"], &any).as_deref(), Some("parser"));
+        assert_eq!(
+            s(&["crates/core/src/a.rs", "crates/core/tests/b.rs"], &any).as_deref(),
+            Some("core")
+        );
+        assert_eq!(
+            s(&["src/parser/a.rs", "src/parser/b.rs"], &any).as_deref(),
+            Some("parser")
+        );
         assert_eq!(s(&["crates/core/a.rs", "crates/model/b.rs"], &any), None);
         assert_eq!(s(&["a.rs", "src/b.rs"], &any), None);
-        let only_cli = Convention { scopes: vec!["cli".into()], ..Convention::default() };
+        let only_cli = Convention {
+            scopes: vec!["cli".into()],
+            ..Convention::default()
+        };
         assert_eq!(s(&["crates/core/src/a.rs"], &only_cli), None);
-        assert_eq!(s(&["crates/cli/src/a.rs"], &only_cli).as_deref(), Some("cli"));
+        assert_eq!(
+            s(&["crates/cli/src/a.rs"], &only_cli).as_deref(),
+            Some("cli")
+        );
     }
 
     #[test]
@@ -477,17 +629,43 @@ mod tests {
             file(Added, "src/new.rs", None, &[]),
             file(Deleted, "src/old.rs", None, &[]),
             file(Renamed, "src/to.rs", Some("src/from.rs"), &[]),
-            file(Modified, "src/lib.rs", None, &["@@ -1 +1 @@ fn parse(x: u8)", "@@ -9 +9 @@ fn render()", "@@ -20 +20 @@ fn parse(x: u8)"]),
+            file(
+                Modified,
+                "src/lib.rs",
+                None,
+                &[
+                    "@@ -1 +1 @@ fn parse(x: u8)",
+                    "@@ -9 +9 @@ fn render()",
+                    "@@ -20 +20 @@ fn parse(x: u8)",
+                ],
+            ),
             file(TypeChanged, "src/link", None, &[]),
         ];
         let m = draft(&state(files), &Convention::default()).expect("a draft");
         let verbs: Vec<&str> = m.bullets.iter().map(|b| b.verb.as_str()).collect();
         assert_eq!(verbs, ["Add", "Remove", "Rename", "Update", "Update"]);
-        assert_eq!(m.bullets[2].target, Target::Move { from: "src/from.rs".into(), to: "src/to.rs".into() });
-        assert!(m.bullets[3].what_why.starts_with("in parse, render; "), "{}", m.bullets[3].what_why);
-        assert!(m.bullets.iter().all(|b| b.what_why.ends_with(WHY_PLACEHOLDER)));
+        assert_eq!(
+            m.bullets[2].target,
+            Target::Move {
+                from: "src/from.rs".into(),
+                to: "src/to.rs".into()
+            }
+        );
+        assert!(
+            m.bullets[3].what_why.starts_with("in parse, render; "),
+            "{}",
+            m.bullets[3].what_why
+        );
+        assert!(
+            m.bullets
+                .iter()
+                .all(|b| b.what_why.ends_with(WHY_PLACEHOLDER))
+        );
         // Verbs the convention does not allow are replaced by allowed ones.
-        let conv = Convention { verbs: vec!["Change".into()], ..Convention::default() };
+        let conv = Convention {
+            verbs: vec!["Change".into()],
+            ..Convention::default()
+        };
         let m = draft(&state(vec![file(Added, "a.rs", None, &[])]), &conv).expect("a draft");
         assert_eq!(m.bullets[0].verb, "Change");
     }
@@ -495,23 +673,47 @@ mod tests {
     #[test]
     fn many_files_become_directory_bullets_that_still_trace() {
         let files: Vec<FileDiff> = (0..5000)
-            .map(|i| file(ChangeKind::Added, &format!("gen/d{}/e{}/f{i}.rs", i % 40, i % 7), None, &[]))
+            .map(|i| {
+                file(
+                    ChangeKind::Added,
+                    &format!("gen/d{}/e{}/f{i}.rs", i % 40, i % 7),
+                    None,
+                    &[],
+                )
+            })
             .collect();
         let paths: Vec<String> = files.iter().map(|f| lossy(&f.change.path)).collect();
         let m = draft(&state(files), &Convention::default()).expect("a draft");
-        assert!(m.bullets.len() <= MAX_BULLETS && m.bullets.len() >= 10, "{}", m.bullets.len());
+        assert!(
+            m.bullets.len() <= MAX_BULLETS && m.bullets.len() >= 10,
+            "{}",
+            m.bullets.len()
+        );
         for b in &m.bullets {
-            let Target::Path(p) = &b.target else { panic!("no renames here") };
-            assert!(paths.iter().any(|f| f.starts_with(&format!("{p}/"))), "{p} holds a changed file");
+            let Target::Path(p) = &b.target else {
+                panic!("no renames here")
+            };
+            assert!(
+                paths.iter().any(|f| f.starts_with(&format!("{p}/"))),
+                "{p} holds a changed file"
+            );
             assert_eq!(b.verb, "Add");
         }
-        assert!(m.subject.summary.starts_with("add 5000 files in gen"), "{}", m.subject.summary);
+        assert!(
+            m.subject.summary.starts_with("add 5000 files in gen"),
+            "{}",
+            m.subject.summary
+        );
     }
 
     #[test]
     fn summary_fits_the_subject_limit() {
         let long = format!("src/{}.rs", "x".repeat(200));
-        let m = draft(&state(vec![file(ChangeKind::Modified, &long, None, &[])]), &Convention::default()).expect("a draft");
+        let m = draft(
+            &state(vec![file(ChangeKind::Modified, &long, None, &[])]),
+            &Convention::default(),
+        )
+        .expect("a draft");
         let line = format!("{}: {}", m.subject.kind, m.subject.summary);
         assert!(line.chars().count() <= 72, "{line}");
     }
@@ -519,10 +721,16 @@ mod tests {
     #[test]
     fn function_names_from_hunk_headers() {
         let cases = [
-            ("@@ -1,3 +1,4 @@ fn parse(input: &str) -> X {", Some("parse")),
+            (
+                "@@ -1,3 +1,4 @@ fn parse(input: &str) -> X {",
+                Some("parse"),
+            ),
             ("@@ -1 +1 @@ pub fn Foo::bar(&self)", Some("Foo::bar")),
             ("@@ -10,2 +10,3 @@ class Widget:", Some("class Widget")),
-            ("@@ -10,2 +10,3 @@ impl Render for Page {", Some("impl Render for Page")),
+            (
+                "@@ -10,2 +10,3 @@ impl Render for Page {",
+                Some("impl Render for Page"),
+            ),
             ("@@ -1 +1 @@", None),
             ("@@ -1 +1 @@   ", None),
             ("not a header", None),

@@ -109,16 +109,41 @@ mod tests {
     #[test]
     fn git_positionals() {
         let a = args(&[".git/COMMIT_EDITMSG", "message", ""]).expect("parses");
-        assert_eq!(a.positional, vec![OsString::from(".git/COMMIT_EDITMSG"), "message".into(), "".into()]);
+        assert_eq!(
+            a.positional,
+            vec![
+                OsString::from(".git/COMMIT_EDITMSG"),
+                "message".into(),
+                "".into()
+            ]
+        );
         assert!(!a.dry_run && !a.print_context);
     }
 
     #[test]
     fn each_flag() {
         let a = args(&[
-            "--dry-run", "--print-context", "--json", "--offline", "--intent", "why", "--model", "m", "--url",
-            "http://127.0.0.1:1", "--provider", "openai", "--timeout", "2s", "--budget-tokens", "4096",
-            "--api-key-env", "K", "--allow-remote", "-h", "-V",
+            "--dry-run",
+            "--print-context",
+            "--json",
+            "--offline",
+            "--intent",
+            "why",
+            "--model",
+            "m",
+            "--url",
+            "http://127.0.0.1:1",
+            "--provider",
+            "openai",
+            "--timeout",
+            "2s",
+            "--budget-tokens",
+            "4096",
+            "--api-key-env",
+            "K",
+            "--allow-remote",
+            "-h",
+            "-V",
         ])
         .expect("parses");
         assert!(a.dry_run && a.print_context && a.json && a.offline && a.help && a.version);
@@ -130,7 +155,10 @@ mod tests {
         assert_eq!(a.flags.budget_tokens.as_deref(), Some("4096"));
         assert_eq!(a.flags.api_key_env.as_deref(), Some("K"));
         assert_eq!(a.flags.allow_remote, Some(true));
-        assert_eq!(args(&["--intent=x y"]).expect("parses").intent.as_deref(), Some("x y"));
+        assert_eq!(
+            args(&["--intent=x y"]).expect("parses").intent.as_deref(),
+            Some("x y")
+        );
     }
 
     #[test]

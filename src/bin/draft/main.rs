@@ -52,7 +52,12 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         source::Decision::MaybeIntent if !args.dry_run => match &inv {
-            Some(inv) if source::may_ask_for_intent(&source::marker_dir(&inv.file, env("GIT_DIR").as_deref()), &env) => {
+            Some(inv)
+                if source::may_ask_for_intent(
+                    &source::marker_dir(&inv.file, env("GIT_DIR").as_deref()),
+                    &env,
+                ) =>
+            {
                 finish(run::hook(&args, inv, decision))
             }
             _ => ExitCode::SUCCESS,

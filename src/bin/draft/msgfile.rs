@@ -40,7 +40,11 @@ pub fn auto_prefix(text: &str) -> String {
 
 /// `prefix text`, or the bare prefix for an empty line, as git writes comments.
 pub fn comment_line(prefix: &str, text: &str) -> String {
-    if text.is_empty() { prefix.to_owned() } else { format!("{prefix} {text}") }
+    if text.is_empty() {
+        prefix.to_owned()
+    } else {
+        format!("{prefix} {text}")
+    }
 }
 
 /// The new file text: `draft`, then the footer comment lines (already prefixed), then
@@ -86,7 +90,9 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
         _ => Path::new("."),
     };
     let perms = std::fs::metadata(path).ok().map(|m| m.permissions());
-    let mut tmp = tempfile::Builder::new().prefix(".jitcommit-draft-").tempfile_in(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".jitcommit-draft-")
+        .tempfile_in(dir)?;
     tmp.write_all(text.as_bytes())?;
     tmp.as_file().sync_all()?;
     if let Some(p) = perms {
@@ -104,13 +110,20 @@ mod tests {
 
     #[test]
     fn draft_goes_on_top_and_git_text_stays() {
-        let out = compose(GIT_PLAIN, "feat: x\n\n- Add: a — y\n", &["# jitcommit: offline draft".into()]);
+        let out = compose(
+            GIT_PLAIN,
+            "feat: x\n\n- Add: a — y\n",
+            &["# jitcommit: offline draft".into()],
+        );
         assert!(out.starts_with("feat: x\n\n- Add: a — y\n\n# jitcommit: offline draft\n"));
         assert!(out.ends_with(GIT_PLAIN));
         // --no-edit: the file is empty, the draft is all there is.
         assert_eq!(compose("", "feat: x\n", &[]), "feat: x\n");
         // template: a blank line between draft and template.
-        assert_eq!(compose("Template\n# c\n", "feat: x\n", &[]), "feat: x\n\nTemplate\n# c\n");
+        assert_eq!(
+            compose("Template\n# c\n", "feat: x\n", &[]),
+            "feat: x\n\nTemplate\n# c\n"
+        );
     }
 
     #[test]
@@ -156,7 +169,14 @@ mod tests {
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o640)).expect("chmod");
         write_atomic(&p, "new text\n").expect("write_atomic");
         assert_eq!(std::fs::read_to_string(&p).expect("read"), "new text\n");
-        assert_eq!(std::fs::metadata(&p).expect("meta").permissions().mode() & 0o777, 0o640);
-        assert_eq!(std::fs::read_dir(dir.path()).expect("ls").count(), 1, "no temp file left");
+        assert_eq!(
+            std::fs::metadata(&p).expect("meta").permissions().mode() & 0o777,
+            0o640
+        );
+        assert_eq!(
+            std::fs::read_dir(dir.path()).expect("ls").count(),
+            1,
+            "no temp file left"
+        );
     }
 }

@@ -90,7 +90,14 @@ impl Drafted {
     /// The footer's lines, without comment prefixes.
     fn footer(&self) -> Vec<String> {
         match self {
-            Drafted::Model { model, latency, tokens, omitted, repaired, .. } => {
+            Drafted::Model {
+                model,
+                latency,
+                tokens,
+                omitted,
+                repaired,
+                ..
+            } => {
                 let mut v = vec![format!(
                     "jitcommit: drafted by {model} in {:.1} s{}; prompt {} of {} tokens",
                     latency.as_secs_f64(),
@@ -99,20 +106,28 @@ impl Drafted {
                     tokens.1
                 )];
                 if !omitted.is_empty() {
-                    v.push(format!("jitcommit: omitted for the budget: {}", omitted.join("; ")));
+                    v.push(format!(
+                        "jitcommit: omitted for the budget: {}",
+                        omitted.join("; ")
+                    ));
                 }
                 v
             }
             Drafted::Offline { why, .. } => vec![
                 format!("jitcommit: offline draft ({why})."),
-                format!("jitcommit: replace each {} with why you made the change.", offline::WHY_PLACEHOLDER),
+                format!(
+                    "jitcommit: replace each {} with why you made the change.",
+                    offline::WHY_PLACEHOLDER
+                ),
             ],
         }
     }
 
     fn label(&self) -> &'static str {
         match self {
-            Drafted::Model { repaired: false, .. } => "model",
+            Drafted::Model {
+                repaired: false, ..
+            } => "model",
             Drafted::Model { repaired: true, .. } => "model-repaired",
             Drafted::Offline { .. } => "offline",
         }
@@ -123,14 +138,19 @@ impl Drafted {
 pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), RunError> {
     let start = Instant::now();
     let original = read_message(&inv.file)?;
-    let cwd = std::env::current_dir().map_err(|e| RunError::Io { path: PathBuf::from("."), source: e })?;
+    let cwd = std::env::current_dir().map_err(|e| RunError::Io {
+        path: PathBuf::from("."),
+        source: e,
+    })?;
     let repo = Repo::discover(&cwd)?;
     if repo.config_bool("jitcommit.enabled") == Some(false) {
         return Ok(());
     }
     let from_message = decision == Decision::MaybeIntent;
     let intent = if from_message {
-        let on = repo.config_string("jitcommit.onMessage").unwrap_or_default();
+        let on = repo
+            .config_string("jitcommit.onMessage")
+            .unwrap_or_default();
         if !on.trim().eq_ignore_ascii_case("intent") || source::is_generated_message(&original) {
             return Ok(());
         }
@@ -143,24 +163,37 @@ pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), Run
         intent_from(args)
     };
     let no_editor = std::env::var_os("GIT_EDITOR").is_some_and(|e| e == ":");
-    let cleanup = repo.config_string("commit.cleanup").unwrap_or_default().to_ascii_lowercase();
-    let comments = !no_editor && !from_message && matches!(cleanup.as_str(), "" | "default" | "strip");
+    let cleanup = repo
+        .config_string("commit.cleanup")
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let comments =
+        !no_editor && !from_message && matches!(cleanup.as_str(), "" | "default" | "strip");
     let prefix = comment_prefix(&repo, &original);
 
     let drafted = match draft(&repo, args, intent.as_deref(), start) {
         Ok(d) => d,
         Err(e) => {
             if comments {
-                let note = vec![msgfile::comment_line(&prefix, &format!("jitcommit: no draft: {e}"))];
+                let note = vec![msgfile::comment_line(
+                    &prefix,
+                    &format!("jitcommit: no draft: {e}"),
+                )];
                 write(&inv.file, &msgfile::prepend_comments(&original, &note))?;
             }
             return Err(e);
         }
     };
-    debug(&format!("jitcommit-draft: used the {} draft", drafted.label()));
+    debug(&format!(
+        "jitcommit-draft: used the {} draft",
+        drafted.label()
+    ));
     if from_message && matches!(drafted, Drafted::Offline { .. }) {
         // The user's own words beat a placeholder draft.
-        eprintln!("jitcommit-draft: {}; keeping the -m message", offline_why(&drafted));
+        eprintln!(
+            "jitcommit-draft: {}; keeping the -m message",
+            offline_why(&drafted)
+        );
         return Ok(());
     }
     if let Drafted::Offline { why, .. } = &drafted
@@ -168,8 +201,15 @@ pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), Run
     {
         eprintln!("jitcommit-draft: offline draft ({why})");
     }
-    let footer: Vec<String> =
-        if comments { drafted.footer().iter().map(|l| msgfile::comment_line(&prefix, l)).collect() } else { Vec::new() };
+    let footer: Vec<String> = if comments {
+        drafted
+            .footer()
+            .iter()
+            .map(|l| msgfile::comment_line(&prefix, l))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let base = if from_message { "" } else { original.as_str() };
     write(&inv.file, &msgfile::compose(base, drafted.text(), &footer))
 }
@@ -177,26 +217,35 @@ pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), Run
 /// `--dry-run`: the draft on stdout, the footer on stderr, nothing written.
 pub fn dry_run(args: &Args) -> Result<(), RunError> {
     let start = Instant::now();
-    let cwd = std::env::current_dir().map_err(|e| RunError::Io { path: PathBuf::from("."), source: e })?;
+    let cwd = std::env::current_dir().map_err(|e| RunError::Io {
+        path: PathBuf::from("."),
+        source: e,
+    })?;
     let repo = Repo::discover(&cwd)?;
     let d = draft(&repo, args, intent_from(args).as_deref(), start)?;
     for l in d.footer() {
         eprintln!("{l}");
     }
     use std::io::Write;
-    std::io::stdout().write_all(d.text().as_bytes()).map_err(RunError::Stdout)
+    std::io::stdout()
+        .write_all(d.text().as_bytes())
+        .map_err(RunError::Stdout)
 }
 
 /// `--print-context [--json]`: the exact prompt and the budget table; no model call.
 pub fn print_context(args: &Args) -> Result<(), RunError> {
-    let cwd = std::env::current_dir().map_err(|e| RunError::Io { path: PathBuf::from("."), source: e })?;
+    let cwd = std::env::current_dir().map_err(|e| RunError::Io {
+        path: PathBuf::from("."),
+        source: e,
+    })?;
     let repo = Repo::discover(&cwd)?;
     let state = repo.staged()?;
     let settings = settings(&repo, args)?;
     let conv = convention(&repo, &settings)?;
-    let counter = jitcommit_model::tokens::counter(conv.context.encoding);
+    let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
     let intent = intent_from(args);
-    let p = prompt::build(&state, &conv, intent.as_deref(), &counter).map_err(RunError::DoesNotFit)?;
+    let p =
+        prompt::build(&state, &conv, intent.as_deref(), &counter).map_err(RunError::DoesNotFit)?;
     let out = if args.json {
         let v = serde_json::json!({
             "system": p.system,
@@ -207,15 +256,17 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
         serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
     } else {
         format!(
-            "=== system ===\n{}\n=== user ===\n{}\n=== output schema ===\n{}\n=== budget ===\n{}",
+            "=== system ===\n{}\n=== user ===\n{}\n=== schema (the request's constrained-output format) ===\n{}\n=== budget ===\n{}",
             p.system.trim_end(),
             p.user.trim_end(),
-            serde_json::to_string_pretty(&p.schema).unwrap_or_default(),
+            serde_json::to_string(&p.schema).unwrap_or_default(),
             budget::render_report(&p.report)
         )
     };
     use std::io::Write;
-    std::io::stdout().write_all(out.as_bytes()).map_err(RunError::Stdout)
+    std::io::stdout()
+        .write_all(out.as_bytes())
+        .map_err(RunError::Stdout)
 }
 
 fn intent_from(args: &Args) -> Option<String> {
@@ -240,18 +291,26 @@ fn offline_why(d: &Drafted) -> String {
 }
 
 fn read_message(path: &Path) -> Result<String, RunError> {
-    let bytes = std::fs::read(path).map_err(|e| RunError::Io { path: path.to_owned(), source: e })?;
+    let bytes = std::fs::read(path).map_err(|e| RunError::Io {
+        path: path.to_owned(),
+        source: e,
+    })?;
     String::from_utf8(bytes).map_err(|_| RunError::NotUtf8(path.to_owned()))
 }
 
 fn write(path: &Path, text: &str) -> Result<(), RunError> {
-    msgfile::write_atomic(path, text).map_err(|e| RunError::Io { path: path.to_owned(), source: e })
+    msgfile::write_atomic(path, text).map_err(|e| RunError::Io {
+        path: path.to_owned(),
+        source: e,
+    })
 }
 
 /// The comment prefix git uses: `core.commentString`, else `core.commentChar`, else
 /// `#`; `auto` is read back from the file git wrote.
 fn comment_prefix(repo: &Repo, file_text: &str) -> String {
-    let configured = repo.config_string("core.commentString").or_else(|| repo.config_string("core.commentChar"));
+    let configured = repo
+        .config_string("core.commentString")
+        .or_else(|| repo.config_string("core.commentChar"));
     match configured.as_deref().map(str::trim) {
         Some("auto") => msgfile::auto_prefix(file_text),
         Some(p) if !p.is_empty() => p.to_owned(),
@@ -260,7 +319,9 @@ fn comment_prefix(repo: &Repo, file_text: &str) -> String {
 }
 
 fn settings(repo: &Repo, args: &Args) -> Result<Settings, RunError> {
-    Ok(Settings::from_process_env(&args.flags, &|k| repo.config_string(k))?)
+    Ok(Settings::from_process_env(&args.flags, &|k| {
+        repo.config_string(k)
+    })?)
 }
 
 /// The repository's convention, with the model's context window from the personal
@@ -276,7 +337,12 @@ fn convention(repo: &Repo, settings: &Settings) -> Result<Convention, RunError> 
 
 /// Produces the draft: the model's when it answers within the deadline with a draft
 /// the rules accept (at most one repair request), else the offline draft.
-fn draft(repo: &Repo, args: &Args, intent: Option<&str>, start: Instant) -> Result<Drafted, RunError> {
+fn draft(
+    repo: &Repo,
+    args: &Args,
+    intent: Option<&str>,
+    start: Instant,
+) -> Result<Drafted, RunError> {
     let state = repo.staged()?;
     if state.files.is_empty() {
         return Err(RunError::NothingStaged);
@@ -292,10 +358,19 @@ fn draft(repo: &Repo, args: &Args, intent: Option<&str>, start: Instant) -> Resu
             config::discover_in_dir(&root)?.convention
         }
     };
-    let paths = ChangedPaths::from_changes(&state.files.iter().map(|f| f.change.clone()).collect::<Vec<_>>());
+    let paths = ChangedPaths::new(
+        &state
+            .files
+            .iter()
+            .map(|f| f.change.clone())
+            .collect::<Vec<_>>(),
+    );
     let offline_draft = |why: String| -> Result<Drafted, RunError> {
         let m = offline::draft(&state, &conv).map_err(|_| RunError::NothingStaged)?;
-        Ok(Drafted::Offline { text: message::render_wrapped(&m, conv.body_wrap), why })
+        Ok(Drafted::Offline {
+            text: message::render_wrapped(&m, conv.body_wrap),
+            why,
+        })
     };
     let settings = match (settings, settings_err) {
         (Some(s), _) => s,
@@ -308,20 +383,28 @@ fn draft(repo: &Repo, args: &Args, intent: Option<&str>, start: Instant) -> Resu
         return offline_draft("no model configured: git config jitcommit.model NAME".to_owned());
     }
     let deadline = start + settings.timeout;
-    let counter = jitcommit_model::tokens::counter(conv.context.encoding);
+    let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
     let p = match prompt::build(&state, &conv, intent, &counter) {
         Ok(p) => p,
         Err(e) => return offline_draft(format!("the change does not fit the model's budget: {e}")),
     };
-    let window =
-        Window { context_tokens: conv.context.budget_tokens, output_tokens: conv.context.reserve_output_tokens };
+    let window = Window {
+        context_tokens: conv.context.budget_tokens,
+        output_tokens: conv.context.reserve_output_tokens,
+    };
     let mut client = match Client::new(&settings, window) {
         Ok(c) => c,
         Err(e) => return offline_draft(e.to_string()),
     };
     let _spin = Spinner::start(client.model());
-    let tokens = (p.report.total_tokens, p.report.prompt_budget);
-    let omitted = p.report.omitted();
+    let tokens = (p.report.total, p.report.available);
+    let omitted: Vec<String> = p
+        .report
+        .fragments
+        .iter()
+        .filter(|f| !f.note.is_empty())
+        .map(|f| format!("{}: {}", f.id, f.note))
+        .collect();
     let mut latency = Duration::ZERO;
     let mut user = p.user.clone();
     for attempt in 0..2 {
@@ -348,14 +431,27 @@ fn draft(repo: &Repo, args: &Args, intent: Option<&str>, start: Instant) -> Resu
                         repaired: attempt > 0,
                     });
                 }
-                findings.iter().take(10).map(|f| f.to_string()).collect()
+                findings
+                    .iter()
+                    .take(10)
+                    .map(|f| match &f.hint {
+                        Some(h) => format!("line {}: {}: {} ({h})", f.line, f.rule, f.message),
+                        None => format!("line {}: {}: {}", f.line, f.rule, f.message),
+                    })
+                    .collect()
             }
         };
         if attempt == 0 {
-            debug(&format!("jitcommit-draft: repair request for: {}", problems.join(" | ")));
+            debug(&format!(
+                "jitcommit-draft: repair request for: {}",
+                problems.join(" | ")
+            ));
             user = repair_prompt(&p.user, &problems);
         } else {
-            return offline_draft(format!("the model's draft broke the convention twice: {}", problems.join("; ")));
+            return offline_draft(format!(
+                "the model's draft broke the convention twice: {}",
+                problems.join("; ")
+            ));
         }
     }
     offline_draft("no valid answer".to_owned())
@@ -365,7 +461,9 @@ fn draft(repo: &Repo, args: &Args, intent: Option<&str>, start: Instant) -> Resu
 /// answer, never a conversation.
 fn repair_prompt(user: &str, problems: &[String]) -> String {
     let mut s = user.trim_end().to_owned();
-    s.push_str("\n\n## A previous answer to this task was rejected\nFix these problems in your answer:\n");
+    s.push_str(
+        "\n\n## A previous answer to this task was rejected\nFix these problems in your answer:\n",
+    );
     for p in problems {
         s.push_str("- ");
         s.push_str(p);
@@ -381,18 +479,35 @@ fn to_message(j: DraftJson, state: &StagedState) -> Message {
         .into_iter()
         .map(|b| {
             let renamed = state.files.iter().find(|f| {
-                f.change.kind == ChangeKind::Renamed && f.change.path.as_slice() == b.path.as_bytes()
+                f.change.kind == ChangeKind::Renamed
+                    && f.change.path.as_slice() == b.path.as_bytes()
             });
             let target = match renamed.and_then(|f| f.change.old_path.as_ref()) {
-                Some(old) => Target::Move { from: String::from_utf8_lossy(old).into_owned(), to: b.path },
+                Some(old) => Target::Move {
+                    from: String::from_utf8_lossy(old).into_owned(),
+                    to: b.path,
+                },
                 None => Target::Path(b.path),
             };
-            Bullet { verb: b.verb, target, what_why: b.what_why.trim().to_owned() }
+            Bullet {
+                verb: b.verb,
+                target,
+                what_why: b.what_why.trim().to_owned(),
+            }
         })
         .collect();
-    let scope = j.scope.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
+    let scope = j
+        .scope
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty());
     Message {
-        subject: Subject { kind: j.kind, scope, breaking: j.breaking, summary: j.summary.trim().to_owned() },
+        subject: Subject {
+            kind: j.kind,
+            scope,
+            breaking: j.breaking,
+            summary: j.summary.trim().to_owned(),
+        },
+        prose: Vec::new(),
         bullets,
         trailers: Vec::new(),
     }

@@ -70,7 +70,10 @@ pub enum Decision {
 /// git passes `file [source [object]]`; the pre-commit framework passes the file as
 /// the last argument (after any `args:` of the manifest) and the source and object in
 /// `PRE_COMMIT_COMMIT_MSG_SOURCE` / `PRE_COMMIT_COMMIT_OBJECT_NAME`.
-pub fn invocation(positional: &[OsString], env: &dyn Fn(&str) -> Option<OsString>) -> Option<Invocation> {
+pub fn invocation(
+    positional: &[OsString],
+    env: &dyn Fn(&str) -> Option<OsString>,
+) -> Option<Invocation> {
     let var = |k: &str| env(k).map(|v| v.to_string_lossy().into_owned());
     let pre_source = var("PRE_COMMIT_COMMIT_MSG_SOURCE");
     let under_pre_commit = pre_source.is_some() || var("PRE_COMMIT").as_deref() == Some("1");
@@ -78,15 +81,24 @@ pub fn invocation(positional: &[OsString], env: &dyn Fn(&str) -> Option<OsString
         let file = positional.last()?;
         let object = var("PRE_COMMIT_COMMIT_OBJECT_NAME");
         let source = Source::parse(pre_source.as_deref().unwrap_or(""), object.as_deref());
-        return Some(Invocation { file: PathBuf::from(file), source });
+        return Some(Invocation {
+            file: PathBuf::from(file),
+            source,
+        });
     }
     let file = positional.first()?;
     let source = match positional.get(1) {
         None => Source::Plain,
         // `--squash=<c>` arrives as `message ""`: still a message the user asked for.
-        Some(s) => Source::parse(&s.to_string_lossy(), positional.get(2).and_then(|o| o.to_str())),
+        Some(s) => Source::parse(
+            &s.to_string_lossy(),
+            positional.get(2).and_then(|o| o.to_str()),
+        ),
     };
-    Some(Invocation { file: PathBuf::from(file), source })
+    Some(Invocation {
+        file: PathBuf::from(file),
+        source,
+    })
 }
 
 /// The git dir the markers live in: `GIT_DIR` when git set it (linked worktrees,
@@ -142,7 +154,6 @@ pub fn decide(inv: &Invocation, env: &dyn Fn(&str) -> Option<OsString>) -> Decis
     base
 }
 
-
 /// Whether any git config this run can see might set `jitcommit.onMessage`: a cheap
 /// text scan of the config files and `git -c` values, so a `-m` commit without the
 /// setting stays on the no-op path. False positives only cost the full config read
@@ -179,16 +190,33 @@ pub fn may_ask_for_intent(git_dir: &Path, env: &dyn Fn(&str) -> Option<OsString>
         }
     }
     if env("GIT_CONFIG_NOSYSTEM").is_none() {
-        files.push(env("GIT_CONFIG_SYSTEM").map_or_else(|| PathBuf::from("/etc/gitconfig"), PathBuf::from));
+        files.push(
+            env("GIT_CONFIG_SYSTEM").map_or_else(|| PathBuf::from("/etc/gitconfig"), PathBuf::from),
+        );
     }
-    files.iter().any(|f| std::fs::read(f).is_ok_and(|b| hit(&String::from_utf8_lossy(&b))))
+    files
+        .iter()
+        .any(|f| std::fs::read(f).is_ok_and(|b| hit(&String::from_utf8_lossy(&b))))
 }
 
 /// A `-m` text that is not the user's own words about this change: git's fixup,
 /// squash, amend, revert and merge messages (never treated as an intent).
 pub fn is_generated_message(text: &str) -> bool {
-    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim_start();
-    ["fixup! ", "squash! ", "amend! ", "Revert \"", "Merge ", "Reapply \""].iter().any(|p| first.starts_with(p))
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim_start();
+    [
+        "fixup! ",
+        "squash! ",
+        "amend! ",
+        "Revert \"",
+        "Merge ",
+        "Reapply \"",
+    ]
+    .iter()
+    .any(|p| first.starts_with(p))
 }
 
 #[cfg(test)]
@@ -201,8 +229,10 @@ mod tests {
     }
 
     fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<OsString> + use<> {
-        let m: HashMap<String, OsString> =
-            pairs.iter().map(|(k, v)| ((*k).to_owned(), OsString::from(v))).collect();
+        let m: HashMap<String, OsString> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), OsString::from(v)))
+            .collect();
         move |k| m.get(k).cloned()
     }
 
@@ -214,10 +244,16 @@ mod tests {
             (&[".git/COMMIT_EDITMSG", "message"], Source::Message),
             (&[".git/COMMIT_EDITMSG", "message", ""], Source::Message),
             (&[".git/COMMIT_EDITMSG", "template"], Source::Template),
-            (&[".git/COMMIT_EDITMSG", "commit", "HEAD~1"], Source::Commit("HEAD~1".into())),
+            (
+                &[".git/COMMIT_EDITMSG", "commit", "HEAD~1"],
+                Source::Commit("HEAD~1".into()),
+            ),
             (&[".git/MERGE_MSG", "merge"], Source::Merge),
             (&[".git/COMMIT_EDITMSG", "squash"], Source::Squash),
-            (&[".git/COMMIT_EDITMSG", "bogus"], Source::Other("bogus".into())),
+            (
+                &[".git/COMMIT_EDITMSG", "bogus"],
+                Source::Other("bogus".into()),
+            ),
         ];
         for (argv, want) in cases {
             let inv = invocation(&os(argv), &none).expect("a file");
@@ -229,8 +265,12 @@ mod tests {
 
     #[test]
     fn pre_commit_framework_passes_source_in_env() {
-        let env = env_of(&[("PRE_COMMIT_COMMIT_MSG_SOURCE", "commit"), ("PRE_COMMIT_COMMIT_OBJECT_NAME", "HEAD")]);
-        let inv = invocation(&os(&["--flag-from-manifest", ".git/COMMIT_EDITMSG"]), &env).expect("a file");
+        let env = env_of(&[
+            ("PRE_COMMIT_COMMIT_MSG_SOURCE", "commit"),
+            ("PRE_COMMIT_COMMIT_OBJECT_NAME", "HEAD"),
+        ]);
+        let inv = invocation(&os(&["--flag-from-manifest", ".git/COMMIT_EDITMSG"]), &env)
+            .expect("a file");
         assert_eq!(inv.file, PathBuf::from(".git/COMMIT_EDITMSG"));
         assert_eq!(inv.source, Source::Commit("HEAD".into()));
         let env = env_of(&[("PRE_COMMIT", "1")]);
@@ -243,11 +283,22 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let file = dir.path().join("COMMIT_EDITMSG");
         let none = env_of(&[]);
-        let d = |source: Source| decide(&Invocation { file: file.clone(), source }, &none);
+        let d = |source: Source| {
+            decide(
+                &Invocation {
+                    file: file.clone(),
+                    source,
+                },
+                &none,
+            )
+        };
         assert_eq!(d(Source::Plain), Decision::Draft);
         assert_eq!(d(Source::Template), Decision::DraftAboveTemplate);
         assert_eq!(d(Source::Message), Decision::MaybeIntent);
-        assert!(matches!(d(Source::Commit("HEAD".into())), Decision::Skip(_)));
+        assert!(matches!(
+            d(Source::Commit("HEAD".into())),
+            Decision::Skip(_)
+        ));
         assert!(matches!(d(Source::Merge), Decision::Skip(_)));
         assert!(matches!(d(Source::Squash), Decision::Skip(_)));
     }
@@ -258,20 +309,38 @@ mod tests {
         for marker in ["CHERRY_PICK_HEAD", "REVERT_HEAD", "MERGE_HEAD"] {
             let dir = tempfile::tempdir().expect("tempdir");
             std::fs::write(dir.path().join(marker), "x").expect("write");
-            let inv = Invocation { file: dir.path().join("COMMIT_EDITMSG"), source: Source::Plain };
+            let inv = Invocation {
+                file: dir.path().join("COMMIT_EDITMSG"),
+                source: Source::Plain,
+            };
             assert!(matches!(decide(&inv, &none), Decision::Skip(_)), "{marker}");
         }
         for marker in ["rebase-merge", "rebase-apply"] {
             let dir = tempfile::tempdir().expect("tempdir");
             std::fs::create_dir(dir.path().join(marker)).expect("mkdir");
-            let inv = Invocation { file: dir.path().join("COMMIT_EDITMSG"), source: Source::Plain };
+            let inv = Invocation {
+                file: dir.path().join("COMMIT_EDITMSG"),
+                source: Source::Plain,
+            };
             assert!(matches!(decide(&inv, &none), Decision::Skip(_)), "{marker}");
         }
         let dir = tempfile::tempdir().expect("tempdir");
-        let inv = Invocation { file: dir.path().join("COMMIT_EDITMSG"), source: Source::Plain };
-        assert!(matches!(decide(&inv, &env_of(&[("GIT_REFLOG_ACTION", "rebase (pick)")])), Decision::Skip(_)));
-        assert!(matches!(decide(&inv, &env_of(&[("JITCOMMIT_SKIP", "1")])), Decision::Skip(_)));
-        assert_eq!(decide(&inv, &env_of(&[("JITCOMMIT_SKIP", "0")])), Decision::Draft);
+        let inv = Invocation {
+            file: dir.path().join("COMMIT_EDITMSG"),
+            source: Source::Plain,
+        };
+        assert!(matches!(
+            decide(&inv, &env_of(&[("GIT_REFLOG_ACTION", "rebase (pick)")])),
+            Decision::Skip(_)
+        ));
+        assert!(matches!(
+            decide(&inv, &env_of(&[("JITCOMMIT_SKIP", "1")])),
+            Decision::Skip(_)
+        ));
+        assert_eq!(
+            decide(&inv, &env_of(&[("JITCOMMIT_SKIP", "0")])),
+            Decision::Draft
+        );
         // GIT_DIR wins over the file's directory (linked worktrees).
         let gd = tempfile::tempdir().expect("tempdir");
         std::fs::write(gd.path().join("MERGE_HEAD"), "x").expect("write");
@@ -287,9 +356,17 @@ mod tests {
         let env = env_of(&[("HOME", &h), ("GIT_CONFIG_NOSYSTEM", "1")]);
         std::fs::write(gd.path().join("config"), "[core]\n\tbare = false\n").expect("write");
         assert!(!may_ask_for_intent(gd.path(), &env));
-        std::fs::write(home.path().join(".gitconfig"), "[jitcommit]\n\tonMessage = intent\n").expect("write");
+        std::fs::write(
+            home.path().join(".gitconfig"),
+            "[jitcommit]\n\tonMessage = intent\n",
+        )
+        .expect("write");
         assert!(may_ask_for_intent(gd.path(), &env));
-        let env = env_of(&[("HOME", &h), ("GIT_CONFIG_NOSYSTEM", "1"), ("GIT_CONFIG_GLOBAL", "/dev/null")]);
+        let env = env_of(&[
+            ("HOME", &h),
+            ("GIT_CONFIG_NOSYSTEM", "1"),
+            ("GIT_CONFIG_GLOBAL", "/dev/null"),
+        ]);
         assert!(!may_ask_for_intent(gd.path(), &env));
         let env = env_of(&[
             ("GIT_CONFIG_NOSYSTEM", "1"),
@@ -301,7 +378,13 @@ mod tests {
 
     #[test]
     fn generated_messages() {
-        for m in ["fixup! feat: x", "squash! x", "amend! x", "Revert \"feat: x\"\n\nThis reverts", "Merge branch 'x'"] {
+        for m in [
+            "fixup! feat: x",
+            "squash! x",
+            "amend! x",
+            "Revert \"feat: x\"\n\nThis reverts",
+            "Merge branch 'x'",
+        ] {
             assert!(is_generated_message(m), "{m}");
         }
         assert!(!is_generated_message("users asked for JSON output"));

@@ -42,7 +42,10 @@ impl Spinner {
             }
             let _ = write!(std::io::stderr(), "\r\x1b[2K");
         });
-        Spinner { stop, handle: Some(handle) }
+        Spinner {
+            stop,
+            handle: Some(handle),
+        }
     }
 }
 
