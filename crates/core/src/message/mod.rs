@@ -14,12 +14,12 @@
 //! BREAKING CHANGE: <what breaks>
 //! ```
 
-mod parse;
+pub(crate) mod parse;
 mod render;
 
 pub use parse::{
     Arrow, BodyItem, BulletError, Parsed, ParsedBullet, ParsedSubject, ParsedTrailer, Pos,
-    Separator, Spanned, SubjectError, parse, split_lines,
+    Separator, Spanned, SubjectError, parse, parse_trailer, split_lines,
 };
 pub use render::{render, render_wrapped};
 

@@ -170,8 +170,8 @@ pub struct ParsedTrailer {
 pub enum BodyItem {
     /// Consecutive prose lines, joined by `\n`.
     Prose(Spanned<String>),
-    /// A bullet.
-    Bullet(ParsedBullet),
+    /// A bullet (boxed: it is much larger than a prose item).
+    Bullet(Box<ParsedBullet>),
 }
 
 /// Everything [`parse`] found, with positions.
@@ -197,7 +197,7 @@ impl Parsed {
     /// The bullets, in order.
     pub fn bullets(&self) -> impl Iterator<Item = &ParsedBullet> {
         self.body.iter().filter_map(|item| match item {
-            BodyItem::Bullet(b) => Some(b),
+            BodyItem::Bullet(b) => Some(&**b),
             BodyItem::Prose(_) => None,
         })
     }
@@ -273,7 +273,7 @@ pub(crate) fn is_bullet_start(line: &str) -> bool {
 }
 
 /// `Token: value`, `Token #value` or `BREAKING CHANGE: value`: (token, value, value byte offset).
-pub(crate) fn parse_trailer(line: &str) -> Option<(&str, String, usize)> {
+pub fn parse_trailer(line: &str) -> Option<(&str, String, usize)> {
     if let Some(v) = line.strip_prefix("BREAKING CHANGE: ") {
         let start = line.len() - v.len();
         let trimmed = v.trim_start();
@@ -396,7 +396,7 @@ fn parse_body_paragraph(lines: &[&str], start: usize, end: usize, parsed: &mut P
             }
             parsed
                 .body
-                .push(BodyItem::Bullet(parse_bullet(&lines[idx..last], idx + 1)));
+                .push(BodyItem::Bullet(Box::new(parse_bullet(&lines[idx..last], idx + 1))));
             seen_bullet = true;
             idx = last;
             continue;
@@ -500,7 +500,7 @@ impl Joined<'_> {
     }
 }
 
-fn parse_bullet<'a>(lines: &[&'a str], first_lineno: usize) -> ParsedBullet {
+fn parse_bullet(lines: &[&str], first_lineno: usize) -> ParsedBullet {
     let mut joined = Joined {
         text: String::new(),
         segments: Vec::new(),
@@ -557,9 +557,26 @@ fn parse_bullet<'a>(lines: &[&'a str], first_lineno: usize) -> ParsedBullet {
         (" - ", Separator::Lookalike),
         ("—", Separator::Lookalike),
     ];
+    // A separator at the very end (its trailing space stripped by cleanup) is a
+    // separator with an empty description, not a lookalike.
+    let at_end = [(" —", Separator::EmDash), (" --", Separator::DoubleHyphen)]
+        .iter()
+        .find_map(|(s, kind)| {
+            region
+                .ends_with(s)
+                .then(|| (region.len() - s.len(), s.len(), *kind))
+        });
     let found = SEPARATORS
         .iter()
-        .find_map(|(s, kind)| region.find(s).map(|at| (at, s.len(), *kind)));
+        .take(2)
+        .find_map(|(s, kind)| region.find(s).map(|at| (at, s.len(), *kind)))
+        .or(at_end)
+        .or_else(|| {
+            SEPARATORS
+                .iter()
+                .skip(2)
+                .find_map(|(s, kind)| region.find(s).map(|at| (at, s.len(), *kind)))
+        });
     let Some((sep_at, sep_len, kind)) = found else {
         let at = region
             .find(char::is_whitespace)
@@ -582,7 +599,7 @@ fn parse_bullet<'a>(lines: &[&'a str], first_lineno: usize) -> ParsedBullet {
         Some((at, len, kind)) => {
             let from = target[..at].trim();
             let to = target[at + len..].trim();
-            b.arrow = Some(Spanned::new(kind, joined.pos(region_start + at)));
+            b.arrow = Some(Spanned::new(kind, joined.pos(region_start + at + 1)));
             b.path = Some(Spanned::new(from.to_string(), joined.pos(region_start)));
             b.to = Some(Spanned::new(
                 to.to_string(),
