@@ -269,7 +269,10 @@ fn is_indented(line: &str) -> bool {
 
 /// A line that starts a bullet: `- …`, or `-` directly followed by a letter.
 pub(crate) fn is_bullet_start(line: &str) -> bool {
-    line.starts_with("- ") || line.strip_prefix('-').is_some_and(|r| r.starts_with(char::is_alphabetic))
+    line.starts_with("- ")
+        || line
+            .strip_prefix('-')
+            .is_some_and(|r| r.starts_with(char::is_alphabetic))
 }
 
 /// `Token: value`, `Token #value` or `BREAKING CHANGE: value`: (token, value, value byte offset).
@@ -277,8 +280,13 @@ pub fn parse_trailer(line: &str) -> Option<(&str, String, usize)> {
     if let Some(v) = line.strip_prefix("BREAKING CHANGE: ") {
         let start = line.len() - v.len();
         let trimmed = v.trim_start();
-        return (!trimmed.is_empty())
-            .then(|| ("BREAKING CHANGE", trimmed.to_string(), start + v.len() - trimmed.len()));
+        return (!trimmed.is_empty()).then(|| {
+            (
+                "BREAKING CHANGE",
+                trimmed.to_string(),
+                start + v.len() - trimmed.len(),
+            )
+        });
     }
     let first = line.chars().next()?;
     if !first.is_ascii_alphanumeric() {
@@ -349,9 +357,20 @@ fn is_footer(par: &[&str]) -> bool {
     if par.iter().any(|l| is_bullet_start(l)) {
         return false;
     }
-    let first_is_trailer = par.first().is_some_and(|l| parse_trailer(l).is_some());
+    // A misspelt breaking-change footer still opens the trailer block, so the
+    // lines after it are checked as trailers.
+    let first_is_trailer = par
+        .first()
+        .is_some_and(|l| parse_trailer(l).is_some() || looks_like_breaking_change(l));
     let mut heads = par.iter().filter(|l| !is_indented(l)).peekable();
     first_is_trailer || (heads.peek().is_some() && heads.all(|l| parse_trailer(l).is_some()))
+}
+
+/// `breaking change…` / `breaking-change…` in any case.
+fn looks_like_breaking_change(line: &str) -> bool {
+    line.get(..15).is_some_and(|p| {
+        p.eq_ignore_ascii_case("breaking change") || p.eq_ignore_ascii_case("breaking-change")
+    })
 }
 
 fn parse_footer(lines: &[&str], start: usize, end: usize, parsed: &mut Parsed) {
@@ -394,9 +413,10 @@ fn parse_body_paragraph(lines: &[&str], start: usize, end: usize, parsed: &mut P
             while last < end && is_indented(lines[last]) {
                 last += 1;
             }
-            parsed
-                .body
-                .push(BodyItem::Bullet(Box::new(parse_bullet(&lines[idx..last], idx + 1))));
+            parsed.body.push(BodyItem::Bullet(Box::new(parse_bullet(
+                &lines[idx..last],
+                idx + 1,
+            ))));
             seen_bullet = true;
             idx = last;
             continue;
@@ -512,9 +532,12 @@ fn parse_bullet(lines: &[&str], first_lineno: usize) -> ParsedBullet {
         } else {
             let content = line.trim_start();
             joined.text.push(' ');
-            joined
-                .segments
-                .push((joined.text.len(), first_lineno + k, line.len() - content.len(), line));
+            joined.segments.push((
+                joined.text.len(),
+                first_lineno + k,
+                line.len() - content.len(),
+                line,
+            ));
             joined.text.push_str(content.trim_end());
         }
     }
@@ -578,9 +601,7 @@ fn parse_bullet(lines: &[&str], first_lineno: usize) -> ParsedBullet {
                 .find_map(|(s, kind)| region.find(s).map(|at| (at, s.len(), *kind)))
         });
     let Some((sep_at, sep_len, kind)) = found else {
-        let at = region
-            .find(char::is_whitespace)
-            .unwrap_or(region.len());
+        let at = region.find(char::is_whitespace).unwrap_or(region.len());
         fail(&mut b, BulletError::MissingSeparator, region_start + at);
         return b;
     };
@@ -630,6 +651,9 @@ fn parse_bullet(lines: &[&str], first_lineno: usize) -> ParsedBullet {
         return b;
     }
     let lead = t[desc_start..].len() - t[desc_start..].trim_start().len();
-    b.what_why = Some(Spanned::new(desc.to_string(), joined.pos(desc_start + lead)));
+    b.what_why = Some(Spanned::new(
+        desc.to_string(),
+        joined.pos(desc_start + lead),
+    ));
     b
 }

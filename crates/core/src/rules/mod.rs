@@ -217,6 +217,12 @@ pub(crate) fn nearest<'a>(word: &str, allowed: &'a [String]) -> Option<&'a str> 
             return Some(a);
         }
     }
+    if let Some(a) = allowed.iter().find(|a| {
+        let a = a.to_lowercase();
+        a.chars().count() >= 3 && (lower.starts_with(&a) || a.starts_with(&lower))
+    }) {
+        return Some(a);
+    }
     allowed
         .iter()
         .map(|a| (edit_distance(&lower, &a.to_lowercase()), a))

@@ -105,7 +105,11 @@ fn not_relative(path: &str) -> bool {
 }
 
 pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
-    let tracing = if ctx.conv.trace_paths { ctx.changed } else { None };
+    let tracing = if ctx.conv.trace_paths {
+        ctx.changed
+    } else {
+        None
+    };
     let mut hinted = 0;
     for b in ctx.parsed.bullets() {
         for p in [&b.path, &b.to].into_iter().flatten() {

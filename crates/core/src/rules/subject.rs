@@ -70,7 +70,7 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     let kind = conv.types.first().map_or("fix", String::as_str);
                     format!(
                         "start the subject with a type and \": \", e.g. \"{kind}: {}\"",
-                        lower_first(&s.raw)
+                        lower_first(s.raw.trim_end_matches('.'))
                     )
                 };
                 ("expected \":\" after the type".to_string(), hint)
