@@ -1,45 +1,12 @@
-//! A test convention until `Convention` has `impl Default`: DESIGN §4's defaults.
+//! The built-in convention and a fixed set of changed paths for the rule tests.
 #![allow(dead_code)]
 
-use std::collections::BTreeMap;
-
-use jitcommit_core::config::{BodyPolicy, ContextSettings, Convention, Encoding, Exemption};
+use jitcommit_core::config::{BodyPolicy, Convention};
 use jitcommit_core::rules::ChangedPaths;
 
-fn strings(items: &[&str]) -> Vec<String> {
-    items.iter().map(|s| s.to_string()).collect()
-}
-
+/// The built-in convention (DESIGN §4), body required.
 pub fn conv() -> Convention {
-    Convention {
-        types: strings(&[
-            "feat", "fix", "perf", "refactor", "docs", "test", "build", "ci", "chore", "revert",
-        ]),
-        scopes: Vec::new(),
-        verbs: strings(&[
-            "Add", "Update", "Fix", "Remove", "Rename", "Move", "Refactor", "Document", "Test",
-        ]),
-        subject_max: 72,
-        body: BodyPolicy::Required,
-        body_wrap: 0,
-        trace_paths: true,
-        strict_separator: false,
-        exempt: vec![
-            Exemption::Merge,
-            Exemption::Revert,
-            Exemption::Fixup,
-            Exemption::Squash,
-            Exemption::Amend,
-        ],
-        sections: BTreeMap::new(),
-        context: ContextSettings {
-            budget_tokens: 4096,
-            reserve_output_tokens: 512,
-            exclude: Vec::new(),
-            encoding: Encoding::Cl100k,
-            safety_margin_percent: 0,
-        },
-    }
+    Convention::default()
 }
 
 pub fn optional_body() -> Convention {
