@@ -405,7 +405,6 @@ fn generate(env: &Env, repo: &Path, n: usize, seed: u64, mixed: bool) -> Stats {
                     None,
                     None,
                     &mut st,
-                    false,
                 );
                 subjects.push(s);
                 tip = m;
@@ -456,7 +455,6 @@ fn generate(env: &Env, repo: &Path, n: usize, seed: u64, mixed: bool) -> Stats {
             None,
             msg,
             &mut st,
-            true,
         );
         subjects.push(s);
         main_tip = m;
@@ -490,7 +488,6 @@ fn commit(
     merge: Option<usize>,
     msg: Option<String>,
     st: &mut Stats,
-    _main: bool,
 ) -> (usize, String) {
     let files: Vec<String> = (0..1 + rng.below(4))
         .map(|_| {

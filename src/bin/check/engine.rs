@@ -2,6 +2,7 @@
 //! exemptions, the rules and path tracing. Modes hand it bytes and get printable items.
 
 use jitcommit_core::config::Convention;
+use jitcommit_core::gitenv::{self, CommentPrefix};
 use jitcommit_core::repo::Change;
 
 use crate::output::Item;
@@ -11,49 +12,27 @@ use crate::output::Item;
 pub enum Cleanup {
     /// A message file before git cleans it: cut at the scissors, drop comment lines with
     /// this prefix, strip whitespace (git's default when an editor ran).
-    Strip(Prefix),
+    Strip(CommentPrefix),
     /// Like git's `whitespace` mode: cut at the scissors, keep comment lines.
-    Whitespace(Prefix),
+    Whitespace(CommentPrefix),
     /// A stored commit message: git already cleaned it.
     Stored,
 }
 
-/// The comment prefix git uses in this repository.
-#[derive(Debug, Clone)]
-pub struct Prefix(pub String);
+/// The comment prefix git uses here, from `core.commentString` / `core.commentChar`
+/// (`git -c` values included when the caller read them through the repository).
+pub fn prefix(comment_string: Option<&str>, comment_char: Option<&str>) -> CommentPrefix {
+    gitenv::comment_prefix(comment_string, comment_char)
+}
 
-impl Prefix {
-    /// From `core.commentString` / `core.commentChar` (the former wins, as in git);
-    /// `auto` is resolved against the message itself.
-    pub fn from_config(comment_string: Option<&str>, comment_char: Option<&str>) -> Self {
-        let v = comment_string.or(comment_char).unwrap_or("#");
-        Prefix(if v.is_empty() { "#".into() } else { v.into() })
-    }
-
-    fn resolve(&self, text: &str) -> String {
-        if self.0 == "auto" {
-            // git chose the character before it added its own comments, so the file now
-            // starts lines with it: recognise git's help text or scissors line first.
-            for l in text.lines() {
-                for marker in [
-                    " Please enter the commit message",
-                    " ------------------------ >8 ",
-                ] {
-                    if let Some((p, _)) = l.split_once(marker) {
-                        if !p.is_empty() && !p.contains(char::is_whitespace) {
-                            return p.to_string();
-                        }
-                    }
-                }
-            }
-            for c in "#;@!$%^&|:".chars() {
-                if !text.lines().any(|l| l.starts_with(c)) {
-                    return c.to_string();
-                }
-            }
-            return "#".into();
-        }
-        self.0.clone()
+fn clean(text: &str, cleanup: &Cleanup) -> String {
+    match cleanup {
+        Cleanup::Strip(p) => gitenv::cleanup(text, p),
+        Cleanup::Whitespace(p) => match p.resolve(text) {
+            Some(p) => gitenv::cleanup_whitespace(gitenv::cut_at_scissors(text, p)),
+            None => gitenv::cleanup_whitespace(text),
+        },
+        Cleanup::Stored => gitenv::cleanup_whitespace(text),
     }
 }
 
@@ -76,11 +55,7 @@ pub fn check(
     changes: Option<&[Change]>,
 ) -> Checked {
     let (text, mut findings) = decode(raw);
-    let cleaned = match cleanup {
-        Cleanup::Strip(p) => clean(&text, Some(&p.resolve(&text)), true),
-        Cleanup::Whitespace(p) => clean(&text, Some(&p.resolve(&text)), false),
-        Cleanup::Stored => clean(&text, None, false),
-    };
+    let cleaned = clean(&text, cleanup);
     if let Some(e) = exemption(&cleaned, conv) {
         return Checked {
             cleaned,
@@ -147,33 +122,6 @@ fn decode(raw: &[u8]) -> (String, Vec<Item>) {
         }
     };
     (text.replace('\0', ""), f)
-}
-
-fn clean(text: &str, prefix: Option<&str>, strip: bool) -> String {
-    let mut out: Vec<&str> = Vec::new();
-    for line in text.lines() {
-        let line = line.trim_end();
-        if let Some(p) = prefix {
-            if line == format!("{p} ------------------------ >8 ------------------------") {
-                break;
-            }
-            if strip && line.starts_with(p) {
-                continue;
-            }
-        }
-        if line.is_empty() && out.last().is_none_or(|l| l.is_empty()) {
-            continue;
-        }
-        out.push(line);
-    }
-    while out.last().is_some_and(|l| l.is_empty()) {
-        out.pop();
-    }
-    let mut s = out.join("\n");
-    if !s.is_empty() {
-        s.push('\n');
-    }
-    s
 }
 
 fn exemption(text: &str, conv: &Convention) -> Option<&'static str> {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use jitcommit_core::repo::{Repo, RepoError};
 
 use crate::args::Settings;
-use crate::engine::{self, Cleanup, Prefix};
+use crate::engine::{self, Cleanup};
 use crate::error::CheckError;
 use crate::modes::{Outcome, local_convention, tracing};
 use crate::output::{Printer, Report, Style, line_map};
@@ -102,9 +102,9 @@ fn open_optional(cwd: &Path) -> Result<Option<Repo>, CheckError> {
 /// see `--cleanup=` on git's command line), else git's default with an editor: strip.
 fn cleanup_for(repo: Option<&Repo>) -> Cleanup {
     let Some(repo) = repo else {
-        return Cleanup::Strip(Prefix::from_config(None, None));
+        return Cleanup::Strip(engine::prefix(None, None));
     };
-    let prefix = Prefix::from_config(
+    let prefix = engine::prefix(
         repo.config_string("core.commentString").as_deref(),
         repo.config_string("core.commentChar").as_deref(),
     );

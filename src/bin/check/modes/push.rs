@@ -205,17 +205,17 @@ fn policy(settings: &Settings, repo: &Repo, u: &Update) -> Result<(Loaded, Strin
         let w = format!("from {}", l.origin);
         return Ok((l, w));
     }
-    if !repo::is_zero_id(&u.old) {
-        if let Some(before) = repo.peel_to_commit(parse_id(&u.old)?)? {
-            let l = convention_at(repo, before)?;
-            let w = format!(
-                "from {} at {} ({} before the push)",
-                l.origin,
-                short(&before.to_string()),
-                u.refname
-            );
-            return Ok((l, w));
-        }
+    if !repo::is_zero_id(&u.old)
+        && let Some(before) = repo.peel_to_commit(parse_id(&u.old)?)?
+    {
+        let l = convention_at(repo, before)?;
+        let w = format!(
+            "from {} at {} ({} before the push)",
+            l.origin,
+            short(&before.to_string()),
+            u.refname
+        );
+        return Ok((l, w));
     }
     if let Some(default) = repo.default_branch_commit() {
         let l = convention_at(repo, default)?;
