@@ -58,6 +58,8 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
             f.line = l;
         }
     }
+    findings.splice(0..0, checked.raw_findings);
+    findings.sort_by_key(|f| (f.line, f.column));
     let report = Report {
         commit: None,
         refname: None,

@@ -86,7 +86,7 @@ pub fn check_commit(
         subject: Some(subject),
         file: None,
         exempt: checked.exempt,
-        findings: checked.findings,
+        findings: [checked.raw_findings, checked.findings].concat(),
     })
 }
 
