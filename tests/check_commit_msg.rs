@@ -515,3 +515,44 @@ fn hook_through_pre_commit_style_args() {
     assert!(v["file"].as_str().unwrap().ends_with("COMMIT_EDITMSG"));
     assert!(!v["findings"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn merge_with_a_bad_message_is_checked_from_merge_msg() {
+    let sb = Sandbox::new();
+    let r = client(&sb, "r");
+    sb.git(&r, &["checkout", "-q", "-b", "topic"]);
+    write(&r, "t.txt", "t\n");
+    sb.git(&r, &["add", "t.txt"]);
+    sb.git(
+        &r,
+        &["commit", "-q", "-m", &good("feat: topic", &["t.txt"])],
+    );
+    sb.git(&r, &["checkout", "-q", "main"]);
+    write(&r, "m.txt", "m\n");
+    sb.git(&r, &["add", "m.txt"]);
+    sb.git(&r, &["commit", "-q", "-m", &good("feat: main", &["m.txt"])]);
+    let o = git_try(
+        &sb,
+        &r,
+        &["merge", "-q", "--no-ff", "-m", "merged things", "topic"],
+        &[],
+    );
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    assert!(stderr(&o).contains("MERGE_MSG:1:"), "{}", stderr(&o));
+    assert_eq!(count(&sb, &r, "HEAD"), 2, "the merge commit was not made");
+}
+
+#[test]
+fn no_verify_skips_the_hook() {
+    // Documents why the server check exists: the client hook can be skipped.
+    let sb = Sandbox::new();
+    let r = client(&sb, "r");
+    let o = git_try(
+        &sb,
+        &r,
+        &["commit", "-q", "--allow-empty", "--no-verify", "-m", BAD],
+        &[],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!r.join(".git/jitcommit/REJECTED_EDITMSG").exists());
+}

@@ -291,6 +291,19 @@ fn shared_commits_are_checked_once() {
 }
 
 #[test]
+fn a_rejected_pre_receive_rejects_every_ref_of_the_push() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "fine"]);
+    s.commit("b.txt", "b\n", &good("feat: add b", &["b.txt"]));
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "broken"]);
+    s.commit("c.txt", "c\n", "junk c\n");
+    let o = s.push(&["fine", "broken"]);
+    assert_ne!(code(&o), 0);
+    assert_eq!(s.server_rev("refs/heads/fine"), None);
+    assert_eq!(s.server_rev("refs/heads/broken"), None);
+}
+
+#[test]
 fn json_format_on_the_server() {
     let s = Server::new("pre-receive", "--pre-receive --format json");
     s.commit("b.txt", "b\n", "junk b\n");
