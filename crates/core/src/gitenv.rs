@@ -111,90 +111,103 @@ pub fn comment_prefix_from_entries<'a>(
         .unwrap_or_default()
 }
 
-/// A `GIT_CONFIG_PARAMETERS` value git could not have written.
+/// Why `GIT_CONFIG_PARAMETERS` could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("GIT_CONFIG_PARAMETERS: malformed at byte {offset}: {reason}")]
-pub struct ConfigParametersError {
-    /// Byte offset of the problem in the value.
-    pub offset: usize,
-    /// What was expected there.
-    pub reason: &'static str,
+pub enum ConfigParametersError {
+    /// A single-quoted string was opened and never closed.
+    #[error("GIT_CONFIG_PARAMETERS: unterminated quote starting at byte {at}")]
+    Unterminated {
+        /// Byte offset of the opening quote.
+        at: usize,
+    },
+    /// Something other than a quoted string where git writes one.
+    #[error("GIT_CONFIG_PARAMETERS: expected a single-quoted string at byte {at}")]
+    ExpectedQuote {
+        /// Byte offset of the offending character.
+        at: usize,
+    },
+    /// A key without a dot (`git -c` refuses these, so the variable was not written by git).
+    #[error("GIT_CONFIG_PARAMETERS: invalid key {key:?}")]
+    InvalidKey {
+        /// The key as found.
+        key: String,
+    },
 }
 
-/// Parses `GIT_CONFIG_PARAMETERS`, where git passes `git -c key=value` to hooks (gix
-/// does not read it). Entries are shell-single-quoted and space-separated:
-/// `'core.commentChar'=';'`, `'key'` or `'key'=` alone for a valueless key (`None`), and
-/// the older `'key=value'` form. Keys come back as given (git does not lower-case them
-/// here); order is kept, since later entries win.
+/// Parses `GIT_CONFIG_PARAMETERS` as git writes it for `git -c k=v`: whitespace-separated
+/// entries `'key'='value'` (value shell-quoted, `'\''` for a quote), `'key'=` for a key
+/// given without `=` (git's implicit `true`, returned as `None`), and the older `'key=value'`
+/// and `'key'` forms. Keys come back as typed; compare them with [`config_key_eq`].
 pub fn parse_config_parameters(
-    value: &str,
+    text: &str,
 ) -> Result<Vec<(String, Option<String>)>, ConfigParametersError> {
-    let bytes = value.as_bytes();
-    let mut pos = 0;
+    let b = text.as_bytes();
+    let mut i = 0;
     let mut out = Vec::new();
     loop {
-        while bytes.get(pos).is_some_and(u8::is_ascii_whitespace) {
-            pos += 1;
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
         }
-        if pos >= bytes.len() {
-            return Ok(out);
+        if i >= b.len() {
+            break;
         }
-        let token = dequote(value, &mut pos)?;
-        if bytes.get(pos) == Some(&b'=') {
-            pos += 1;
-            let v = if bytes.get(pos) == Some(&b'\'') {
-                Some(dequote(value, &mut pos)?)
+        let (first, next) = dequote(text, i)?;
+        i = next;
+        let (key, value) = if i < b.len() && b[i] == b'=' {
+            // New form: 'key'='value' or 'key'= (no value).
+            i += 1;
+            if i >= b.len() || b[i].is_ascii_whitespace() {
+                (first, None)
             } else {
-                None
-            };
-            out.push((token, v));
-        } else {
-            match token.split_once('=') {
-                Some((k, v)) => out.push((k.to_owned(), Some(v.to_owned()))),
-                None => out.push((token, None)),
+                let (v, next) = dequote(text, i)?;
+                i = next;
+                (first, Some(v))
             }
+        } else {
+            // Old form: 'key=value' or 'key'.
+            match first.split_once('=') {
+                Some((k, v)) => (k.to_owned(), Some(v.to_owned())),
+                None => (first, None),
+            }
+        };
+        if i < b.len() && !b[i].is_ascii_whitespace() {
+            return Err(ConfigParametersError::ExpectedQuote { at: i });
         }
-        if bytes.get(pos).is_some_and(|b| !b.is_ascii_whitespace()) {
-            return Err(ConfigParametersError {
-                offset: pos,
-                reason: "expected a space between entries",
-            });
+        if !key.contains('.') || key.starts_with('.') || key.ends_with('.') {
+            return Err(ConfigParametersError::InvalidKey { key });
         }
+        out.push((key, value));
     }
+    Ok(out)
 }
 
-/// One single-quoted word at `*pos`, with git's `'\''` and `'\!'` escapes; leaves
-/// `*pos` after its closing quote.
-fn dequote(value: &str, pos: &mut usize) -> Result<String, ConfigParametersError> {
-    let bytes = value.as_bytes();
-    if bytes.get(*pos) != Some(&b'\'') {
-        return Err(ConfigParametersError {
-            offset: *pos,
-            reason: "expected a single quote",
-        });
-    }
+/// Reads one shell-quoted word starting at `start` (`'a'\''b'` → `a'b`), returning it and the
+/// offset after it. The word ends at whitespace, `=` or the end.
+fn dequote(text: &str, start: usize) -> Result<(String, usize), ConfigParametersError> {
+    let b = text.as_bytes();
+    let mut i = start;
     let mut out = String::new();
-    let mut i = *pos + 1;
+    if b.get(i) != Some(&b'\'') {
+        return Err(ConfigParametersError::ExpectedQuote { at: i });
+    }
     loop {
-        let Some(rel) = value.get(i..).and_then(|rest| rest.find('\'')) else {
-            return Err(ConfigParametersError {
-                offset: *pos,
-                reason: "unterminated quote",
-            });
-        };
-        out.push_str(value.get(i..i + rel).unwrap_or_default());
-        i += rel + 1;
-        // `'\''` or `'\!'`: an escaped character between two quoted runs.
-        if bytes.get(i) == Some(&b'\\')
-            && bytes.get(i + 1).is_some_and(|b| *b == b'\'' || *b == b'!')
-            && bytes.get(i + 2) == Some(&b'\'')
-        {
-            out.push(char::from(bytes.get(i + 1).copied().unwrap_or(b'\'')));
-            i += 3;
-            continue;
+        match b.get(i) {
+            Some(b'\'') => {
+                let open = i;
+                i += 1;
+                let Some(len) = b[i..].iter().position(|&c| c == b'\'') else {
+                    return Err(ConfigParametersError::Unterminated { at: open });
+                };
+                // Quotes are ASCII, so these offsets are char boundaries.
+                out.push_str(&text[i..i + len]);
+                i += len + 1;
+            }
+            Some(b'\\') if matches!(b.get(i + 1), Some(b'\'' | b'!')) => {
+                out.push(char::from(b[i + 1]));
+                i += 2;
+            }
+            _ => return Ok((out, i)),
         }
-        *pos = i;
-        return Ok(out);
     }
 }
 
