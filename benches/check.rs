@@ -509,17 +509,17 @@ fn commit(
         } else {
             String::new()
         },
-        phrase(rng, 3 + rng.below(5))
+        {
+            let n = 3 + rng.below(5);
+            phrase(rng, n)
+        }
     );
     let msg = msg.unwrap_or_else(|| {
         let mut m = format!("{subject}\n\n");
         for f in &files {
-            let _ = writeln!(
-                m,
-                "- {}: {f} — {}",
-                rng.pick(VERBS),
-                phrase(rng, 4 + rng.below(8))
-            );
+            let verb = rng.pick(VERBS);
+            let n = 4 + rng.below(8);
+            let _ = writeln!(m, "- {verb}: {f} — {}", phrase(rng, n));
         }
         m
     });

@@ -86,7 +86,7 @@ fn dash_m_and_dash_f() {
 
     write(&r, "a.txt", "c\n");
     sb.git(&r, &["add", "a.txt"]);
-    write(&sb.path(), "msg-bad", BAD);
+    write(sb.path(), "msg-bad", BAD);
     let o = git_try(
         &sb,
         &r,
@@ -100,7 +100,7 @@ fn dash_m_and_dash_f() {
     );
     assert_ne!(code(&o), 0);
     write(
-        &sb.path(),
+        sb.path(),
         "msg-good",
         good("fix: correct a again", &["a.txt"]),
     );
