@@ -94,6 +94,17 @@ pub fn check(
     }
 }
 
+/// Whether a message may hold bullets that name paths, so its changed paths are worth
+/// computing. Only the bullet-path rule reads them, and only for bullet-like lines, so
+/// skipping the diff for a message without any gives the same findings; on a push of
+/// imported history (subjects only, merges) it saves one tree diff per commit.
+pub fn may_name_paths(raw: &[u8]) -> bool {
+    raw.split(|b| *b == b'\n').skip(1).any(|l| {
+        let t = l.trim_ascii_start();
+        matches!(t.first(), Some(b'-' | b'*' | b'+'))
+    })
+}
+
 /// Every rule id with its one-line summary.
 pub fn rules_list() -> Vec<(&'static str, &'static str)> {
     rules::RULES.iter().map(|r| (r.id, r.summary)).collect()
@@ -111,5 +122,28 @@ fn item(f: rules::Finding) -> Item {
         column: f.column,
         message: f.message,
         hint: f.hint.unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bullet_like_lines_need_paths() {
+        assert!(may_name_paths(b"feat: x\n\n- Add: a \xe2\x80\x94 b\n"));
+        assert!(may_name_paths(b"feat: x\n\n  * Add: a\n"));
+        assert!(!may_name_paths(b"- feat: the subject alone\n"));
+        assert!(!may_name_paths(b"Merge branch 'x'\n"));
+        assert!(!may_name_paths(b"fix: y\n\nprose only\n"));
+    }
+
+    #[test]
+    fn skipping_paths_without_bullets_changes_nothing() {
+        let conv = Convention::default();
+        let msg = b"fix: y\n\nprose only, no bullets\n";
+        let none = check(msg, &conv, &Cleanup::Stored, None);
+        let empty = check(msg, &conv, &Cleanup::Stored, Some(&[]));
+        assert_eq!(none.findings, empty.findings);
     }
 }

@@ -73,7 +73,7 @@ pub fn check_commit(
     trace: bool,
 ) -> Result<Report, CheckError> {
     let raw = repo.commit_message(id)?;
-    let changes = if trace {
+    let changes = if trace && engine::may_name_paths(&raw) {
         Some(repo.commit_changes(id)?)
     } else {
         None
