@@ -149,12 +149,17 @@ fn main() {
     std::fs::create_dir_all(&bare).unwrap();
     env.git(&bare, &["init", "-q", "--bare", "-b", "main", "."]);
     let timing = tmp.path().join("hook-ns");
+    // Imported history: conventional subjects without bodies, under a server policy
+    // that makes the body optional; path tracing stays on.
+    let policy = tmp.path().join("policy.toml");
+    std::fs::write(&policy, "body = \"optional\"\n").unwrap();
     let hook = bare.join("hooks/pre-receive");
     std::fs::write(
         &hook,
         format!(
-            "#!/bin/sh\ns=$(date +%s%N)\n'{}' --pre-receive\nrc=$?\ne=$(date +%s%N)\necho $((e - s)) > '{}'\nexit $rc\n",
+            "#!/bin/sh\ns=$(date +%s%N)\n'{}' --pre-receive --config '{}'\nrc=$?\ne=$(date +%s%N)\necho $((e - s)) > '{}'\nexit $rc\n",
             bin.display(),
+            policy.display(),
             timing.display()
         ),
     )
@@ -175,7 +180,7 @@ fn main() {
         .map(|t| t.trim().parse().unwrap_or(0))
         .unwrap_or(0);
     println!(
-        "\npush of {} commits into a bare repository (pre-receive, tracing on):",
+        "\npush of {} commits of imported history (subjects only; policy body = optional; tracing on) through pre-receive:",
         s.commits
     );
     println!(
@@ -405,6 +410,7 @@ fn generate(env: &Env, repo: &Path, n: usize, seed: u64, mixed: bool) -> Stats {
                     None,
                     None,
                     &mut st,
+                    true,
                 );
                 subjects.push(s);
                 tip = m;
@@ -455,6 +461,7 @@ fn generate(env: &Env, repo: &Path, n: usize, seed: u64, mixed: bool) -> Stats {
             None,
             msg,
             &mut st,
+            mixed,
         );
         subjects.push(s);
         main_tip = m;
@@ -488,6 +495,7 @@ fn commit(
     merge: Option<usize>,
     msg: Option<String>,
     st: &mut Stats,
+    bodies: bool,
 ) -> (usize, String) {
     let files: Vec<String> = (0..1 + rng.below(4))
         .map(|_| {
@@ -510,11 +518,14 @@ fn commit(
             String::new()
         },
         {
-            let n = 3 + rng.below(5);
+            let n = 3 + rng.below(3);
             phrase(rng, n)
         }
     );
     let msg = msg.unwrap_or_else(|| {
+        if !bodies {
+            return format!("{subject}\n");
+        }
         let mut m = format!("{subject}\n\n");
         for f in &files {
             let verb = rng.pick(VERBS);
