@@ -45,7 +45,7 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
     let conv = &loaded.convention;
     let cleanup = cleanup_for(repo.as_ref());
     let changes = match &repo {
-        Some(r) if tracing(settings, conv) => Some(r.staged_changes()?),
+        Some(r) if tracing(settings, conv) => Some(r.staged_changes_for_tracing()?),
         _ => None,
     };
     let checked = engine::check(&raw, conv, &cleanup, changes.as_deref());

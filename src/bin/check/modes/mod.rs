@@ -74,7 +74,7 @@ pub fn check_commit(
 ) -> Result<Report, CheckError> {
     let raw = repo.commit_message(id)?;
     let changes = if trace && engine::may_name_paths(&raw) {
-        Some(repo.commit_changes(id)?)
+        Some(repo.commit_changes_for_tracing(id)?)
     } else {
         None
     };
