@@ -132,6 +132,64 @@ fn commit_changes_match_git_name_status() {
         renamed.header
     );
     assert_eq!((renamed.added, renamed.removed), (1, 1));
+
+    // Path tracing needs the paths only: without rename detection a rename is a deletion
+    // plus an addition, which names the same paths as git's `--no-renames` listing.
+    let traced: Vec<String> = repo
+        .commit_changes_for_tracing(c)
+        .unwrap()
+        .iter()
+        .map(|c| format!("{}\t{}", c.kind.letter(), c.path))
+        .collect();
+    let mut want_plain: Vec<String> = sb
+        .git(
+            &r,
+            &[
+                "diff-tree",
+                "-r",
+                "--name-status",
+                "--no-renames",
+                "--no-commit-id",
+                "HEAD",
+            ],
+        )
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    want_plain.sort_by(|a, b| a.rsplit('\t').next().cmp(&b.rsplit('\t').next()));
+    assert_eq!(traced, want_plain);
+    let full: std::collections::BTreeSet<String> = repo
+        .commit_changes(c)
+        .unwrap()
+        .iter()
+        .flat_map(|c| {
+            std::iter::once(c.path.to_string()).chain(c.old_path.as_ref().map(|p| p.to_string()))
+        })
+        .collect();
+    let fast: std::collections::BTreeSet<String> = traced
+        .iter()
+        .map(|l| l.split('\t').nth(1).unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        full, fast,
+        "tracing sees the same paths with and without rename detection"
+    );
+
+    // The staged side: stage a rename and compare with `git diff --cached --no-renames`.
+    sb.git(&r, &["mv", "moved.txt", "again.txt"]);
+    let repo = Repo::discover(&r).unwrap();
+    let staged: Vec<String> = repo
+        .staged_changes_for_tracing()
+        .unwrap()
+        .iter()
+        .map(|c| format!("{}\t{}", c.kind.letter(), c.path))
+        .collect();
+    let want_staged: Vec<String> = sb
+        .git(&r, &["diff", "--cached", "--name-status", "--no-renames"])
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(staged, want_staged);
 }
 
 #[test]

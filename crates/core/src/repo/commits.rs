@@ -72,19 +72,31 @@ impl Repo {
             .collect())
     }
 
+    /// What `commit` changed, for path tracing: renames come as a deletion and an addition
+    /// (the same set of paths as [`Repo::commit_changes`]) and no blob is read, so checking
+    /// thousands of commits costs one tree diff each.
+    pub fn commit_changes_for_tracing(&self, commit: ObjectId) -> Result<Vec<Change>, RepoError> {
+        let (old, new) = self.trees_of(commit)?;
+        let mut out = self.diff_trees(old, new, None)?;
+        super::staged::sort_entries(&mut out);
+        Ok(out.into_iter().map(|e| e.change).collect())
+    }
+
     /// [`Repo::commit_changes`] with the object ids on both sides.
     pub(crate) fn commit_entries(&self, commit: ObjectId) -> Result<Vec<Entry>, RepoError> {
         let (old, new) = self.trees_of(commit)?;
-        let mut out = self.diff_trees(old, new)?;
+        let mut out = self.diff_trees(old, new, self.rewrites())?;
         super::staged::sort_entries(&mut out);
         Ok(out)
     }
 
-    /// The changes between two trees (`None` = the empty tree), unsorted.
+    /// The changes between two trees (`None` = the empty tree), unsorted; `rewrites: None`
+    /// turns rename detection off.
     pub(crate) fn diff_trees(
         &self,
         old: Option<ObjectId>,
         new: ObjectId,
+        rewrites: Option<gix::diff::Rewrites>,
     ) -> Result<Vec<Entry>, RepoError> {
         let what = || {
             format!(
@@ -121,7 +133,7 @@ impl Repo {
         let mut out = Vec::new();
         let opts = gix::diff::tree_with_rewrites::Options {
             location: Some(gix::diff::tree::recorder::Location::Path),
-            rewrites: self.rewrites(),
+            rewrites,
         };
         let res = gix::diff::tree_with_rewrites(
             gix::objs::TreeRefIter::from_bytes(&old_tree.data, old_tree.id.kind()),

@@ -81,7 +81,7 @@ impl Repo {
     /// The exact bytes `git diff --cached` prints for the staged set (default options,
     /// no colour): what `git apply --cached` accepts.
     pub fn staged_patch(&self) -> Result<Vec<u8>, RepoError> {
-        let entries = self.staged_entries()?;
+        let entries = self.staged_entries(self.rewrites())?;
         let mut out = Vec::new();
         for e in &entries {
             for r in self.render_entry(e)? {

@@ -14,14 +14,30 @@ impl Repo {
     /// no blob is diffed except the candidates of an inexact rename.
     pub fn staged_changes(&self) -> Result<Vec<Change>, RepoError> {
         Ok(self
-            .staged_entries()?
+            .staged_entries(self.rewrites())?
             .into_iter()
             .map(|e| e.change)
             .collect())
     }
 
-    /// The staged changes with the object ids on both sides.
-    pub(crate) fn staged_entries(&self) -> Result<Vec<Entry>, RepoError> {
+    /// The staged changes for path tracing: renames come as a deletion of the old path and
+    /// an addition of the new one — the same set of paths as [`Repo::staged_changes`] —
+    /// without reading a single blob for rename detection. This is what commit-msg runs on
+    /// every commit.
+    pub fn staged_changes_for_tracing(&self) -> Result<Vec<Change>, RepoError> {
+        Ok(self
+            .staged_entries(None)?
+            .into_iter()
+            .map(|e| e.change)
+            .collect())
+    }
+
+    /// The staged changes with the object ids on both sides; `rewrites: None` turns rename
+    /// detection off.
+    pub(crate) fn staged_entries(
+        &self,
+        rewrites: Option<gix::diff::Rewrites>,
+    ) -> Result<Vec<Entry>, RepoError> {
         let index = self.repo.index_or_empty().map_err(|e| RepoError::Index {
             path: self.repo.index_path(),
             source: Box::new(e),
@@ -37,7 +53,7 @@ impl Repo {
                 &tree,
                 &index,
                 None,
-                match self.rewrites() {
+                match rewrites {
                     Some(r) => gix::status::tree_index::TrackRenames::Given(r),
                     None => gix::status::tree_index::TrackRenames::Disabled,
                 },
@@ -56,7 +72,7 @@ impl Repo {
 
     /// The staged set with a unified diff per file (HEAD → index) and the facts a draft needs.
     pub fn staged(&self) -> Result<StagedState, RepoError> {
-        let entries = self.staged_entries()?;
+        let entries = self.staged_entries(self.rewrites())?;
         let files = self.file_diffs(&entries)?;
         Ok(StagedState {
             branch: self.head_branch(),
