@@ -51,7 +51,10 @@ impl Default for Sandbox {
 impl Sandbox {
     /// A new empty sandbox.
     pub fn new() -> Self {
-        let dir = tempfile::Builder::new().prefix("jitcommit-test-").tempdir().unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix("jitcommit-test-")
+            .tempdir()
+            .unwrap();
         std::fs::create_dir_all(dir.path().join("home")).unwrap();
         Sandbox { dir }
     }
@@ -81,7 +84,12 @@ impl Sandbox {
 
     /// Runs git and returns its stdout; panics with git's stderr on failure.
     pub fn git(&self, cwd: &Path, args: &[&str]) -> String {
-        let out = self.git_cmd(cwd).args(args).stdin(Stdio::null()).output().unwrap();
+        let out = self
+            .git_cmd(cwd)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
         assert_ok(&out, &format!("git {}", args.join(" ")));
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
@@ -150,6 +158,10 @@ pub fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
 pub fn cargo_bin(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap();
-    let dir = if dir.ends_with("deps") { dir.parent().unwrap() } else { dir };
+    let dir = if dir.ends_with("deps") {
+        dir.parent().unwrap()
+    } else {
+        dir
+    };
     dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
