@@ -234,7 +234,8 @@ impl<'a> Costs<'a> {
         for i in 0..level.pieces.min(frag.body.len()) {
             sum += *self.pieces[f][i].get_or_insert_with(|| counter.count(&frag.body[i]));
         }
-        sum + *self.tails[f][l].get_or_insert_with(|| counter.count(&level.tail))
+        sum + *self.tails[f][l]
+            .get_or_insert_with(|| counter.count(&level.open) + counter.count(&level.tail))
     }
 }
 

@@ -47,6 +47,9 @@ impl LevelState {
 pub struct Level {
     /// What this level shows.
     pub state: LevelState,
+    /// Text before the head (the evidence block's opening tag, which says whether
+    /// the block is trimmed).
+    pub open: String,
     /// How many body pieces it includes.
     pub pieces: usize,
     /// Text after the pieces (omission line, closing marker); for ladders of
@@ -175,6 +178,7 @@ impl Fragment {
         if !floor {
             levels.push(Level {
                 state: LevelState::Omitted,
+                open: String::new(),
                 pieces: 0,
                 tail: String::new(),
                 note: "omitted".into(),
@@ -182,6 +186,7 @@ impl Fragment {
         }
         levels.push(Level {
             state: LevelState::Full,
+            open: String::new(),
             pieces: 0,
             tail: text,
             note: String::new(),
@@ -217,7 +222,8 @@ impl Fragment {
         if level.state == LevelState::Omitted && level.tail.is_empty() {
             return String::new();
         }
-        let mut s = self.head.clone();
+        let mut s = level.open.clone();
+        s.push_str(&self.head);
         for p in &self.body[..level.pieces.min(self.body.len())] {
             s.push_str(p);
         }
@@ -440,6 +446,7 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
     let total_hunks = f.hunks.len();
     let mut levels = vec![Level {
         state: LevelState::Omitted,
+        open: String::new(),
         pieces: 0,
         tail: String::new(),
         note: "diff and stat line omitted for budget (listed in the status list)".into(),
@@ -449,9 +456,7 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
     } else {
         "diff omitted for budget; stat line kept".into()
     };
-    levels.push(Level {
-        state: LevelState::Stat,
-        pieces: 0,
+    levels.push(Level { state: LevelState::Stat, open: String::new(), pieces: 0,
         tail: format!(
             "<evidence source=\"git diff --cached --stat -- {qpath}\" trimmed=\"{stat_note}\">\n{stat}</evidence>\n\n"
         ),
@@ -473,9 +478,7 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
         if !class.stat_only() && total_hunks == 0 {
             // Mode-only, empty file, rename without content: the header says it all.
             let header = neutralise(&redact::redact_text(&f.header).text);
-            fr.levels.push(Level {
-                state: LevelState::Full,
-                pieces: 0,
+            fr.levels.push(Level { state: LevelState::Full, open: String::new(), pieces: 0,
                 tail: format!(
                     "<evidence source=\"git diff --cached -- {qpath}\" trimmed=\"no\">\n{header}</evidence>\n\n"
                 ),
@@ -485,7 +488,10 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
         return fr;
     }
     let header = neutralise(&redact::redact_text(&f.header).text);
-    fr.head = format!("<evidence source=\"git diff --cached -- {qpath}\">\n{header}");
+    fr.head = header;
+    let open = |trimmed: &str| {
+        format!("<evidence source=\"git diff --cached -- {qpath}\" trimmed=\"{trimmed}\">\n")
+    };
     // Pieces: each hunk, split every LINES_PER_PIECE lines at a line that starts
     // with a non-blank character (never mid-line, and keeps counts additive).
     let mut marks: Vec<(usize, usize, usize)> = Vec::new(); // (hunk, lines kept in hunk, lines in hunk)
@@ -531,6 +537,7 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
         };
         fr.levels.push(Level {
             state: LevelState::Trimmed,
+            open: open("yes"),
             pieces: cut,
             tail: format!("[{note}; whole file {}]\n</evidence>\n\n", stat.trim_end()),
             note,
@@ -538,6 +545,7 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
     }
     fr.levels.push(Level {
         state: LevelState::Full,
+        open: open("no"),
         pieces,
         tail: "</evidence>\n\n".into(),
         note: String::new(),
@@ -601,6 +609,7 @@ pub fn status_fragment(state: &StagedState) -> Fragment {
     let levels = vec![
         Level {
             state: LevelState::Trimmed,
+            open: String::new(),
             pieces: 0,
             tail: wrap(
                 "git status --short",
@@ -611,6 +620,7 @@ pub fn status_fragment(state: &StagedState) -> Fragment {
         },
         Level {
             state: LevelState::Trimmed,
+            open: String::new(),
             pieces: 0,
             tail: wrap(
                 "git status --short",
@@ -621,6 +631,7 @@ pub fn status_fragment(state: &StagedState) -> Fragment {
         },
         Level {
             state: LevelState::Full,
+            open: String::new(),
             pieces: 0,
             tail: wrap("git status --short", "no", full),
             note: String::new(),

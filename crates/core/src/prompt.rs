@@ -214,6 +214,7 @@ fn contract_fragment(conv: &Convention, state: &StagedState) -> Fragment {
     f.levels[0].note = "path enum left out of the schema text for budget".into();
     f.levels.push(fragments::Level {
         state: LevelState::Full,
+        open: String::new(),
         pieces: 0,
         tail: with_enum,
         note: String::new(),

@@ -135,6 +135,24 @@ pub fn shannon_entropy(s: &str) -> f64 {
         .sum()
 }
 
+/// A value random enough to be a credential: entropy over the threshold, and not
+/// an identifier or attribute chain (`compute_the_key`, `settings.SECRET_KEY`),
+/// which code assigns to key-ish names all the time.
+pub fn looks_random(v: &str) -> bool {
+    if shannon_entropy(v) < ENTROPY_THRESHOLD {
+        return false;
+    }
+    let letters_only = v
+        .bytes()
+        .all(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'.' | b'-' | b':'));
+    if !letters_only {
+        return true;
+    }
+    let mixed =
+        v.bytes().any(|b| b.is_ascii_uppercase()) && v.bytes().any(|b| b.is_ascii_lowercase());
+    mixed && !v.contains(['_', '.', '-', ':']) && shannon_entropy(v) >= 4.0
+}
+
 /// A path whose contents are never shown: `.env*`, `*.pem`, `*.key`, `id_rsa*` (and
 /// the other ssh key names), `*.p12`, `*.pfx`.
 pub fn is_secret_file(path: &str) -> bool {
@@ -163,9 +181,7 @@ fn redact_line(line: &str, found: &mut Vec<SecretKind>) -> String {
         &s,
         &ASSIGNED,
         |v| {
-            (v.len() >= MIN_ASSIGNED_LEN
-                && !v.starts_with("[REDACTED:")
-                && shannon_entropy(v) >= ENTROPY_THRESHOLD)
+            (v.len() >= MIN_ASSIGNED_LEN && !v.starts_with("[REDACTED:") && looks_random(v))
                 .then_some(SecretKind::Assigned)
         },
         found,
