@@ -271,7 +271,8 @@ fn steps(frags: &[Fragment]) -> Vec<Step> {
 
 /// Picks a level per fragment so that `fixed + Σ costs ≤ limit`, where `fixed` is what
 /// the caller adds outside the fragments (system prompt, chat overhead, note reserve).
-/// `render` renders the whole prompt for a selection (used by the binary search).
+/// `render` counts the fragments' whole rendered text for a selection (used by the
+/// binary search, which adds `fixed`).
 pub fn compose(
     frags: &[Fragment],
     fixed: usize,
@@ -319,7 +320,7 @@ pub fn compose(
             let (mut lo, mut hi) = (0usize, order.len());
             while lo < hi {
                 let mid = lo + (hi - lo).div_ceil(2);
-                if render(&apply(mid)) <= limit {
+                if fixed + render(&apply(mid)) <= limit {
                     lo = mid;
                 } else {
                     hi = mid - 1;

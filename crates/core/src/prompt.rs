@@ -435,8 +435,11 @@ pub fn build_with(
     };
     let system_tokens = counter.count(&system);
     let mut fixed = system_tokens + CHAT_OVERHEAD_TOKENS + note_reserve;
+    // The binary search probes the whole rendered text of the fragments; the note
+    // is covered by the same reserve as in the greedy walk.
     let render_count = |lv: &[usize]| {
-        system_tokens + counter.count(&render_user(&frags, lv)) + CHAT_OVERHEAD_TOKENS
+        let text: String = frags.iter().zip(lv).map(|(f, &l)| f.render(l)).collect();
+        counter.count(&text)
     };
     for _ in 0..4 {
         let sel = budget::compose(&frags, fixed, limit, counter, strategy, &render_count).map_err(
