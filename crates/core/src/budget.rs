@@ -230,7 +230,11 @@ impl<'a> Costs<'a> {
             return 0;
         }
         let counter = self.counter;
-        let mut sum = *self.head[f].get_or_insert_with(|| counter.count(&frag.head));
+        let mut sum = if level.pieces > 0 {
+            *self.head[f].get_or_insert_with(|| counter.count(&frag.head))
+        } else {
+            0
+        };
         for i in 0..level.pieces.min(frag.body.len()) {
             sum += *self.pieces[f][i].get_or_insert_with(|| counter.count(&frag.body[i]));
         }

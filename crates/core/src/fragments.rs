@@ -3,10 +3,12 @@
 //! Each fragment has a priority, a floor flag, an applicability condition and a
 //! ladder of levels from smallest to fullest (omitted → stat line → first hunks →
 //! whole diff; for the status floor: one-line summary → per-directory counts → the
-//! full `git status --short`). A level is `head + body[..pieces] + tail`. Every
-//! piece ends with a newline and starts with a non-blank character, so with the
-//! cl100k/o200k pretokenizers the token count of a level is the sum of its pieces'
-//! counts (tested in jitcommit-model) and each piece is counted once.
+//! full `git status --short`). A level is `open + head + body[..pieces] + tail`
+//! (the head only when it has pieces). Every piece ends with a newline and starts
+//! with a non-blank character other than `/` (o200k glues `\n/` to the piece
+//! before), so with the cl100k/o200k pretokenizers the token count of a level is
+//! the sum of its pieces' counts (tested in jitcommit-model) and each piece is
+//! counted once.
 
 use std::collections::BTreeMap;
 
@@ -223,7 +225,9 @@ impl Fragment {
             return String::new();
         }
         let mut s = level.open.clone();
-        s.push_str(&self.head);
+        if level.pieces > 0 {
+            s.push_str(&self.head);
+        }
         for p in &self.body[..level.pieces.min(self.body.len())] {
             s.push_str(p);
         }
@@ -234,7 +238,8 @@ impl Fragment {
     /// Bytes of its fullest level: an upper bound of its tokens.
     pub fn max_bytes(&self) -> usize {
         self.levels.last().map_or(0, |l| {
-            self.head.len()
+            l.open.len()
+                + if l.pieces > 0 { self.head.len() } else { 0 }
                 + self.body[..l.pieces.min(self.body.len())]
                     .iter()
                     .map(String::len)
@@ -503,7 +508,7 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
         let mut since = 0;
         for (i, line) in lines.iter().enumerate() {
             if since >= LINES_PER_PIECE
-                && !line.starts_with([' ', '\t', '\n', '\r'])
+                && !line.starts_with([' ', '\t', '\n', '\r', '/'])
                 && !line.is_empty()
             {
                 fr.body.push(std::mem::take(&mut piece));
