@@ -168,15 +168,35 @@ pub fn is_secret_file(path: &str) -> bool {
 
 /// Redacts single-line secrets in one line (no key blocks).
 fn redact_line(line: &str, found: &mut Vec<SecretKind>) -> String {
+    // Cheap literal prefilter: most diff lines hold none of the patterns' anchors.
+    let lower = line.to_ascii_lowercase();
+    let token_hint = [
+        "akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "aipa", "gh",
+        "glpat-", "xox", "eyj",
+    ]
+    .iter()
+    .any(|h| lower.contains(h));
+    let aws_hint = lower.contains("aws") || lower.contains("amazon");
+    let assigned_hint = ["key", "secret", "token", "passw", "pwd", "credential"]
+        .iter()
+        .any(|h| lower.contains(h));
+    if !token_hint && !aws_hint && !assigned_hint {
+        return line.to_string();
+    }
     let mut s = line.to_string();
     for (kind, r) in TOKENS.iter() {
-        if r.is_match(&s) {
+        if token_hint && r.is_match(&s) {
             let n = r.find_iter(&s).count();
             found.extend(std::iter::repeat_n(*kind, n));
             s = r.replace_all(&s, kind.marker().as_str()).into_owned();
         }
     }
-    s = replace_group(&s, &AWS_SECRET, |_| Some(SecretKind::AwsSecretKey), found);
+    if aws_hint {
+        s = replace_group(&s, &AWS_SECRET, |_| Some(SecretKind::AwsSecretKey), found);
+    }
+    if !assigned_hint {
+        return s;
+    }
     s = replace_group(
         &s,
         &ASSIGNED,
@@ -236,7 +256,7 @@ fn redact_lines(text: &str, diff: bool) -> Redacted {
         } else {
             ("", content)
         };
-        if in_key || KEY_BEGIN.is_match(content) {
+        if in_key || (content.contains("PRIVATE KEY") && KEY_BEGIN.is_match(content)) {
             if !in_key {
                 found.push(SecretKind::PrivateKey);
             }
