@@ -1,4 +1,14 @@
 //! jitcommit-model: the draft side's pieces the validator must not link —
 //! exact BPE token counting and the model clients.
 
+pub mod answer;
+pub mod client;
+mod ollama;
+pub mod openai;
+pub mod settings;
 pub mod tokens;
+
+pub use answer::{AnswerError, parse_answer};
+pub use client::{Client, ClientError, Reply, Usage, Window};
+pub use openai::JsonMode;
+pub use settings::{ApiKey, Flags, Provider, Settings, SettingsError, Source};

@@ -3,6 +3,8 @@
 //! test runner's own `GIT_*` variables leaking in.
 #![allow(clippy::unwrap_used, clippy::missing_panics_doc)]
 
+pub mod model_server;
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -33,6 +35,9 @@ const SCRUBBED: &[&str] = &[
     "JITCOMMIT_PROVIDER",
     "JITCOMMIT_TIMEOUT",
     "JITCOMMIT_API_KEY",
+    "JITCOMMIT_API_KEY_ENV",
+    "JITCOMMIT_BUDGET_TOKENS",
+    "JITCOMMIT_ALLOW_REMOTE",
     "PRE_COMMIT_COMMIT_MSG_SOURCE",
     "PRE_COMMIT_COMMIT_OBJECT_NAME",
 ];

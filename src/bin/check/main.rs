@@ -1,1 +1,61 @@
-fn main() {}
+//! `jitcommit-check`: the validator. commit-msg hook, `--stdin`, `--range A..B` for CI,
+//! `--pre-receive` / `--update` on servers. `main` only parses the arguments into
+//! settings, dispatches to a mode and maps the outcome to an exit code:
+//! 0 clean, 1 findings, 2 usage or internal error. A closed pipe exits quietly.
+
+mod args;
+mod engine;
+mod error;
+mod modes;
+mod output;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use args::Mode;
+use error::CheckError;
+use modes::Outcome;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(Outcome::Clean) => ExitCode::from(0),
+        Ok(Outcome::Findings) => ExitCode::from(1),
+        Err(CheckError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            ExitCode::from(0)
+        }
+        Err(e) => {
+            report_error(&e);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> Result<Outcome, CheckError> {
+    let settings = args::parse(std::env::args_os().skip(1))?;
+    match &settings.mode {
+        Mode::File(path) => modes::commit_msg::run(&settings, Some(path)),
+        Mode::Stdin => modes::commit_msg::run(&settings, None),
+        Mode::Range(spec) => modes::range::run(&settings, spec),
+        Mode::PreReceive => modes::push::pre_receive(&settings),
+        Mode::Update { refname, old, new } => modes::push::update(&settings, refname, old, new),
+        Mode::DumpConfig => modes::info::dump_config(&settings),
+        Mode::Explain(rule) => modes::info::explain(rule),
+        Mode::ListRules => modes::info::list_rules(),
+        Mode::Help => modes::info::help(),
+        Mode::Version => modes::info::version(),
+    }
+}
+
+/// Prints the error and its cause chain; usage errors point at `--help`.
+fn report_error(e: &CheckError) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "jitcommit-check: error: {e}");
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let _ = writeln!(err, "  caused by: {s}");
+        source = s.source();
+    }
+    if matches!(e, CheckError::Usage(_)) {
+        let _ = writeln!(err, "run `jitcommit-check --help` for usage");
+    }
+}

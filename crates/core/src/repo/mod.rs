@@ -1,5 +1,349 @@
 //! Repository state via gix: the staged set, `git status --short`, per-file diffs,
 //! commit diffs and the walks for ranges and pushes.
+//!
+//! [`Repo::discover`] opens the repository the way git hands it to a hook: `GIT_DIR`,
+//! `GIT_WORK_TREE`, `GIT_INDEX_FILE`, the `git -c` settings in `GIT_CONFIG_PARAMETERS`
+//! and, on a server, the pre-receive quarantine (`GIT_OBJECT_DIRECTORY` with
+//! `GIT_ALTERNATE_OBJECT_DIRECTORIES`). Everything else reads through that one handle.
 
+mod commits;
+mod env;
+mod patch;
+mod staged;
 mod types;
+
+use std::path::{Path, PathBuf};
+
+pub use env::{ConfigParametersError, config_key_eq, is_zero_id, parse_config_parameters};
+pub use gix::ObjectId;
+pub use patch::similarity_index;
+pub use staged::{quote_path, status_short};
 pub use types::*;
+
+/// A boxed error from gix (its error types vary by call).
+pub type GixError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Why reading the repository failed; each variant names what it was reading.
+#[derive(Debug, thiserror::Error)]
+pub enum RepoError {
+    /// No repository at or above the directory (or at `GIT_DIR`).
+    #[error("not a git repository: {dir}")]
+    Open {
+        /// Where discovery started.
+        dir: PathBuf,
+        /// gix's reason.
+        #[source]
+        source: GixError,
+    },
+    /// `GIT_CONFIG_PARAMETERS` is malformed.
+    #[error(transparent)]
+    ConfigParameters(#[from] ConfigParametersError),
+    /// The quarantine object directory could not be opened.
+    #[error("cannot open the object directory {dir}")]
+    Quarantine {
+        /// `GIT_OBJECT_DIRECTORY`.
+        dir: PathBuf,
+        /// The reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The index named by `GIT_INDEX_FILE` (or `.git/index`) could not be read.
+    #[error("cannot read the index {path}")]
+    Index {
+        /// The index file.
+        path: PathBuf,
+        /// gix's reason.
+        #[source]
+        source: GixError,
+    },
+    /// HEAD could not be resolved.
+    #[error("cannot resolve HEAD")]
+    Head(#[source] GixError),
+    /// A revision that does not name an object here (unknown, or cut off by a shallow clone).
+    #[error("unknown revision {rev:?}")]
+    UnknownRevision {
+        /// The revision as given.
+        rev: String,
+        /// gix's reason, when it gave one.
+        #[source]
+        source: Option<GixError>,
+    },
+    /// An object that should be a commit is something else.
+    #[error("{id} is a {kind}, not a commit")]
+    NotACommit {
+        /// The object.
+        id: ObjectId,
+        /// What it is.
+        kind: String,
+    },
+    /// A missing or unreadable object, e.g. a parent beyond a shallow clone's boundary.
+    #[error("cannot read object {id}{}", if *shallow { " (the repository is a shallow clone)" } else { "" })]
+    Object {
+        /// The object.
+        id: ObjectId,
+        /// The repository is shallow, which explains missing history.
+        shallow: bool,
+        /// gix's reason.
+        #[source]
+        source: GixError,
+    },
+    /// Walking the history failed.
+    #[error("cannot walk history from {tips:?}{}", if *shallow { " (the repository is a shallow clone)" } else { "" })]
+    Walk {
+        /// The starting points.
+        tips: Vec<ObjectId>,
+        /// The repository is shallow.
+        shallow: bool,
+        /// gix's reason.
+        #[source]
+        source: GixError,
+    },
+    /// Listing the references failed.
+    #[error("cannot list references")]
+    Refs(#[source] GixError),
+    /// A diff (tree against tree or index) failed.
+    #[error("cannot diff {what}")]
+    Diff {
+        /// What was being compared.
+        what: String,
+        /// gix's reason.
+        #[source]
+        source: GixError,
+    },
+}
+
+/// An open repository, as git presented it to this process.
+pub struct Repo {
+    repo: gix::Repository,
+    /// The `git -c` settings, in order (later wins).
+    params: Vec<(String, Option<String>)>,
+    /// Holds the synthetic object directory that joins the quarantine and the repository's
+    /// objects; it must outlive every object lookup.
+    _quarantine: Option<tempfile::TempDir>,
+    /// Tree-diff state reused across commits.
+    diff_cache: std::cell::RefCell<commits::DiffCache>,
+}
+
+impl std::fmt::Debug for Repo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Repo")
+            .field("git_dir", &self.repo.git_dir())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Repo {
+    /// Opens the repository a hook or CLI run in `cwd` is about, reading git's environment
+    /// from this process (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`,
+    /// `GIT_CONFIG_PARAMETERS`, `GIT_OBJECT_DIRECTORY`, `GIT_ALTERNATE_OBJECT_DIRECTORIES`).
+    pub fn discover(cwd: &Path) -> Result<Repo, RepoError> {
+        let params = match std::env::var("GIT_CONFIG_PARAMETERS") {
+            Ok(text) => parse_config_parameters(&text)?,
+            Err(_) => Vec::new(),
+        };
+        let overrides: Vec<String> = params
+            .iter()
+            .map(|(k, v)| match v {
+                Some(v) => format!("{k}={v}"),
+                None => k.clone(),
+            })
+            .collect();
+        let open = |dir: &Path| {
+            let mut trust: gix::sec::trust::Mapping<gix::open::Options> = Default::default();
+            trust.full = trust
+                .full
+                .cli_overrides(overrides.iter().map(String::as_str));
+            trust.reduced = trust
+                .reduced
+                .cli_overrides(overrides.iter().map(String::as_str));
+            gix::ThreadSafeRepository::discover_with_environment_overrides_opts(
+                dir,
+                Default::default(),
+                trust,
+            )
+        };
+        let ts = match open(cwd) {
+            Ok(r) => r,
+            // A malformed `git -c` value must not lock the user out: retry without them
+            // (config_string still answers from `params`).
+            Err(_) if !overrides.is_empty() => {
+                let plain: gix::sec::trust::Mapping<gix::open::Options> = Default::default();
+                gix::ThreadSafeRepository::discover_with_environment_overrides_opts(
+                    cwd,
+                    Default::default(),
+                    plain,
+                )
+                .map_err(|e| RepoError::Open {
+                    dir: cwd.to_owned(),
+                    source: Box::new(e),
+                })?
+            }
+            Err(e) => {
+                return Err(RepoError::Open {
+                    dir: cwd.to_owned(),
+                    source: Box::new(e),
+                });
+            }
+        };
+        let mut repo = ts.to_thread_local();
+        let quarantine = match std::env::var_os("GIT_OBJECT_DIRECTORY") {
+            Some(dir) if !dir.is_empty() => {
+                let alternates = std::env::var_os("GIT_ALTERNATE_OBJECT_DIRECTORIES")
+                    .map(|a| std::env::split_paths(&a).collect::<Vec<_>>())
+                    .unwrap_or_default();
+                Some(attach_object_dirs(
+                    &mut repo,
+                    cwd,
+                    Path::new(&dir),
+                    &alternates,
+                )?)
+            }
+            _ => None,
+        };
+        repo.object_cache_size_if_unset(4 * 1024 * 1024);
+        Ok(Repo {
+            repo,
+            params,
+            _quarantine: quarantine,
+            diff_cache: Default::default(),
+        })
+    }
+
+    /// The gix repository, for what this wrapper does not cover.
+    pub fn gix(&self) -> &gix::Repository {
+        &self.repo
+    }
+
+    /// A config value as git would see it: the last `git -c` setting for `key`, else the
+    /// repository's configuration (local, global, system). `Some("")` for a `git -c key`
+    /// given without `=` (git's implicit true; `git config` prints an empty line for it too).
+    pub fn config_string(&self, key: &str) -> Option<String> {
+        if let Some((_, v)) = self
+            .params
+            .iter()
+            .rev()
+            .find(|(k, _)| config_key_eq(k, key))
+        {
+            return Some(v.clone().unwrap_or_default());
+        }
+        self.repo
+            .config_snapshot()
+            .string(key)
+            .map(|v| v.to_string())
+    }
+
+    /// A boolean config value with git's spellings (`true/yes/on/1`, `false/no/off/0`, and a
+    /// key without a value meaning true); `None` when unset or not a boolean.
+    pub fn config_bool(&self, key: &str) -> Option<bool> {
+        if let Some((_, v)) = self
+            .params
+            .iter()
+            .rev()
+            .find(|(k, _)| config_key_eq(k, key))
+        {
+            return match v {
+                None => Some(true),
+                Some(v) => parse_bool(v),
+            };
+        }
+        self.repo.config_snapshot().boolean(key)
+    }
+
+    /// The git dir (`.git`, `.git/worktrees/<name>` in a linked worktree, the repository
+    /// itself when bare): where rejected messages and markers live.
+    pub fn git_dir(&self) -> &Path {
+        self.repo.git_dir()
+    }
+
+    /// The top of the work tree, `None` for a bare repository.
+    pub fn work_dir(&self) -> Option<&Path> {
+        self.repo.workdir()
+    }
+
+    /// A bare repository (a server).
+    pub fn is_bare(&self) -> bool {
+        self.repo.is_bare()
+    }
+
+    /// The short name of the branch HEAD points to (also when unborn), `None` when detached.
+    pub fn head_branch(&self) -> Option<String> {
+        let name = self.repo.head_name().ok()??;
+        let full = name.as_bstr();
+        let short = full.strip_prefix(b"refs/heads/".as_slice())?;
+        Some(String::from_utf8_lossy(short).into_owned())
+    }
+
+    /// HEAD names a branch without commits yet: the staged set is compared with the empty tree.
+    pub fn is_unborn(&self) -> bool {
+        self.repo.head().map(|h| h.is_unborn()).unwrap_or(false)
+    }
+
+    /// HEAD's commit, `None` when unborn or unresolvable.
+    pub fn head_commit(&self) -> Option<ObjectId> {
+        self.repo.head_id().ok().map(|id| id.detach())
+    }
+
+    /// The repository is a shallow clone (history stops at its boundary commits).
+    pub fn is_shallow(&self) -> bool {
+        self.repo.is_shallow().unwrap_or(false)
+    }
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Some(true),
+        "false" | "no" | "off" | "0" | "" => Some(false),
+        _ => v.parse::<i64>().ok().map(|n| n != 0),
+    }
+}
+
+/// Points `repo`'s object database at git's pre-receive quarantine: a private directory
+/// whose `info/alternates` lists the quarantine first and then every alternate git named,
+/// so gix's store finds pushed objects and existing ones (loose and packed) alike. The
+/// quarantine itself is never written to: git migrates every file in it into the
+/// repository after the hook, so an alternates file there would be copied into `objects/`.
+fn attach_object_dirs(
+    repo: &mut gix::Repository,
+    cwd: &Path,
+    objects: &Path,
+    alternates: &[PathBuf],
+) -> Result<tempfile::TempDir, RepoError> {
+    let err = |source| RepoError::Quarantine {
+        dir: objects.to_owned(),
+        source,
+    };
+    let abs = |p: &Path| {
+        if p.is_absolute() {
+            p.to_owned()
+        } else {
+            cwd.join(p)
+        }
+    };
+    let tmp = tempfile::Builder::new()
+        .prefix("jitcommit-odb-")
+        .tempdir()
+        .map_err(err)?;
+    let info = tmp.path().join("info");
+    std::fs::create_dir(&info).map_err(err)?;
+    let mut list = String::new();
+    for dir in std::iter::once(objects.to_owned()).chain(alternates.iter().cloned()) {
+        let dir = abs(&dir);
+        let Some(s) = dir.to_str() else {
+            return Err(err(std::io::Error::other(format!(
+                "object directory {} is not valid UTF-8",
+                dir.display()
+            ))));
+        };
+        if s.contains('\n') {
+            return Err(err(std::io::Error::other(
+                "object directory contains a newline",
+            )));
+        }
+        list.push_str(s);
+        list.push('\n');
+    }
+    std::fs::write(info.join("alternates"), list).map_err(err)?;
+    let handle = gix::odb::at(tmp.path(), repo.object_hash()).map_err(err)?;
+    repo.objects = gix::odb::memory::Proxy::from(handle).with_write_passthrough();
+    Ok(tmp)
+}

@@ -1,0 +1,586 @@
+//! Benchmark of `jitcommit-check` against convco and cocogitto, printed as ratios measured
+//! in one run. Not a test: it only runs under `cargo bench --bench check` (cargo passes
+//! `--bench`); `cargo test --all-targets` starts it and it returns at once.
+//!
+//! Reproduce with `bench/check.sh` (installs convco and cog with `cargo install` when
+//! absent). What it measures:
+//! 1. one commit-msg check as a whole process vs `convco check --from-stdin --strip` and
+//!    `cog verify`, on the same message;
+//! 2. `--range` over a generated ~3,500-commit history (fixed seed; merges, reverts,
+//!    fixups, some non-conforming messages), tracing off and on, vs `convco check` and
+//!    `cog check`;
+//! 3. a 10,000-commit push into a bare repository checked by the pre-receive hook.
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        eprintln!("benches/check.rs: run with `cargo bench --bench check` (or bench/check.sh)");
+        return;
+    }
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_jitcommit-check"));
+    let tmp = tempfile::Builder::new()
+        .prefix("jitcommit-bench-")
+        .tempdir()
+        .unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let env = Env { home };
+    let convco = which("convco");
+    let cog = which("cog");
+
+    // ---- the history ----
+    let repo = tmp.path().join("history");
+    let stats = generate(&env, &repo, 3_500, 0x5eed_1234_abcd_0001, true);
+    let root = env
+        .git(&repo, &["rev-list", "--max-parents=0", "main"])
+        .trim()
+        .to_string();
+    let range = format!("{root}..main");
+    let n_range: usize = env
+        .git(&repo, &["rev-list", "--count", &range])
+        .trim()
+        .parse()
+        .unwrap();
+    println!(
+        "history: {} commits ({} merges, {} reverts, {} fixups, {} non-conforming), {n_range} in {range:.12}…",
+        stats.commits, stats.merges, stats.reverts, stats.fixups, stats.bad
+    );
+
+    // ---- 1. one message, whole process ----
+    let msg = "feat(core): parse the convention from pyproject.toml\n\n\
+               - Add: crates/core/src/config.rs — discovery and strict parsing\n\
+               - Test: crates/core/tests/config.rs — every source, every error kind\n";
+    let ours = median(41, || {
+        let mut c = env.cmd(&bin, &repo);
+        c.args(["--stdin", "--no-trace-paths"]);
+        feed(c, msg)
+    });
+    let ours_traced = median(41, || {
+        let mut c = env.cmd(&bin, &repo);
+        c.arg("--stdin");
+        feed(c, msg)
+    });
+    println!("\none message, whole process (median of 41):");
+    println!(
+        "  jitcommit-check --stdin                  {}",
+        ms(ours_traced)
+    );
+    println!("  jitcommit-check --stdin --no-trace-paths {}", ms(ours));
+    if let Some(convco) = &convco {
+        let t = median(41, || {
+            let mut c = env.cmd(convco, &repo);
+            c.args(["check", "--from-stdin", "--strip"]);
+            feed(c, msg)
+        });
+        println!(
+            "  convco check --from-stdin --strip        {}   ratio ours/convco = {:.2}",
+            ms(t),
+            ratio(ours_traced, t)
+        );
+    } else {
+        println!("  convco: not installed (bench/check.sh installs it)");
+    }
+    if let Some(cog) = &cog {
+        let t = median(41, || {
+            let mut c = env.cmd(cog, &repo);
+            c.args(["verify", msg]);
+            status(c)
+        });
+        println!(
+            "  cog verify                               {}   ratio ours/cog = {:.2}",
+            ms(t),
+            ratio(ours_traced, t)
+        );
+    } else {
+        println!("  cog: not installed (bench/check.sh installs it)");
+    }
+
+    // ---- 2. the range ----
+    let off = median(5, || {
+        let mut c = env.cmd(&bin, &repo);
+        c.args(["--range", &range, "--no-trace-paths"]);
+        status(c)
+    });
+    let on = median(5, || {
+        let mut c = env.cmd(&bin, &repo);
+        c.args(["--range", &range]);
+        status(c)
+    });
+    println!("\n--range over {n_range} commits (median of 5):");
+    println!("  jitcommit-check --range, tracing off     {}", ms(off));
+    println!("  jitcommit-check --range, tracing on      {}", ms(on));
+    if let Some(convco) = &convco {
+        let t = median(5, || {
+            let mut c = env.cmd(convco, &repo);
+            c.args(["check", &range]);
+            status(c)
+        });
+        println!(
+            "  convco check                             {}   ratio off/convco = {:.2}, on/convco = {:.2}",
+            ms(t),
+            ratio(off, t),
+            ratio(on, t)
+        );
+    }
+    if let Some(cog) = &cog {
+        let t = median(5, || {
+            let mut c = env.cmd(cog, &repo);
+            c.args(["check", &range]);
+            status(c)
+        });
+        println!(
+            "  cog check                                {}   ratio off/cog = {:.2}, on/cog = {:.2}",
+            ms(t),
+            ratio(off, t),
+            ratio(on, t)
+        );
+    }
+
+    // ---- 3. a 10,000-commit push through pre-receive ----
+    let big = tmp.path().join("import");
+    let s = generate(&env, &big, 10_000, 0x5eed_0000_0010_0000, false);
+    let bare = tmp.path().join("server.git");
+    std::fs::create_dir_all(&bare).unwrap();
+    env.git(&bare, &["init", "-q", "--bare", "-b", "main", "."]);
+    let timing = tmp.path().join("hook-ns");
+    // Imported history: conventional subjects without bodies, under a server policy
+    // that makes the body optional; path tracing stays on.
+    let policy = tmp.path().join("policy.toml");
+    std::fs::write(&policy, "body = \"optional\"\n").unwrap();
+    let hook = bare.join("hooks/pre-receive");
+    std::fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh\ns=$(date +%s%N)\n'{}' --pre-receive --config '{}'\nrc=$?\ne=$(date +%s%N)\necho $((e - s)) > '{}'\nexit $rc\n",
+            bin.display(),
+            policy.display(),
+            timing.display()
+        ),
+    )
+    .unwrap();
+    chmod_x(&hook);
+    let start = Instant::now();
+    let mut c = env.cmd("git", &big);
+    c.args(["push", "-q", bare.to_str().unwrap(), "main"]);
+    let ok = c
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap()
+        .success();
+    let push = start.elapsed();
+    let hook_ns: u64 = std::fs::read_to_string(&timing)
+        .map(|t| t.trim().parse().unwrap_or(0))
+        .unwrap_or(0);
+    println!(
+        "\npush of {} commits of imported history (subjects only; policy body = optional; tracing on) through pre-receive:",
+        s.commits
+    );
+    println!(
+        "  accepted = {ok}; hook {} (whole push {})",
+        ms(Duration::from_nanos(hook_ns)),
+        ms(push)
+    );
+}
+
+struct Env {
+    home: PathBuf,
+}
+
+impl Env {
+    fn cmd(&self, program: impl AsRef<std::ffi::OsStr>, cwd: &Path) -> Command {
+        let mut c = Command::new(program);
+        c.current_dir(cwd);
+        for v in [
+            "GIT_DIR",
+            "GIT_INDEX_FILE",
+            "GIT_WORK_TREE",
+            "GIT_CONFIG_PARAMETERS",
+            "NO_COLOR",
+        ] {
+            c.env_remove(v);
+        }
+        c.env("HOME", &self.home)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "A U Thor")
+            .env("GIT_AUTHOR_EMAIL", "author@example.com")
+            .env("GIT_COMMITTER_NAME", "C O Mitter")
+            .env("GIT_COMMITTER_EMAIL", "committer@example.com");
+        c
+    }
+
+    fn git(&self, cwd: &Path, args: &[&str]) -> String {
+        let o = self
+            .cmd("git", cwd)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    }
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    let mut dirs: Vec<PathBuf> = std::env::split_paths(&path).collect();
+    if let Some(home) = std::env::var_os("CARGO_HOME") {
+        dirs.push(PathBuf::from(home).join("bin"));
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        dirs.push(PathBuf::from(home).join(".cargo/bin"));
+    }
+    dirs.into_iter().map(|d| d.join(name)).find(|p| p.is_file())
+}
+
+fn chmod_x(p: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn feed(mut c: Command, input: &str) {
+    let mut child = c
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait().unwrap();
+}
+
+fn status(mut c: Command) {
+    c.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+}
+
+fn median(n: usize, mut f: impl FnMut()) -> Duration {
+    f(); // warm the page cache
+    let mut v: Vec<Duration> = (0..n)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed()
+        })
+        .collect();
+    v.sort();
+    v[n / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:8.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn ratio(a: Duration, b: Duration) -> f64 {
+    a.as_secs_f64() / b.as_secs_f64().max(1e-9)
+}
+
+/// xorshift64*: a fixed seed gives the same history on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len())]
+    }
+}
+
+#[derive(Default)]
+struct Stats {
+    commits: usize,
+    merges: usize,
+    reverts: usize,
+    fixups: usize,
+    bad: usize,
+}
+
+const TYPES: &[&str] = &[
+    "feat", "fix", "perf", "refactor", "docs", "test", "build", "ci", "chore",
+];
+const SCOPES: &[&str] = &["core", "cli", "repo", "config", "rules", "prompt", "model"];
+const VERBS: &[&str] = &["Add", "Update", "Fix", "Refactor", "Document", "Test"];
+const DIRS: &[&str] = &[
+    "src",
+    "src/repo",
+    "src/rules",
+    "crates/core/src",
+    "docs",
+    "tests",
+];
+const WORDS: &[&str] = &[
+    "parse",
+    "the",
+    "convention",
+    "staged",
+    "diff",
+    "from",
+    "index",
+    "budget",
+    "prompt",
+    "hook",
+    "quarantine",
+    "objects",
+    "cleanup",
+    "comment",
+    "prefix",
+    "scissors",
+    "range",
+    "walk",
+    "trailers",
+    "errors",
+    "with",
+    "line",
+    "and",
+    "key",
+    "cache",
+    "model",
+    "tokens",
+    "paths",
+    "rename",
+];
+const BAD: &[&str] = &[
+    "wip",
+    "Fixed bug.",
+    "update stuff",
+    "more changes",
+    "Refactoring the parser",
+    "oops",
+];
+
+fn phrase(rng: &mut Rng, n: usize) -> String {
+    (0..n)
+        .map(|_| rng.pick(WORDS))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Writes a history of about `n` commits with `git fast-import` into a new repository.
+fn generate(env: &Env, repo: &Path, n: usize, seed: u64, mixed: bool) -> Stats {
+    std::fs::create_dir_all(repo).unwrap();
+    env.git(repo, &["init", "-q", "-b", "main", "."]);
+    let mut rng = Rng(seed);
+    let mut st = Stats::default();
+    let mut out = String::new();
+    let mut mark = 0usize;
+    let mut subjects: Vec<String> = Vec::new();
+    let mut time = 1_700_000_000u64;
+    let mut main_tip = 0usize;
+    while st.commits < n {
+        // Every 40 commits: a topic branch of 3 commits merged back.
+        if mixed && st.commits > 0 && st.commits % 40 == 0 && st.commits + 4 <= n {
+            let base = main_tip;
+            let topic = format!("topic-{}", st.merges);
+            let mut tip = base;
+            for _ in 0..3 {
+                let (m, s) = commit(
+                    &mut out,
+                    &mut rng,
+                    &mut mark,
+                    &mut time,
+                    &format!("refs/heads/{topic}"),
+                    Some(tip),
+                    None,
+                    None,
+                    &mut st,
+                    true,
+                );
+                subjects.push(s);
+                tip = m;
+            }
+            let msg = format!("Merge branch '{topic}'\n");
+            main_tip = raw_commit(
+                &mut out,
+                &mut mark,
+                &mut time,
+                "refs/heads/main",
+                Some(main_tip),
+                Some(tip),
+                &msg,
+                &[],
+            );
+            st.merges += 1;
+            st.commits += 1;
+            continue;
+        }
+        let special = if mixed && !subjects.is_empty() {
+            rng.below(100)
+        } else {
+            100
+        };
+        let msg = if special < 2 {
+            st.reverts += 1;
+            Some(format!(
+                "Revert \"{}\"\n\nThis reverts an earlier commit.\n",
+                subjects[rng.below(subjects.len())]
+            ))
+        } else if special < 4 {
+            st.fixups += 1;
+            Some(format!("fixup! {}\n", subjects[rng.below(subjects.len())]))
+        } else if special < 7 {
+            st.bad += 1;
+            Some(format!("{}\n", rng.pick(BAD)))
+        } else {
+            None
+        };
+        let parent = if main_tip == 0 { None } else { Some(main_tip) };
+        let (m, s) = commit(
+            &mut out,
+            &mut rng,
+            &mut mark,
+            &mut time,
+            "refs/heads/main",
+            parent,
+            None,
+            msg,
+            &mut st,
+            mixed,
+        );
+        subjects.push(s);
+        main_tip = m;
+    }
+    let mut child = env
+        .cmd("git", repo)
+        .args(["fast-import", "--quiet"])
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(out.as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    env.git(repo, &["reset", "-q", "--hard", "main"]);
+    st
+}
+
+/// One ordinary commit touching 1–4 files, with a conventional message unless `msg`.
+#[allow(clippy::too_many_arguments)]
+fn commit(
+    out: &mut String,
+    rng: &mut Rng,
+    mark: &mut usize,
+    time: &mut u64,
+    branch: &str,
+    parent: Option<usize>,
+    merge: Option<usize>,
+    msg: Option<String>,
+    st: &mut Stats,
+    bodies: bool,
+) -> (usize, String) {
+    let files: Vec<String> = (0..1 + rng.below(4))
+        .map(|_| {
+            format!(
+                "{}/{}_{}.rs",
+                rng.pick(DIRS),
+                rng.pick(WORDS),
+                rng.below(50)
+            )
+        })
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let subject = format!(
+        "{}{}: {}",
+        rng.pick(TYPES),
+        if rng.below(2) == 0 {
+            format!("({})", rng.pick(SCOPES))
+        } else {
+            String::new()
+        },
+        {
+            let n = 3 + rng.below(3);
+            phrase(rng, n)
+        }
+    );
+    let msg = msg.unwrap_or_else(|| {
+        if !bodies {
+            return format!("{subject}\n");
+        }
+        let mut m = format!("{subject}\n\n");
+        for f in &files {
+            let verb = rng.pick(VERBS);
+            let n = 4 + rng.below(8);
+            let _ = writeln!(m, "- {verb}: {f} — {}", phrase(rng, n));
+        }
+        m
+    });
+    let edits: Vec<(String, String)> = files
+        .iter()
+        .map(|f| {
+            (
+                f.clone(),
+                format!("// {}\n{}\n", phrase(rng, 6), rng.next()),
+            )
+        })
+        .collect();
+    let m = raw_commit(out, mark, time, branch, parent, merge, &msg, &edits);
+    st.commits += 1;
+    (m, subject)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn raw_commit(
+    out: &mut String,
+    mark: &mut usize,
+    time: &mut u64,
+    branch: &str,
+    parent: Option<usize>,
+    merge: Option<usize>,
+    msg: &str,
+    edits: &[(String, String)],
+) -> usize {
+    *mark += 1;
+    *time += 60;
+    let _ = writeln!(out, "commit {branch}\nmark :{mark}");
+    let _ = writeln!(out, "author A U Thor <author@example.com> {time} +0000");
+    let _ = writeln!(
+        out,
+        "committer C O Mitter <committer@example.com> {time} +0000"
+    );
+    let _ = write!(out, "data {}\n{msg}\n", msg.len());
+    if let Some(p) = parent {
+        let _ = writeln!(out, "from :{p}");
+    }
+    if let Some(m) = merge {
+        let _ = writeln!(out, "merge :{m}");
+    }
+    for (path, content) in edits {
+        let _ = write!(
+            out,
+            "M 100644 inline {path}\ndata {}\n{content}\n",
+            content.len()
+        );
+    }
+    out.push('\n');
+    *mark
+}

@@ -1,0 +1,282 @@
+//! The repository's commit convention: discovery, strict parsing, defaults.
+
+use std::collections::BTreeMap;
+
+/// Whether a message needs a body of bullets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BodyPolicy {
+    /// At least one bullet is required.
+    Required,
+    /// A subject line alone is fine.
+    Optional,
+}
+
+/// Kinds of message exempt from the convention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Exemption {
+    /// `Merge branch …`, `Merge pull request …`, `Merge remote-tracking branch …`, `Merge tag …`.
+    Merge,
+    /// `Revert "…"` as written by `git revert`.
+    Revert,
+    /// `fixup! …`
+    Fixup,
+    /// `squash! …`
+    Squash,
+    /// `amend! …`
+    Amend,
+}
+
+/// Which OpenAI BPE encoding token counts use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Encoding {
+    /// cl100k_base (the default).
+    Cl100k,
+    /// o200k_base.
+    O200k,
+}
+
+/// `[…commit-convention.context]`: how the prompt is fitted to the model.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct ContextSettings {
+    /// The model's context window, in tokens.
+    pub budget_tokens: usize,
+    /// Tokens kept free for the model's answer.
+    pub reserve_output_tokens: usize,
+    /// Globs whose files are shown as stat lines only.
+    pub exclude: Vec<String>,
+    /// The BPE encoding counted against.
+    pub encoding: Encoding,
+    /// Extra percent of tokens assumed on top of the BPE count, for model
+    /// families whose tokenizers count more than OpenAI's.
+    pub safety_margin_percent: u32,
+}
+
+/// The effective convention: what the validator enforces and the prompt teaches.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Convention {
+    /// Allowed subject types, in order.
+    pub types: Vec<String>,
+    /// Allowed scopes; empty means any scope.
+    pub scopes: Vec<String>,
+    /// Allowed bullet verbs.
+    pub verbs: Vec<String>,
+    /// Maximum subject length in characters.
+    pub subject_max: usize,
+    /// Body policy.
+    pub body: BodyPolicy,
+    /// Wrap body lines at this many columns (0 = no wrapping asked).
+    pub body_wrap: usize,
+    /// Each bullet path must be among the commit's changed paths.
+    pub trace_paths: bool,
+    /// Only ` — ` is accepted as the bullet separator (not ` -- `).
+    pub strict_separator: bool,
+    /// Message kinds exempt from every rule.
+    pub exempt: Vec<Exemption>,
+    /// type → CHANGELOG section.
+    pub sections: BTreeMap<String, String>,
+    /// Prompt fitting.
+    pub context: ContextSettings,
+}
+
+mod error;
+mod parse;
+mod write;
+
+pub use error::{ConfigError, Location};
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+impl Default for ContextSettings {
+    fn default() -> Self {
+        ContextSettings {
+            budget_tokens: 4096,
+            reserve_output_tokens: 512,
+            exclude: Vec::new(),
+            encoding: Encoding::Cl100k,
+            safety_margin_percent: 10,
+        }
+    }
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| (*s).to_owned()).collect()
+}
+
+impl Default for Convention {
+    /// The built-in convention: Conventional Commits types, the project's bullet
+    /// verbs and Keep a Changelog sections, used when a repository configures none.
+    fn default() -> Self {
+        let sections = [
+            ("feat", "Added"),
+            ("fix", "Fixed"),
+            ("perf", "Changed"),
+            ("refactor", "Changed"),
+            ("revert", "Removed"),
+        ];
+        Convention {
+            types: strings(&[
+                "feat", "fix", "perf", "refactor", "docs", "test", "build", "ci", "chore",
+                "revert", "style",
+            ]),
+            scopes: Vec::new(),
+            verbs: strings(&[
+                "Add", "Update", "Fix", "Remove", "Rename", "Move", "Refactor", "Document", "Test",
+            ]),
+            subject_max: 72,
+            body: BodyPolicy::Required,
+            body_wrap: 0,
+            trace_paths: true,
+            strict_separator: false,
+            exempt: vec![
+                Exemption::Merge,
+                Exemption::Revert,
+                Exemption::Fixup,
+                Exemption::Squash,
+                Exemption::Amend,
+            ],
+            sections: sections
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+            context: ContextSettings::default(),
+        }
+    }
+}
+
+impl Convention {
+    /// The convention as the text of a `.commit-convention.toml` that parses back to
+    /// `self`: what `jitcommit-check --dump-config` prints, so a user can start a
+    /// config file from the effective one.
+    pub fn to_toml(&self) -> String {
+        write::to_toml(self)
+    }
+}
+
+/// A convention and where it came from, so messages can say which file set a rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    /// The effective convention.
+    pub convention: Convention,
+    /// The file (and table) it was read from, or the built-in defaults.
+    pub origin: Origin,
+}
+
+/// Where a [`Loaded`] convention came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A config file; `table` is the dotted table inside it (`tool.commit-convention`),
+    /// or `None` when the whole file is the table (`.commit-convention.toml`).
+    File {
+        /// The file, repo-relative for [`discover`], as found for the other loaders.
+        path: PathBuf,
+        /// The dotted table the convention was read from.
+        table: Option<String>,
+    },
+    /// No config file: [`Convention::default`].
+    Builtin,
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::File {
+                path,
+                table: Some(t),
+            } => write!(f, "{} [{t}]", path.display()),
+            Origin::File { path, table: None } => write!(f, "{}", path.display()),
+            Origin::Builtin => f.write_str("built-in defaults"),
+        }
+    }
+}
+
+/// The discovery order of DESIGN §4; first found wins.
+const SOURCES: [&str; 3] = [".commit-convention.toml", "pyproject.toml", "Cargo.toml"];
+
+/// The tables a file of this name may hold the convention in, in order; empty for a
+/// file that is the table itself.
+fn tables_for(file_name: &str) -> &'static [&'static [&'static str]] {
+    match file_name {
+        "pyproject.toml" => &[&["tool", "commit-convention"]],
+        "Cargo.toml" => &[
+            &["workspace", "metadata", "commit-convention"],
+            &["package", "metadata", "commit-convention"],
+        ],
+        _ => &[],
+    }
+}
+
+/// Finds the repository's convention through `read`, which returns the bytes of a
+/// repo-relative file if it exists. The server passes a reader over a commit's tree,
+/// the hooks one over the work tree ([`discover_in_dir`]).
+pub fn discover(
+    read: &mut dyn FnMut(&str) -> io::Result<Option<Vec<u8>>>,
+) -> Result<Loaded, ConfigError> {
+    discover_named(read, &|name| PathBuf::from(name))
+}
+
+/// Finds the convention in the work tree rooted at `root`, read fresh on every call.
+pub fn discover_in_dir(root: &Path) -> Result<Loaded, ConfigError> {
+    let mut read = |name: &str| read_optional(&root.join(name));
+    discover_named(&mut read, &|name| root.join(name))
+}
+
+fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+fn discover_named(
+    read: &mut dyn FnMut(&str) -> io::Result<Option<Vec<u8>>>,
+    path_of: &dyn Fn(&str) -> PathBuf,
+) -> Result<Loaded, ConfigError> {
+    for name in SOURCES {
+        let path = path_of(name);
+        let bytes = match read(name) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => continue,
+            Err(source) => return Err(ConfigError::Read { path, source }),
+        };
+        if let Some(loaded) = parse::load(&path, &bytes, tables_for(name))? {
+            return Ok(loaded);
+        }
+    }
+    Ok(Loaded {
+        convention: Convention::default(),
+        origin: Origin::Builtin,
+    })
+}
+
+/// Reads the convention from the file given with `--config FILE`. A file named
+/// `pyproject.toml` or `Cargo.toml` is read at its table, which must exist; any other
+/// file is the table itself.
+pub fn load_file(path: &Path) -> Result<Loaded, ConfigError> {
+    let bytes = std::fs::read(path).map_err(|source| ConfigError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let tables = tables_for(name);
+    match parse::load(path, &bytes, tables)? {
+        Some(loaded) => Ok(loaded),
+        None => Err(ConfigError::MissingTable {
+            path: path.to_owned(),
+            tables: tables
+                .iter()
+                .map(|t| format!("[{}]", t.join(".")))
+                .collect::<Vec<_>>()
+                .join(" or "),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests;

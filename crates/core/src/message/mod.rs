@@ -1,0 +1,91 @@
+//! The message grammar (DESIGN §3): the [`Message`] model, a lenient [`parse`] that
+//! keeps the 1-based line and column of every element so the rules can point at
+//! them, and [`render`] / [`render_wrapped`], which write the canonical text.
+//!
+//! ```text
+//! <type>(<scope>)!: <summary>
+//!
+//! free prose paragraphs (optional)
+//!
+//! - <Verb>: <path> — <what and why>
+//! - <Verb>: <old> → <new> — <why>
+//!
+//! Refs: #12
+//! BREAKING CHANGE: <what breaks>
+//! ```
+
+pub(crate) mod parse;
+mod render;
+
+pub use parse::{
+    Arrow, BodyItem, BulletError, Parsed, ParsedBullet, ParsedSubject, ParsedTrailer, Pos,
+    Separator, Spanned, SubjectError, parse, parse_trailer, split_lines,
+};
+pub use render::{render, render_wrapped};
+
+/// The first line: `type(scope)!: summary`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Subject {
+    /// The type, e.g. `feat`.
+    pub kind: String,
+    /// The scope between parentheses, if any.
+    pub scope: Option<String>,
+    /// `!` before the colon.
+    pub breaking: bool,
+    /// The text after `: `.
+    pub summary: String,
+}
+
+/// What a bullet names: one path, or both sides of a rename or move.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub enum Target {
+    /// `path`
+    Path(String),
+    /// `old → new`
+    Move {
+        /// The old path.
+        from: String,
+        /// The new path.
+        to: String,
+    },
+}
+
+/// `- Verb: path — what and why`
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Bullet {
+    /// The verb, e.g. `Add`.
+    pub verb: String,
+    /// The path(s).
+    pub target: Target,
+    /// The description after the separator (a wrapped bullet's lines joined by one space).
+    pub what_why: String,
+}
+
+/// A git trailer, `Token: value` (`BREAKING CHANGE` included).
+///
+/// The Conventional Commits form `Token #value` (`Refs #133`) is kept as the value
+/// `#133` and rendered canonically as `Refs: #133`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Trailer {
+    /// The token, e.g. `Refs` or `BREAKING CHANGE`.
+    pub token: String,
+    /// The value (continuation lines joined by one space).
+    pub value: String,
+}
+
+/// A whole structured message.
+///
+/// Rendered in this order: subject, prose paragraphs, bullets, trailers, each group
+/// after one blank line.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Message {
+    /// The subject line.
+    pub subject: Subject,
+    /// Free prose paragraphs of the body (Conventional Commits allows them), each
+    /// with its lines joined by `\n`.
+    pub prose: Vec<String>,
+    /// The body's bullets, in order.
+    pub bullets: Vec<Bullet>,
+    /// The trailers, in order.
+    pub trailers: Vec<Trailer>,
+}

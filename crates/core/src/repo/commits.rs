@@ -1,0 +1,437 @@
+//! The commit side, for CI ranges and servers: a commit's changes against its first
+//! parent, its raw message, `git rev-list A..B`, the commits a push brings (one walk for all
+//! tips, hiding everything reachable from existing refs), tag peeling and file lookup.
+
+use std::ops::ControlFlow;
+
+use gix::bstr::BStr;
+use gix::revision::walk::Sorting;
+use gix::traverse::commit::simple::CommitTimeOrder;
+
+use super::patch::Entry;
+use super::{Change, ChangeKind, ObjectId, Repo, RepoError};
+
+/// Reusable state for tree diffs, so a walk over thousands of commits allocates once.
+#[derive(Default)]
+pub(crate) struct DiffCache {
+    resources: Option<gix::diff::blob::Platform>,
+    tree_state: gix::diff::tree::State,
+}
+
+impl Repo {
+    fn object_err(
+        &self,
+        id: ObjectId,
+        e: impl std::error::Error + Send + Sync + 'static,
+    ) -> RepoError {
+        RepoError::Object {
+            id,
+            shallow: self.is_shallow(),
+            source: Box::new(e),
+        }
+    }
+
+    fn find_commit(&self, id: ObjectId) -> Result<gix::Commit<'_>, RepoError> {
+        let obj = self
+            .repo
+            .find_object(id)
+            .map_err(|e| self.object_err(id, e))?;
+        let kind = obj.kind;
+        obj.try_into_commit().map_err(|_| RepoError::NotACommit {
+            id,
+            kind: kind.to_string(),
+        })
+    }
+
+    /// The tree of `commit` and of its first parent (`None` for a root commit).
+    fn trees_of(&self, commit: ObjectId) -> Result<(Option<ObjectId>, ObjectId), RepoError> {
+        let c = self.find_commit(commit)?;
+        let tree = c
+            .tree_id()
+            .map_err(|e| self.object_err(commit, e))?
+            .detach();
+        let parent = c.parent_ids().next().map(|p| p.detach());
+        let parent_tree = match parent {
+            None => None,
+            Some(p) => {
+                let pc = self.find_commit(p)?;
+                Some(pc.tree_id().map_err(|e| self.object_err(p, e))?.detach())
+            }
+        };
+        Ok((parent_tree, tree))
+    }
+
+    /// What `commit` changed against its first parent (the empty tree for a root commit),
+    /// sorted bytewise by path, with renames as `git diff` finds them. No blob is diffed
+    /// except the candidates of an inexact rename.
+    pub fn commit_changes(&self, commit: ObjectId) -> Result<Vec<Change>, RepoError> {
+        Ok(self
+            .commit_entries(commit)?
+            .into_iter()
+            .map(|e| e.change)
+            .collect())
+    }
+
+    /// What `commit` changed, for path tracing: renames come as a deletion and an addition
+    /// (the same set of paths as [`Repo::commit_changes`]) and no blob is read, so checking
+    /// thousands of commits costs one tree diff each.
+    pub fn commit_changes_for_tracing(&self, commit: ObjectId) -> Result<Vec<Change>, RepoError> {
+        let (old, new) = self.trees_of(commit)?;
+        let mut out = self.diff_trees(old, new, None)?;
+        super::staged::sort_entries(&mut out);
+        Ok(out.into_iter().map(|e| e.change).collect())
+    }
+
+    /// [`Repo::commit_changes`] with the object ids on both sides.
+    pub(crate) fn commit_entries(&self, commit: ObjectId) -> Result<Vec<Entry>, RepoError> {
+        let (old, new) = self.trees_of(commit)?;
+        let mut out = self.diff_trees(old, new, self.rewrites())?;
+        super::staged::sort_entries(&mut out);
+        Ok(out)
+    }
+
+    /// The changes between two trees (`None` = the empty tree), unsorted; `rewrites: None`
+    /// turns rename detection off.
+    pub(crate) fn diff_trees(
+        &self,
+        old: Option<ObjectId>,
+        new: ObjectId,
+        rewrites: Option<gix::diff::Rewrites>,
+    ) -> Result<Vec<Entry>, RepoError> {
+        let what = || {
+            format!(
+                "{} against {}",
+                new,
+                old.map_or_else(|| "the empty tree".to_owned(), |o| o.to_string())
+            )
+        };
+        let empty = self.repo.empty_tree();
+        let old_tree = match old {
+            Some(id) => self
+                .repo
+                .find_tree(id)
+                .map_err(|e| self.object_err(id, e))?,
+            None => empty.clone(),
+        };
+        let new_tree = self
+            .repo
+            .find_tree(new)
+            .map_err(|e| self.object_err(new, e))?;
+        let mut cache = self.diff_cache.borrow_mut();
+        let cache = &mut *cache;
+        if cache.resources.is_none() {
+            cache.resources = Some(self.repo.diff_resource_cache_for_tree_diff().map_err(|e| {
+                RepoError::Diff {
+                    what: what(),
+                    source: Box::new(e),
+                }
+            })?);
+        }
+        let Some(resources) = cache.resources.as_mut() else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        let opts = gix::diff::tree_with_rewrites::Options {
+            location: Some(gix::diff::tree::recorder::Location::Path),
+            rewrites,
+        };
+        let res = gix::diff::tree_with_rewrites(
+            gix::objs::TreeRefIter::from_bytes(&old_tree.data, old_tree.id.kind()),
+            gix::objs::TreeRefIter::from_bytes(&new_tree.data, new_tree.id.kind()),
+            resources,
+            &mut cache.tree_state,
+            &self.repo.objects,
+            |change| {
+                change_from_tree(&change, &mut out);
+                Ok::<_, gix::Error>(ControlFlow::Continue(()))
+            },
+            opts,
+        );
+        resources.clear_resource_cache_keep_allocation();
+        res.map_err(|e| RepoError::Diff {
+            what: what(),
+            source: Box::new(e),
+        })?;
+        Ok(out)
+    }
+
+    /// The raw message bytes of `commit` (everything after the header's blank line).
+    pub fn commit_message(&self, commit: ObjectId) -> Result<Vec<u8>, RepoError> {
+        let c = self.find_commit(commit)?;
+        let msg = c.message_raw().map_err(|e| self.object_err(commit, e))?;
+        Ok(msg.to_vec())
+    }
+
+    /// The first parent of `commit`, `None` for a root commit.
+    pub fn first_parent(&self, commit: ObjectId) -> Result<Option<ObjectId>, RepoError> {
+        let c = self.find_commit(commit)?;
+        Ok(c.parent_ids().next().map(|p| p.detach()))
+    }
+
+    /// The number of parents of `commit` (2 or more for a merge).
+    pub fn parent_count(&self, commit: ObjectId) -> Result<usize, RepoError> {
+        Ok(self.find_commit(commit)?.parent_ids().count())
+    }
+
+    /// Resolves a revision (`HEAD~2`, a branch, a full or abbreviated id) to a commit.
+    pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId, RepoError> {
+        let unknown = |source: Option<super::GixError>| RepoError::UnknownRevision {
+            rev: rev.to_owned(),
+            source,
+        };
+        let id = self
+            .repo
+            .rev_parse_single(rev)
+            .map_err(|e| unknown(Some(Box::new(e))))?
+            .detach();
+        self.peel_to_commit(id)?.ok_or_else(|| unknown(None))
+    }
+
+    /// The commits `git rev-list <spec>` lists, oldest first: `A..B` (reachable from B, not
+    /// from A; an empty side means HEAD) or a single revision (it and all its ancestors).
+    pub fn rev_range(&self, spec: &str) -> Result<Vec<ObjectId>, RepoError> {
+        let (hidden, tip) = match spec.split_once("..") {
+            Some((a, b)) => {
+                if b.starts_with('.') {
+                    return Err(RepoError::UnknownRevision {
+                        rev: spec.to_owned(),
+                        source: None,
+                    });
+                }
+                let a = if a.is_empty() { "HEAD" } else { a };
+                let b = if b.is_empty() { "HEAD" } else { b };
+                (vec![self.resolve_commit(a)?], self.resolve_commit(b)?)
+            }
+            None => (Vec::new(), self.resolve_commit(spec)?),
+        };
+        self.walk(&[tip], hidden)
+    }
+
+    /// The commits a push brings: everything reachable from `tips` and from no existing
+    /// reference (`git rev-list <tips> --not --all`), in ONE walk, oldest first. Tips that
+    /// are annotated tags are peeled; tips that peel to a tree or blob are skipped; the
+    /// caller drops deletions (see [`super::is_zero_id`]).
+    pub fn new_commits(&self, tips: &[ObjectId]) -> Result<Vec<ObjectId>, RepoError> {
+        let mut starts = Vec::with_capacity(tips.len());
+        for &t in tips {
+            if let Some(c) = self.peel_to_commit(t)? {
+                starts.push(c);
+            }
+        }
+        if starts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let hidden = self.existing_ref_commits()?;
+        self.walk(&starts, hidden)
+    }
+
+    /// Every commit an existing reference (or HEAD) points to, tags peeled.
+    fn existing_ref_commits(&self) -> Result<Vec<ObjectId>, RepoError> {
+        let refs = self
+            .repo
+            .references()
+            .map_err(|e| RepoError::Refs(Box::new(e)))?;
+        let iter = refs.all().map_err(|e| RepoError::Refs(Box::new(e)))?;
+        let mut out = Vec::new();
+        for r in iter {
+            let Ok(mut r) = r else { continue };
+            // A ref to a missing object or to a tree/blob hides nothing.
+            if let Ok(id) = r.peel_to_id()
+                && let Ok(Some(c)) = self.peel_to_commit(id.detach())
+            {
+                out.push(c);
+            }
+        }
+        if let Some(h) = self.head_commit() {
+            out.push(h);
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// One walk from `tips`, hiding everything reachable from `hidden`, oldest first.
+    fn walk(&self, tips: &[ObjectId], hidden: Vec<ObjectId>) -> Result<Vec<ObjectId>, RepoError> {
+        let err = |e: super::GixError| RepoError::Walk {
+            tips: tips.to_vec(),
+            shallow: self.is_shallow(),
+            source: e,
+        };
+        let walk = self
+            .repo
+            .rev_walk(tips.iter().copied())
+            .sorting(Sorting::ByCommitTime(CommitTimeOrder::NewestFirst))
+            .with_hidden(hidden)
+            .all()
+            .map_err(|e| err(Box::new(e)))?;
+        let mut out = Vec::new();
+        for info in walk {
+            out.push(info.map_err(|e| err(Box::new(e)))?.id);
+        }
+        out.reverse();
+        Ok(out)
+    }
+
+    /// `id` peeled through annotated tags to a commit: `Some(commit)`, or `None` when it
+    /// ends in a tree or blob. A missing object is an error.
+    pub fn peel_to_commit(&self, id: ObjectId) -> Result<Option<ObjectId>, RepoError> {
+        let obj = self
+            .repo
+            .find_object(id)
+            .map_err(|e| self.object_err(id, e))?;
+        let obj = obj.peel_tags_to_end().map_err(|e| self.object_err(id, e))?;
+        Ok((obj.kind == gix::object::Kind::Commit).then_some(obj.id))
+    }
+
+    /// The content of the blob at `path` in `commit`'s tree; `None` when there is no such
+    /// file (or it is a directory or submodule). Used for the server's config lookup.
+    pub fn read_file_at(&self, commit: ObjectId, path: &str) -> Result<Option<Vec<u8>>, RepoError> {
+        let c = self.find_commit(commit)?;
+        let tree = c.tree().map_err(|e| self.object_err(commit, e))?;
+        let entry = tree
+            .lookup_entry_by_path(path)
+            .map_err(|e| self.object_err(commit, e))?;
+        let Some(entry) = entry else { return Ok(None) };
+        if !entry.mode().is_blob() {
+            return Ok(None);
+        }
+        let blob = self
+            .repo
+            .find_object(entry.object_id())
+            .map_err(|e| self.object_err(entry.object_id(), e))?;
+        Ok(Some(blob.detach().data))
+    }
+
+    /// The commit HEAD points to in this (usually bare) repository: the default branch.
+    pub fn default_branch_commit(&self) -> Option<ObjectId> {
+        self.head_commit()
+    }
+
+    /// The shortest unique abbreviation git would print for `id` (at least 7 hex digits).
+    pub fn short_id(&self, id: ObjectId) -> String {
+        match self
+            .repo
+            .find_object(id)
+            .ok()
+            .and_then(|o| o.id().shorten().ok())
+        {
+            Some(p) => p.to_string(),
+            None => id.to_hex_with_len(7).to_string(),
+        }
+    }
+}
+
+fn change_from_tree(change: &gix::diff::tree_with_rewrites::ChangeRef<'_>, out: &mut Vec<Entry>) {
+    use gix::diff::tree_with_rewrites::ChangeRef as C;
+    let bits = |m: gix::objs::tree::EntryMode| u32::from(m.value());
+    let add = |out: &mut Vec<Entry>, p: &BStr, m: gix::objs::tree::EntryMode, id: ObjectId| {
+        out.push(Entry {
+            change: Change {
+                kind: ChangeKind::Added,
+                path: p.to_owned(),
+                old_path: None,
+                old_mode: None,
+                new_mode: Some(bits(m)),
+            },
+            old_id: None,
+            new_id: Some(id),
+        });
+    };
+    let del = |out: &mut Vec<Entry>, p: &BStr, m: gix::objs::tree::EntryMode, id: ObjectId| {
+        out.push(Entry {
+            change: Change {
+                kind: ChangeKind::Deleted,
+                path: p.to_owned(),
+                old_path: None,
+                old_mode: Some(bits(m)),
+                new_mode: None,
+            },
+            old_id: Some(id),
+            new_id: None,
+        });
+    };
+    match *change {
+        C::Addition {
+            location,
+            entry_mode,
+            id,
+            ..
+        } => {
+            if !entry_mode.is_tree() {
+                add(out, location, entry_mode, id);
+            }
+        }
+        C::Deletion {
+            location,
+            entry_mode,
+            id,
+            ..
+        } => {
+            if !entry_mode.is_tree() {
+                del(out, location, entry_mode, id);
+            }
+        }
+        C::Modification {
+            location,
+            previous_entry_mode,
+            previous_id,
+            entry_mode,
+            id,
+        } => {
+            match (previous_entry_mode.is_tree(), entry_mode.is_tree()) {
+                (true, true) => {}
+                // A directory replaced by a file or the other way round: only the non-tree
+                // side is a file change (the tree's contents come as their own changes).
+                (true, false) => add(out, location, entry_mode, id),
+                (false, true) => del(out, location, previous_entry_mode, previous_id),
+                (false, false) => {
+                    let (old, new) = (bits(previous_entry_mode), bits(entry_mode));
+                    out.push(Entry {
+                        change: Change {
+                            kind: if old & 0o170000 == new & 0o170000 {
+                                ChangeKind::Modified
+                            } else {
+                                ChangeKind::TypeChanged
+                            },
+                            path: location.to_owned(),
+                            old_path: None,
+                            old_mode: Some(old),
+                            new_mode: Some(new),
+                        },
+                        old_id: Some(previous_id),
+                        new_id: Some(id),
+                    });
+                }
+            }
+        }
+        C::Rewrite {
+            source_location,
+            source_entry_mode,
+            source_id,
+            location,
+            entry_mode,
+            id,
+            copy,
+            ..
+        } => {
+            if entry_mode.is_tree() {
+                return;
+            }
+            out.push(Entry {
+                change: Change {
+                    kind: if copy {
+                        ChangeKind::Copied
+                    } else {
+                        ChangeKind::Renamed
+                    },
+                    path: location.to_owned(),
+                    old_path: Some(source_location.to_owned()),
+                    old_mode: Some(bits(source_entry_mode)),
+                    new_mode: Some(bits(entry_mode)),
+                },
+                old_id: Some(source_id),
+                new_id: Some(id),
+            });
+        }
+    }
+}

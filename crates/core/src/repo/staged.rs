@@ -1,0 +1,309 @@
+//! The staged set: HEAD's tree (or the empty tree) against the index git names in
+//! `GIT_INDEX_FILE`, with rename detection as `git diff --cached` does it, and the
+//! staged column of `git status --short`.
+
+use gix::bstr::{BStr, ByteSlice};
+
+use super::{Change, ChangeKind, Repo, RepoError, StagedState};
+
+/// git's file-type bits of a mode.
+const S_IFMT: u32 = 0o170000;
+
+impl Repo {
+    /// The staged changes, HEAD → index, sorted bytewise by path as git sorts them. Cheap:
+    /// no blob is diffed except the candidates of an inexact rename.
+    pub fn staged_changes(&self) -> Result<Vec<Change>, RepoError> {
+        Ok(self
+            .staged_entries(self.rewrites())?
+            .into_iter()
+            .map(|e| e.change)
+            .collect())
+    }
+
+    /// The staged changes for path tracing: renames come as a deletion of the old path and
+    /// an addition of the new one — the same set of paths as [`Repo::staged_changes`] —
+    /// without reading a single blob for rename detection. This is what commit-msg runs on
+    /// every commit.
+    pub fn staged_changes_for_tracing(&self) -> Result<Vec<Change>, RepoError> {
+        Ok(self
+            .staged_entries(None)?
+            .into_iter()
+            .map(|e| e.change)
+            .collect())
+    }
+
+    /// The staged changes with the object ids on both sides; `rewrites: None` turns rename
+    /// detection off.
+    pub(crate) fn staged_entries(
+        &self,
+        rewrites: Option<gix::diff::Rewrites>,
+    ) -> Result<Vec<Entry>, RepoError> {
+        let index = self.repo.index_or_empty().map_err(|e| RepoError::Index {
+            path: self.repo.index_path(),
+            source: Box::new(e),
+        })?;
+        let tree = self
+            .repo
+            .head_tree_id_or_empty()
+            .map_err(|e| RepoError::Head(Box::new(e)))?
+            .detach();
+        let mut out = Vec::new();
+        self.repo
+            .tree_index_status(
+                &tree,
+                &index,
+                None,
+                match rewrites {
+                    Some(r) => gix::status::tree_index::TrackRenames::Given(r),
+                    None => gix::status::tree_index::TrackRenames::Disabled,
+                },
+                |change, _, _| {
+                    out.push(change_from_index(&change));
+                    Ok(gix::diff::index::Action::Continue(()))
+                },
+            )
+            .map_err(|e| RepoError::Diff {
+                what: "HEAD against the index".into(),
+                source: Box::new(e),
+            })?;
+        sort_entries(&mut out);
+        Ok(out)
+    }
+
+    /// The staged set with a unified diff per file (HEAD → index) and the facts a draft needs.
+    pub fn staged(&self) -> Result<StagedState, RepoError> {
+        let entries = self.staged_entries(self.rewrites())?;
+        let files = self.file_diffs(&entries)?;
+        Ok(StagedState {
+            branch: self.head_branch(),
+            initial: self.is_unborn(),
+            files,
+        })
+    }
+
+    /// Rename tracking as `git diff` configures it: `diff.renames` (default on since git
+    /// 2.9, `copies` adds copy detection), 50% similarity, `diff.renameLimit`.
+    pub(crate) fn rewrites(&self) -> Option<gix::diff::Rewrites> {
+        let setting = self.config_string("diff.renames");
+        let copies = match setting.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None => false,
+            Some("copies" | "copy") => true,
+            Some(v) => {
+                if super::parse_bool(v) == Some(false) {
+                    return None;
+                }
+                false
+            }
+        };
+        let mut r = gix::diff::Rewrites {
+            copies: copies.then(gix::diff::rewrites::Copies::default),
+            percentage: Some(0.5),
+            limit: 1000,
+            track_empty: true,
+        };
+        if let Some(limit) = self
+            .config_string("diff.renameLimit")
+            .and_then(|v| v.trim().parse().ok())
+        {
+            r.limit = limit;
+        }
+        Some(r)
+    }
+}
+
+use super::patch::Entry;
+
+fn mode_bits(m: gix::index::entry::Mode) -> u32 {
+    m.bits()
+}
+
+fn change_from_index(change: &gix::diff::index::ChangeRef<'_, '_>) -> Entry {
+    use gix::diff::index::ChangeRef as C;
+    match change {
+        C::Addition {
+            location,
+            entry_mode,
+            id,
+            ..
+        } => Entry {
+            change: Change {
+                kind: ChangeKind::Added,
+                path: location.as_ref().to_owned(),
+                old_path: None,
+                old_mode: None,
+                new_mode: Some(mode_bits(*entry_mode)),
+            },
+            old_id: None,
+            new_id: Some(id.as_ref().to_owned()),
+        },
+        C::Deletion {
+            location,
+            entry_mode,
+            id,
+            ..
+        } => Entry {
+            change: Change {
+                kind: ChangeKind::Deleted,
+                path: location.as_ref().to_owned(),
+                old_path: None,
+                old_mode: Some(mode_bits(*entry_mode)),
+                new_mode: None,
+            },
+            old_id: Some(id.as_ref().to_owned()),
+            new_id: None,
+        },
+        C::Modification {
+            location,
+            previous_entry_mode,
+            entry_mode,
+            previous_id,
+            id,
+            ..
+        } => {
+            let (old, new) = (mode_bits(*previous_entry_mode), mode_bits(*entry_mode));
+            let change = Change {
+                kind: if old & S_IFMT == new & S_IFMT {
+                    ChangeKind::Modified
+                } else {
+                    ChangeKind::TypeChanged
+                },
+                path: location.as_ref().to_owned(),
+                old_path: None,
+                old_mode: Some(old),
+                new_mode: Some(new),
+            };
+            Entry {
+                change,
+                old_id: Some(previous_id.as_ref().to_owned()),
+                new_id: Some(id.as_ref().to_owned()),
+            }
+        }
+        C::Rewrite {
+            source_location,
+            source_entry_mode,
+            location,
+            entry_mode,
+            copy,
+            source_id,
+            id,
+            ..
+        } => Entry {
+            change: Change {
+                kind: if *copy {
+                    ChangeKind::Copied
+                } else {
+                    ChangeKind::Renamed
+                },
+                path: location.as_ref().to_owned(),
+                old_path: Some(source_location.as_ref().to_owned()),
+                old_mode: Some(mode_bits(*source_entry_mode)),
+                new_mode: Some(mode_bits(*entry_mode)),
+            },
+            old_id: Some(source_id.as_ref().to_owned()),
+            new_id: Some(id.as_ref().to_owned()),
+        },
+    }
+}
+
+/// Sorts as git's diff queue and `git status` do: bytewise by the (new) path.
+pub(crate) fn sort_entries(entries: &mut [Entry]) {
+    entries.sort_by(|a, b| {
+        let (a, b) = (&a.change, &b.change);
+        a.path
+            .cmp(&b.path)
+            .then_with(|| a.old_path.cmp(&b.old_path))
+    });
+}
+
+/// The staged column of `git status --short` for `changes` (`M  path`, `R  old -> new`),
+/// one line each ending in `\n`, paths quoted as git quotes them with the default
+/// `core.quotePath=true` (status also quotes paths containing a space).
+pub fn status_short(changes: &[Change]) -> String {
+    let mut out = String::new();
+    for c in changes {
+        out.push(c.kind.letter());
+        out.push_str("  ");
+        if let Some(old) = &c.old_path {
+            out.push_str(&quote_path(old.as_ref(), true));
+            out.push_str(" -> ");
+        }
+        out.push_str(&quote_path(c.path.as_ref(), true));
+        out.push('\n');
+    }
+    out
+}
+
+/// Quotes `path` as git does with `core.quotePath=true`: unchanged when it is plain,
+/// otherwise in double quotes with C escapes (`\t`, `\n`, `\"`, `\\`) and octal for
+/// control bytes, DEL and every byte ≥ 0x80. `quote_space` is what `git status` adds: a
+/// path with a space is quoted too (diff headers do not do that).
+pub fn quote_path(path: &BStr, quote_space: bool) -> String {
+    let needs = |b: u8| b < 0x20 || b == b'"' || b == b'\\' || b >= 0x7f;
+    if !path.iter().any(|&b| needs(b) || (quote_space && b == b' ')) {
+        return path.to_str_lossy().into_owned();
+    }
+    let mut out = String::from("\"");
+    for &b in path.iter() {
+        match b {
+            0x07 => out.push_str("\\a"),
+            0x08 => out.push_str("\\b"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            0x0b => out.push_str("\\v"),
+            0x0c => out.push_str("\\f"),
+            b'\r' => out.push_str("\\r"),
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b if needs(b) => out.push_str(&format!("\\{b:03o}")),
+            b => out.push(char::from(b)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::type_complexity)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_matches_git() {
+        let cases: &[(&[u8], bool, &str)] = &[
+            (b"src/main.rs", true, "src/main.rs"),
+            (b"a b", true, "\"a b\""),
+            (b"a b", false, "a b"),
+            (b"tab\there", false, "\"tab\\there\""),
+            (b"q\"uote", false, "\"q\\\"uote\""),
+            (b"back\\slash", false, "\"back\\\\slash\""),
+            ("ü.txt".as_bytes(), false, "\"\\303\\274.txt\""),
+            (b"\xff.bin", false, "\"\\377.bin\""),
+            (b"del\x7f", false, "\"del\\177\""),
+            (b"nl\n", false, "\"nl\\n\""),
+        ];
+        for (p, sp, want) in cases {
+            assert_eq!(quote_path(p.as_bstr(), *sp), *want, "{:?}", p.as_bstr());
+        }
+    }
+
+    #[test]
+    fn status_lines() {
+        let changes = vec![
+            Change {
+                kind: ChangeKind::Renamed,
+                path: "new name".into(),
+                old_path: Some("old".into()),
+                old_mode: Some(0o100644),
+                new_mode: Some(0o100644),
+            },
+            Change {
+                kind: ChangeKind::Added,
+                path: "z".into(),
+                old_path: None,
+                old_mode: None,
+                new_mode: Some(0o100644),
+            },
+        ];
+        assert_eq!(status_short(&changes), "R  old -> \"new name\"\nA  z\n");
+    }
+}

@@ -1,1 +1,0 @@
-//! The rules: each check with a stable kebab-case id; findings are data.

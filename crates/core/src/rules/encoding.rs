@@ -1,0 +1,62 @@
+//! The encoding rule: a message is UTF-8 without NUL bytes. [`decode`] turns raw
+//! bytes into text or a finding at the first bad byte.
+
+use super::{Finding, RuleInfo};
+use crate::message::Pos;
+
+#[doc = include_str!("docs/message-encoding.md")]
+pub const MESSAGE_ENCODING: RuleInfo = RuleInfo {
+    id: "message-encoding",
+    summary: "the message is UTF-8 without NUL bytes",
+    doc: include_str!("docs/message-encoding.md"),
+};
+
+/// The message as text, or a `message-encoding` finding at the first byte that is
+/// not UTF-8 or is NUL.
+pub fn decode(raw: &[u8]) -> Result<&str, Finding> {
+    match std::str::from_utf8(raw) {
+        Ok(text) => match text.find('\0') {
+            Some(at) => Err(nul_finding(text, at)),
+            None => Ok(text),
+        },
+        Err(e) => {
+            let valid = e.valid_up_to();
+            let prefix = String::from_utf8_lossy(&raw[..valid]);
+            let pos = position(&prefix, prefix.len());
+            let byte = raw.get(valid).copied().unwrap_or(0);
+            Err(Finding::new(
+                &MESSAGE_ENCODING,
+                pos,
+                format!("the message is not valid UTF-8 (byte 0x{byte:02x})"),
+                Some(
+                    "save the message as UTF-8 (or set i18n.commitEncoding for another encoding)"
+                        .to_string(),
+                ),
+            ))
+        }
+    }
+}
+
+/// Adds a finding for the first NUL in `text`.
+pub(crate) fn check_nul(text: &str, out: &mut Vec<Finding>) {
+    if let Some(at) = text.find('\0') {
+        out.push(nul_finding(text, at));
+    }
+}
+
+fn nul_finding(text: &str, at: usize) -> Finding {
+    Finding::new(
+        &MESSAGE_ENCODING,
+        position(text, at),
+        "the message contains a NUL byte",
+        Some("remove the NUL byte; git does not allow it in a commit message".to_string()),
+    )
+}
+
+/// Line and char column of byte `at` of `text`.
+fn position(text: &str, at: usize) -> Pos {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Pos::new(line, before[line_start..].chars().count() + 1)
+}

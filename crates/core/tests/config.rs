@@ -1,0 +1,183 @@
+//! Convention discovery from a real work tree and `--config FILE` loading.
+#![allow(clippy::unwrap_used)]
+
+use jitcommit_core::config::{self, ConfigError, Convention, Origin};
+use jitcommit_testkit::{Sandbox, write};
+
+#[test]
+fn discover_in_dir_reads_the_work_tree_fresh_each_time() {
+    let sb = Sandbox::new();
+    let repo = sb.init("r");
+    assert_eq!(
+        config::discover_in_dir(&repo).unwrap().origin,
+        Origin::Builtin
+    );
+
+    write(
+        &repo,
+        "Cargo.toml",
+        "[package]\nname = \"x\"\n[package.metadata.commit-convention]\nsubject-max = 60\n",
+    );
+    let loaded = config::discover_in_dir(&repo).unwrap();
+    assert_eq!(loaded.convention.subject_max, 60);
+    assert_eq!(
+        loaded.origin,
+        Origin::File {
+            path: repo.join("Cargo.toml"),
+            table: Some("package.metadata.commit-convention".into())
+        }
+    );
+
+    write(
+        &repo,
+        "pyproject.toml",
+        "[tool.commit-convention]\nsubject-max = 50\n",
+    );
+    assert_eq!(
+        config::discover_in_dir(&repo)
+            .unwrap()
+            .convention
+            .subject_max,
+        50
+    );
+
+    write(&repo, ".commit-convention.toml", "subject-max = 40\n");
+    assert_eq!(
+        config::discover_in_dir(&repo)
+            .unwrap()
+            .convention
+            .subject_max,
+        40
+    );
+
+    write(
+        &repo,
+        ".commit-convention.toml",
+        "subject-max = 40\nsubjet-max = 3\n",
+    );
+    let err = config::discover_in_dir(&repo).unwrap_err();
+    assert_eq!(err.path(), repo.join(".commit-convention.toml"));
+    assert_eq!(err.location().unwrap().line, 2);
+}
+
+#[test]
+fn discover_reads_a_commit_tree_through_git() {
+    // The server's way: a reader over a commit's tree (here via `git show`).
+    let sb = Sandbox::new();
+    let repo = sb.init("r");
+    write(
+        &repo,
+        "pyproject.toml",
+        "[tool.commit-convention]\ntypes = [\"feat\", \"fix\"]\n",
+    );
+    sb.git(&repo, &["add", "."]);
+    sb.git(&repo, &["commit", "-q", "-m", "feat: start"]);
+    // The work tree changes afterwards; the commit's convention is what counts.
+    write(
+        &repo,
+        "pyproject.toml",
+        "[tool.commit-convention]\ntypes = [\"wip\"]\n",
+    );
+    let mut read = |name: &str| {
+        let out = sb
+            .git_cmd(&repo)
+            .args(["show", &format!("HEAD:{name}")])
+            .output()?;
+        Ok(out.status.success().then_some(out.stdout))
+    };
+    let loaded = config::discover(&mut read).unwrap();
+    assert_eq!(loaded.convention.types, ["feat", "fix"]);
+    assert_eq!(
+        loaded.origin.to_string(),
+        "pyproject.toml [tool.commit-convention]"
+    );
+}
+
+#[test]
+fn load_file_reads_tables_by_file_name() {
+    let sb = Sandbox::new();
+    let dir = sb.path();
+    write(dir, "policy.toml", "subject-max = 30\n");
+    write(
+        dir,
+        "a/pyproject.toml",
+        "[tool.commit-convention]\nsubject-max = 31\n",
+    );
+    write(
+        dir,
+        "b/Cargo.toml",
+        "[workspace.metadata.commit-convention]\nsubject-max = 32\n",
+    );
+    write(dir, "c/pyproject.toml", "[project]\nname = \"x\"\n");
+    write(dir, "d/Cargo.toml", "[package]\nname = \"x\"\n");
+    // A file of another name is the table itself, even one holding a [tool] table.
+    write(
+        dir,
+        "e.toml",
+        "[tool.commit-convention]\nsubject-max = 33\n",
+    );
+
+    let load = |rel: &str| config::load_file(&dir.join(rel));
+    assert_eq!(load("policy.toml").unwrap().convention.subject_max, 30);
+    assert_eq!(
+        load("policy.toml").unwrap().origin.to_string(),
+        dir.join("policy.toml").display().to_string()
+    );
+    assert_eq!(load("a/pyproject.toml").unwrap().convention.subject_max, 31);
+    assert_eq!(load("b/Cargo.toml").unwrap().convention.subject_max, 32);
+
+    let err = load("c/pyproject.toml").unwrap_err();
+    assert!(matches!(err, ConfigError::MissingTable { .. }));
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: no [tool.commit-convention] table",
+            dir.join("c/pyproject.toml").display()
+        )
+    );
+    let err = load("d/Cargo.toml").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: no [workspace.metadata.commit-convention] or [package.metadata.commit-convention] table",
+            dir.join("d/Cargo.toml").display()
+        )
+    );
+    let err = load("e.toml").unwrap_err();
+    assert_eq!(err.key(), Some("tool"));
+    assert_eq!(err.location().unwrap().line, 1);
+
+    let err = load("missing.toml").unwrap_err();
+    assert!(matches!(err, ConfigError::Read { .. }));
+    assert!(
+        err.to_string()
+            .starts_with(&dir.join("missing.toml").display().to_string())
+    );
+}
+
+#[test]
+fn dump_config_round_trips_through_a_file() {
+    let sb = Sandbox::new();
+    let mut c = Convention {
+        scopes: vec!["core".into(), "cli".into()],
+        ..Default::default()
+    };
+    c.context.exclude = vec!["*.lock".into()];
+    write(sb.path(), "dump.toml", c.to_toml());
+    assert_eq!(
+        config::load_file(&sb.path().join("dump.toml"))
+            .unwrap()
+            .convention,
+        c
+    );
+}
+
+#[test]
+fn a_directory_where_the_file_should_be_is_an_error() {
+    let sb = Sandbox::new();
+    let repo = sb.init("r");
+    std::fs::create_dir_all(repo.join("pyproject.toml")).unwrap();
+    let err = config::discover_in_dir(&repo).unwrap_err();
+    assert!(matches!(err, ConfigError::Read { .. }), "{err}");
+    assert_eq!(err.path(), repo.join("pyproject.toml"));
+}

@@ -1,0 +1,511 @@
+//! `Repo` against real git: the commit side (ranges, pushes, peeling, file lookup, bad
+//! input) and a differential test of the staged patch on generated repositories.
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+
+use jitcommit_core::repo::{ChangeKind, ObjectId, Repo, RepoError, status_short};
+use jitcommit_testkit::{Sandbox, write};
+
+fn oid(s: &str) -> ObjectId {
+    ObjectId::from_hex(s.trim().as_bytes()).unwrap()
+}
+
+fn commit(sb: &Sandbox, r: &Path, file: &str, body: &str, msg: &str) -> ObjectId {
+    write(r, file, body);
+    sb.git(r, &["add", "-A"]);
+    sb.git(r, &["commit", "-qm", msg]);
+    oid(&sb.git(r, &["rev-parse", "HEAD"]))
+}
+
+#[test]
+fn ranges_match_git_rev_list() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    let c1 = commit(&sb, &r, "a", "1\n", "one");
+    commit(&sb, &r, "a", "2\n", "two");
+    sb.git(&r, &["checkout", "-qb", "side", "HEAD~1"]);
+    commit(&sb, &r, "b", "b\n", "side");
+    sb.git(&r, &["checkout", "-q", "main"]);
+    sb.git(&r, &["merge", "-q", "--no-ff", "-m", "merge side", "side"]);
+    commit(&sb, &r, "a", "3\n", "three");
+    let repo = Repo::discover(&r).unwrap();
+    for spec in [
+        "main",
+        "HEAD~3..HEAD",
+        "side..main",
+        "main..side",
+        &format!("{c1}.."),
+    ] {
+        let mut want: Vec<ObjectId> = sb.git(&r, &["rev-list", spec]).lines().map(oid).collect();
+        let mut got = repo.rev_range(spec).unwrap();
+        assert_eq!(got.first(), want.last(), "{spec}: oldest first");
+        want.sort_unstable();
+        got.sort_unstable();
+        assert_eq!(got, want, "{spec}");
+    }
+    assert!(matches!(
+        repo.rev_range("nope..main"),
+        Err(RepoError::UnknownRevision { .. })
+    ));
+    assert!(matches!(
+        repo.rev_range("main...side"),
+        Err(RepoError::UnknownRevision { .. })
+    ));
+    // The merge's changes are against its first parent.
+    let merge = oid(&sb.git(&r, &["rev-parse", "HEAD~1"]));
+    assert_eq!(repo.parent_count(merge).unwrap(), 2);
+    let ch = repo.commit_changes(merge).unwrap();
+    assert_eq!(status_short(&ch), "A  b\n");
+    assert_eq!(repo.commit_message(merge).unwrap(), b"merge side\n");
+    // A root commit against the empty tree.
+    assert_eq!(status_short(&repo.commit_changes(c1).unwrap()), "A  a\n");
+}
+
+#[test]
+fn commit_changes_match_git_name_status() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    write(
+        &r,
+        "big.txt",
+        (0..40).map(|i| format!("line {i}\n")).collect::<String>(),
+    );
+    write(&r, "gone.txt", "x\n");
+    write(&r, "mode.sh", "echo\n");
+    write(&r, "d/f", "file in dir\n");
+    commit(&sb, &r, "keep", "k\n", "base");
+    sb.git(&r, &["mv", "big.txt", "moved.txt"]);
+    let moved = std::fs::read_to_string(r.join("moved.txt"))
+        .unwrap()
+        .replace("line 3\n", "LINE 3\n");
+    write(&r, "moved.txt", moved);
+    std::fs::remove_file(r.join("gone.txt")).unwrap();
+    sb.git(&r, &["update-index", "--chmod=+x", "mode.sh"]);
+    std::fs::remove_dir_all(r.join("d")).unwrap();
+    write(&r, "d", "now a file\n");
+    let c = commit(&sb, &r, "z new", "new\n", "edit");
+    let repo = Repo::discover(&r).unwrap();
+    let got: Vec<String> = repo
+        .commit_changes(c)
+        .unwrap()
+        .iter()
+        .map(|c| match &c.old_path {
+            Some(o) => format!("{}\t{o}\t{}", c.kind.letter(), c.path),
+            None => format!("{}\t{}", c.kind.letter(), c.path),
+        })
+        .collect();
+    let want: Vec<String> = sb
+        .git(
+            &r,
+            &[
+                "diff-tree",
+                "-r",
+                "--name-status",
+                "-M",
+                "--no-commit-id",
+                "HEAD",
+            ],
+        )
+        .lines()
+        .map(|l| {
+            if l.starts_with('R') {
+                format!("R{}", &l[4..])
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect();
+    let mut want_sorted = want.clone();
+    want_sorted.sort_by(|a, b| a.rsplit('\t').next().cmp(&b.rsplit('\t').next()));
+    assert_eq!(got, want_sorted);
+    let diffs = repo.commit_diffs(c).unwrap();
+    let renamed = diffs
+        .iter()
+        .find(|d| d.change.kind == ChangeKind::Renamed)
+        .unwrap();
+    assert!(
+        renamed
+            .header
+            .contains("similarity index 97%\nrename from big.txt\nrename to moved.txt\n"),
+        "{}",
+        renamed.header
+    );
+    assert_eq!((renamed.added, renamed.removed), (1, 1));
+
+    // Path tracing needs the paths only: without rename detection a rename is a deletion
+    // plus an addition, which names the same paths as git's `--no-renames` listing.
+    let traced: Vec<String> = repo
+        .commit_changes_for_tracing(c)
+        .unwrap()
+        .iter()
+        .map(|c| format!("{}\t{}", c.kind.letter(), c.path))
+        .collect();
+    let mut want_plain: Vec<String> = sb
+        .git(
+            &r,
+            &[
+                "diff-tree",
+                "-r",
+                "--name-status",
+                "--no-renames",
+                "--no-commit-id",
+                "HEAD",
+            ],
+        )
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    want_plain.sort_by(|a, b| a.rsplit('\t').next().cmp(&b.rsplit('\t').next()));
+    assert_eq!(traced, want_plain);
+    let full: std::collections::BTreeSet<String> = repo
+        .commit_changes(c)
+        .unwrap()
+        .iter()
+        .flat_map(|c| {
+            std::iter::once(c.path.to_string()).chain(c.old_path.as_ref().map(|p| p.to_string()))
+        })
+        .collect();
+    let fast: std::collections::BTreeSet<String> = traced
+        .iter()
+        .map(|l| l.split('\t').nth(1).unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        full, fast,
+        "tracing sees the same paths with and without rename detection"
+    );
+
+    // The staged side: stage a rename and compare with `git diff --cached --no-renames`.
+    sb.git(&r, &["mv", "moved.txt", "again.txt"]);
+    let repo = Repo::discover(&r).unwrap();
+    let staged: Vec<String> = repo
+        .staged_changes_for_tracing()
+        .unwrap()
+        .iter()
+        .map(|c| format!("{}\t{}", c.kind.letter(), c.path))
+        .collect();
+    let want_staged: Vec<String> = sb
+        .git(&r, &["diff", "--cached", "--name-status", "--no-renames"])
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(staged, want_staged);
+}
+
+#[test]
+fn peeling_reading_and_new_commits() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    let c1 = commit(
+        &sb,
+        &r,
+        ".commit-convention.toml",
+        "types = [\"feat\"]\n",
+        "one",
+    );
+    sb.git(&r, &["tag", "-a", "-m", "annotated", "v1"]);
+    let tree = sb.git(&r, &["rev-parse", "HEAD^{tree}"]);
+    sb.git(&r, &["tag", "-a", "-m", "tree tag", "treetag", tree.trim()]);
+    let repo = Repo::discover(&r).unwrap();
+    let v1 = oid(&sb.git(&r, &["rev-parse", "v1"]));
+    assert_ne!(v1, c1);
+    assert_eq!(repo.peel_to_commit(v1).unwrap(), Some(c1));
+    assert_eq!(
+        repo.peel_to_commit(oid(&sb.git(&r, &["rev-parse", "treetag"])))
+            .unwrap(),
+        None
+    );
+    assert!(repo.peel_to_commit(oid(&"ab".repeat(20))).is_err());
+    assert_eq!(
+        repo.read_file_at(c1, ".commit-convention.toml")
+            .unwrap()
+            .unwrap(),
+        b"types = [\"feat\"]\n"
+    );
+    assert_eq!(repo.read_file_at(c1, "missing.toml").unwrap(), None);
+    assert_eq!(repo.default_branch_commit(), Some(c1));
+
+    // Commits not reachable from any ref: what `git rev-list <tips> --not --all` prints.
+    sb.git(&r, &["checkout", "-qb", "tmp"]);
+    let c2 = commit(&sb, &r, "x", "2\n", "two");
+    let c3 = commit(&sb, &r, "x", "3\n", "three");
+    sb.git(&r, &["checkout", "-q", "main"]);
+    sb.git(&r, &["branch", "-D", "tmp"]);
+    let repo = Repo::discover(&r).unwrap();
+    assert_eq!(repo.new_commits(&[c3]).unwrap(), vec![c2, c3]);
+    assert_eq!(
+        repo.new_commits(&[c3, c2]).unwrap(),
+        vec![c2, c3],
+        "one walk, no duplicates"
+    );
+    assert_eq!(repo.new_commits(&[c1, v1]).unwrap(), Vec::<ObjectId>::new());
+}
+
+#[test]
+fn shallow_clone_and_bad_input_give_errors() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    commit(&sb, &r, "a", "1\n", "one");
+    commit(&sb, &r, "a", "2\n", "two");
+    let url = format!("file://{}", r.display());
+    sb.git(sb.path(), &["clone", "-q", "--depth", "1", &url, "shallow"]);
+    let s = sb.path().join("shallow");
+    let repo = Repo::discover(&s).unwrap();
+    assert!(repo.is_shallow());
+    let head = repo.resolve_commit("HEAD").unwrap();
+    // The parent is beyond the boundary: an error that says so, not a panic.
+    match repo.commit_changes(head) {
+        Err(e @ RepoError::Object { shallow: true, .. }) => {
+            assert!(e.to_string().contains("shallow"))
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(repo.rev_range("HEAD").unwrap(), vec![head]);
+    assert!(matches!(
+        repo.resolve_commit("HEAD~5"),
+        Err(RepoError::UnknownRevision { .. })
+    ));
+    let not_repo = sb.path().join("plain");
+    std::fs::create_dir_all(&not_repo).unwrap();
+    assert!(matches!(
+        Repo::discover(&sb.path().join("nowhere")),
+        Err(RepoError::Open { .. })
+    ));
+}
+
+/// xorshift64*: a fixed-seed generator, enough to vary the edits.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn random_text(rng: &mut Rng, lines: u64) -> Vec<u8> {
+    const WORDS: &[&str] = &[
+        "fn main() {",
+        "    let x = 1;",
+        "}",
+        "",
+        "\tindented",
+        "return y;",
+        "_private:",
+        "$dollar",
+        "# comment",
+        "x",
+    ];
+    let mut out = Vec::new();
+    for _ in 0..lines {
+        out.extend_from_slice(WORDS[rng.below(WORDS.len() as u64) as usize].as_bytes());
+        match rng.below(20) {
+            0 => out.extend_from_slice(b"\r\n"),
+            1 => out.extend_from_slice(b" caf\xe9\n"),
+            _ => out.push(b'\n'),
+        }
+    }
+    if rng.below(5) == 0 {
+        out.pop();
+    }
+    out
+}
+
+fn mutate(rng: &mut Rng, old: &[u8]) -> Vec<u8> {
+    let mut lines: Vec<Vec<u8>> = old
+        .split_inclusive(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect();
+    for _ in 0..=rng.below(4) {
+        let at = rng.below(lines.len() as u64 + 1) as usize;
+        match rng.below(3) {
+            0 if at < lines.len() => {
+                lines.remove(at);
+            }
+            1 => {
+                let n = 1 + rng.below(3);
+                lines.insert(at, random_text(rng, n));
+            }
+            _ if at < lines.len() => lines[at] = random_text(rng, 1),
+            _ => {}
+        }
+    }
+    let mut out = lines.concat();
+    if rng.below(6) == 0 && out.last() == Some(&b'\n') {
+        out.pop();
+    }
+    out
+}
+
+/// Generated repositories: the patch applies to HEAD and its counts equal git's numstat;
+/// it is also byte-identical to `git diff --cached` on these inputs.
+#[test]
+fn differential_against_git_diff_cached() {
+    let sb = Sandbox::new();
+    let names: &[&[u8]] = &[
+        b"src/a.rs",
+        b"src/b.rs",
+        b"docs/read me.md",
+        b"caf\xc3\xa9.txt",
+        b"raw\xff.txt",
+        b"tab\tname",
+        b"empty",
+        b"link",
+        b"bin.dat",
+    ];
+    for seed in 1..=12u64 {
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let r = sb.init(&format!("gen{seed}"));
+        use std::os::unix::ffi::OsStrExt;
+        let p = |n: &[u8]| r.join(std::ffi::OsStr::from_bytes(n));
+        for n in names {
+            let path = p(n);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            match *n {
+                b"empty" => std::fs::write(&path, "").unwrap(),
+                b"link" => std::os::unix::fs::symlink("src/a.rs", &path).unwrap(),
+                b"bin.dat" => std::fs::write(&path, b"\x00\x01\x02bin").unwrap(),
+                _ => {
+                    let len = 5 + rng.below(30);
+                    std::fs::write(&path, random_text(&mut rng, len)).unwrap();
+                }
+            }
+        }
+        sb.git(&r, &["add", "-A"]);
+        sb.git(&r, &["commit", "-qm", "base"]);
+        for n in names {
+            let path = p(n);
+            match rng.below(7) {
+                0 => {
+                    let _ = std::fs::remove_file(&path);
+                }
+                1 if *n != b"link" => {
+                    let mut to = n.to_vec();
+                    to.extend_from_slice(b".moved");
+                    let old = std::fs::read(&path).unwrap_or_default();
+                    let _ = std::fs::remove_file(&path);
+                    std::fs::write(
+                        p(&to),
+                        if rng.below(2) == 0 {
+                            old.clone()
+                        } else {
+                            mutate(&mut rng, &old)
+                        },
+                    )
+                    .unwrap();
+                }
+                2 if *n != b"link" => {
+                    sb.git(&r, &["add", "-A"]);
+                    let _ = sb
+                        .git_cmd(&r)
+                        .args(["update-index", "--chmod=+x", "--"])
+                        .arg(std::ffi::OsStr::from_bytes(n))
+                        .output();
+                }
+                3 if *n == b"bin.dat" => std::fs::write(&path, b"\x00changed").unwrap(),
+                _ if *n == b"link" => {
+                    std::fs::remove_file(&path).unwrap();
+                    std::os::unix::fs::symlink("elsewhere", &path).unwrap();
+                }
+                _ if *n == b"empty" => std::fs::write(&path, "now text\n").unwrap(),
+                _ => {
+                    let old = std::fs::read(&path).unwrap();
+                    std::fs::write(&path, mutate(&mut rng, &old)).unwrap();
+                }
+            }
+        }
+        sb.git(&r, &["add", "-A"]);
+        let repo = Repo::discover(&r).unwrap();
+        let patch = repo.staged_patch().unwrap();
+        let git_patch = sb
+            .git_cmd(&r)
+            .args(["diff", "--cached"])
+            .output()
+            .unwrap()
+            .stdout;
+        assert_eq!(
+            String::from_utf8_lossy(&patch),
+            String::from_utf8_lossy(&git_patch),
+            "seed {seed}"
+        );
+
+        // It applies to HEAD (a scratch index holding HEAD's tree), binary file aside.
+        let patch_file = sb.path().join(format!("gen{seed}.patch"));
+        std::fs::write(&patch_file, &patch).unwrap();
+        let scratch = sb.path().join(format!("gen{seed}.index"));
+        let out = sb
+            .git_cmd(&r)
+            .env("GIT_INDEX_FILE", &scratch)
+            .args(["read-tree", "HEAD"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let out = sb
+            .git_cmd(&r)
+            .env("GIT_INDEX_FILE", &scratch)
+            // Like git's own patch, a "Binary files differ" section carries no data to apply.
+            .args(["apply", "--cached", "--check", "--exclude=bin.dat"])
+            .arg(&patch_file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "seed {seed}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+
+        // Per-file +/- counts equal numstat (binary files as "-").
+        let numstat = sb
+            .git_cmd(&r)
+            .args(["diff", "--cached", "--numstat", "-z"])
+            .output()
+            .unwrap()
+            .stdout;
+        let mut want: Vec<(String, String)> = Vec::new();
+        let mut fields = numstat.split(|&b| b == 0).filter(|f| !f.is_empty());
+        while let Some(f) = fields.next() {
+            let f = String::from_utf8_lossy(f).into_owned();
+            let mut parts = f.splitn(3, '\t');
+            let (a, d, path) = (
+                parts.next().unwrap(),
+                parts.next().unwrap(),
+                parts.next().unwrap_or(""),
+            );
+            let path = if path.is_empty() {
+                // A rename: source and destination follow as their own fields.
+                fields.next();
+                String::from_utf8_lossy(fields.next().unwrap()).into_owned()
+            } else {
+                path.to_owned()
+            };
+            want.push((path, format!("{a}\t{d}")));
+        }
+        let staged = repo.staged().unwrap();
+        let mut got: Vec<(String, String)> = Vec::new();
+        for f in &staged.files {
+            let counts = if f.binary {
+                "-\t-".to_owned()
+            } else {
+                format!("{}\t{}", f.added, f.removed)
+            };
+            let path = String::from_utf8_lossy(&f.change.path).into_owned();
+            // A type change is two diffs in the patch but one numstat line.
+            if let Some(last) = got.last_mut().filter(|l| l.0 == path) {
+                let (a1, d1) = last.1.split_once('\t').unwrap();
+                let (a2, d2) = counts.split_once('\t').unwrap();
+                last.1 = format!(
+                    "{}\t{}",
+                    a1.parse::<usize>().unwrap() + a2.parse::<usize>().unwrap(),
+                    d1.parse::<usize>().unwrap() + d2.parse::<usize>().unwrap()
+                );
+            } else {
+                got.push((path, counts));
+            }
+        }
+        assert_eq!(got, want, "seed {seed}");
+    }
+}

@@ -1,0 +1,55 @@
+//! Arbitrary bytes through the whole validator path: decode, parse, check (with and
+//! without path tracing), render. None of it may panic; a message that parsed
+//! completely must survive a render → parse round trip.
+#![no_main]
+
+use std::collections::BTreeMap;
+
+use jitcommit_core::config::{BodyPolicy, ContextSettings, Convention, Encoding, Exemption};
+use jitcommit_core::message::{parse, render, render_wrapped};
+use jitcommit_core::rules::{ChangedPaths, check, check_bytes, decode};
+use libfuzzer_sys::fuzz_target;
+
+fn convention(strict: bool) -> Convention {
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    Convention {
+        types: strings(&["feat", "fix", "docs", "revert"]),
+        scopes: if strict { strings(&["core"]) } else { Vec::new() },
+        verbs: strings(&["Add", "Update", "Fix", "Remove", "Rename", "Move"]),
+        subject_max: if strict { 50 } else { 72 },
+        body: if strict { BodyPolicy::Required } else { BodyPolicy::Optional },
+        body_wrap: 0,
+        trace_paths: true,
+        strict_separator: strict,
+        exempt: if strict { Vec::new() } else { vec![Exemption::Merge, Exemption::Fixup] },
+        sections: BTreeMap::new(),
+        context: ContextSettings {
+            budget_tokens: 4096,
+            reserve_output_tokens: 512,
+            exclude: Vec::new(),
+            encoding: Encoding::Cl100k,
+            safety_margin_percent: 0,
+        },
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let changed = ChangedPaths::from_paths(["src/lib.rs", "src/parser.rs", "docs/a b.md"]);
+    let strict = data.first().is_some_and(|b| b & 1 == 1);
+    let conv = convention(strict);
+    let findings = check_bytes(data, &conv, Some(&changed));
+    assert!(findings.windows(2).all(|w| (w[0].line, w[0].column) <= (w[1].line, w[1].column)));
+    for f in &findings {
+        assert!(f.line >= 1 && f.column >= 1, "{f:?}");
+    }
+    let Ok(text) = decode(data) else { return };
+    let _ = check(text, &conv, None);
+    let parsed = parse(text);
+    if let Some(m) = parsed.message() {
+        let rendered = render(&m);
+        // Rendering normalises (e.g. `Token #v` → `Token: #v`), but what it writes
+        // must parse back to the same message.
+        assert_eq!(parse(&rendered).message().as_ref(), Some(&m), "round trip of {rendered:?}");
+        let _ = render_wrapped(&m, 20);
+    }
+});

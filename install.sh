@@ -1,0 +1,266 @@
+#!/bin/sh
+# jitcommit installer: builds and installs the two binaries and installs the git
+# hook shims from hooks/ into a repository (client) or a bare repository (server).
+# Run `./install.sh --help` for the options. POSIX sh; safe to run twice.
+set -eu
+
+usage() {
+	cat <<'USAGE'
+Usage: install.sh [OPTIONS]
+
+Builds jitcommit-draft and jitcommit-check (cargo install --path <source> --locked)
+and installs the client hooks (prepare-commit-msg, commit-msg) into the current
+repository's hooks folder (`git rev-parse --git-path hooks`: follows core.hooksPath
+and linked worktrees).
+
+Options:
+  --repo DIR          install into the repository at DIR instead of the current one
+  --server BARE_REPO  install the server hook into a bare repository instead
+                      (client hooks are not touched)
+  --server-hook NAME  with --server: pre-receive (default) or update
+  --prefix DIR        install the binaries into DIR/bin (cargo install --root DIR)
+                      instead of ~/.cargo/bin
+  --no-build          do not build: use jitcommit binaries already installed
+                      (DIR/bin with --prefix, else PATH, else ~/.cargo/bin)
+  --uninstall         remove jitcommit's hooks and put back the hooks they replaced
+                      (the binaries stay: `cargo uninstall jitcommit` removes them)
+  -h, --help          show this help
+
+An existing hook that jitcommit did not write is kept: it is moved to <hook>.local
+and jitcommit's shim runs it first, with the same arguments and stdin.
+USAGE
+}
+
+die() {
+	printf 'install.sh: error: %s\n' "$1" >&2
+	exit 1
+}
+
+say() {
+	printf '%s\n' "$*"
+}
+
+# The source tree is where this script lives, wherever it is run from.
+case $0 in
+*/*) src_dir=$(dirname -- "$0") ;;
+*) src_dir=. ;;
+esac
+src_dir=$(cd -- "$src_dir" && pwd -P)
+[ -d "$src_dir/hooks" ] || die "cannot find hooks/ next to $0 (looked in $src_dir)"
+
+repo=
+server=
+server_hook=pre-receive
+prefix=
+build=1
+uninstall=0
+
+need_arg() {
+	[ "$#" -ge 2 ] || die "$1 needs a value (see --help)"
+}
+
+while [ "$#" -gt 0 ]; do
+	case $1 in
+	--repo) need_arg "$@"; repo=$2; shift 2 ;;
+	--repo=*) repo=${1#--repo=}; shift ;;
+	--server) need_arg "$@"; server=$2; shift 2 ;;
+	--server=*) server=${1#--server=}; shift ;;
+	--server-hook) need_arg "$@"; server_hook=$2; shift 2 ;;
+	--server-hook=*) server_hook=${1#--server-hook=}; shift ;;
+	--prefix) need_arg "$@"; prefix=$2; shift 2 ;;
+	--prefix=*) prefix=${1#--prefix=}; shift ;;
+	--no-build) build=0; shift ;;
+	--uninstall) uninstall=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) die "unknown option: $1 (see --help)" ;;
+	esac
+done
+
+[ -z "$repo" ] || [ -z "$server" ] || die "--repo and --server cannot be used together"
+case $server_hook in
+pre-receive | update) ;;
+*) die "--server-hook must be pre-receive or update, not '$server_hook'" ;;
+esac
+
+command -v git >/dev/null 2>&1 || die "git not found on PATH"
+
+MARK='# jitcommit-managed'
+
+# is_ours FILE: FILE is a hook this installer wrote.
+is_ours() {
+	[ -f "$1" ] && grep -q "^$MARK" "$1" 2>/dev/null
+}
+
+# ---- the target repository and its hooks folder ---------------------------------
+
+if [ -n "$server" ]; then
+	target=$server
+	[ -d "$target" ] || die "--server $target: no such directory"
+	bare=$(git -C "$target" rev-parse --is-bare-repository 2>/dev/null) ||
+		die "--server $target: not a git repository"
+	[ "$bare" = true ] || die "--server $target: not a bare repository (use --repo for a work tree)"
+	hooks_wanted=$server_hook
+	bins_wanted=jitcommit-check
+else
+	target=${repo:-.}
+	[ -d "$target" ] || die "--repo $target: no such directory"
+	git -C "$target" rev-parse --git-dir >/dev/null 2>&1 ||
+		die "$(cd -- "$target" && pwd -P) is not inside a git repository (use --repo DIR)"
+	if [ "$(git -C "$target" rev-parse --is-bare-repository)" = true ]; then
+		die "$target is a bare repository: client hooks need a work tree (use --server for a bare repository)"
+	fi
+	# A relative core.hooksPath is resolved against the work tree root.
+	target=$(git -C "$target" rev-parse --show-toplevel)
+	hooks_wanted='prepare-commit-msg commit-msg'
+	bins_wanted='jitcommit-draft jitcommit-check'
+fi
+
+hooks_rel=$(git -C "$target" rev-parse --git-path hooks)
+case $hooks_rel in
+/*) hooks_dir=$hooks_rel ;;
+*) hooks_dir=$target/$hooks_rel ;;
+esac
+
+# ---- uninstall ------------------------------------------------------------------
+
+if [ "$uninstall" = 1 ]; then
+	changed=0
+	for h in $hooks_wanted; do
+		f=$hooks_dir/$h
+		if is_ours "$f"; then
+			rm -f -- "$f"
+			say "removed   $f"
+			changed=1
+		elif [ -e "$f" ] || [ -L "$f" ]; then
+			say "kept      $f (not written by jitcommit)"
+			continue
+		fi
+		if [ -e "$f.local" ] || [ -L "$f.local" ]; then
+			mv -- "$f.local" "$f"
+			say "restored  $f (from $h.local)"
+			changed=1
+		fi
+	done
+	if [ "$changed" = 0 ]; then
+		say "Nothing to uninstall in $hooks_dir: no jitcommit hooks there."
+	else
+		say "Uninstalled jitcommit's hooks from $hooks_dir."
+		say "The binaries are still installed; remove them with: cargo uninstall jitcommit"
+	fi
+	exit 0
+fi
+
+# ---- preflight: refuse before changing anything ---------------------------------
+
+for h in $hooks_wanted; do
+	f=$hooks_dir/$h
+	if { [ -e "$f" ] || [ -L "$f" ]; } && ! is_ours "$f"; then
+		if { [ -e "$f.local" ] || [ -L "$f.local" ]; } && ! is_ours "$f.local"; then
+			die "refusing to install $h: $f exists and is not jitcommit's, and $f.local (where it would be kept and chained) exists too. Merge or remove one of them, then run install.sh again. Nothing was changed."
+		fi
+	fi
+done
+
+# ---- binaries -------------------------------------------------------------------
+
+if [ -n "$prefix" ]; then
+	mkdir -p -- "$prefix"
+	prefix=$(cd -- "$prefix" && pwd -P)
+fi
+
+if [ "$build" = 1 ]; then
+	command -v cargo >/dev/null 2>&1 ||
+		die "cargo not found on PATH: install Rust (https://rustup.rs), or use --no-build with binaries already installed"
+	if [ -n "$prefix" ]; then
+		say "Building and installing jitcommit-draft and jitcommit-check into $prefix/bin ..."
+		cargo install --path "$src_dir" --locked --root "$prefix"
+		bin_dir=$prefix/bin
+	else
+		say "Building and installing jitcommit-draft and jitcommit-check with cargo install ..."
+		cargo install --path "$src_dir" --locked
+		bin_dir=${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin
+	fi
+	for b in $bins_wanted; do
+		[ -x "$bin_dir/$b" ] || die "cargo install finished but $bin_dir/$b is missing"
+	done
+	say "built     $bin_dir/jitcommit-draft"
+	say "built     $bin_dir/jitcommit-check"
+else
+	bin_dir=
+	if [ -n "$prefix" ]; then
+		candidates=$prefix/bin
+	else
+		candidates=
+		for b in $bins_wanted; do
+			p=$(command -v "$b" 2>/dev/null) || p=
+			[ -z "$p" ] || candidates="$candidates $(dirname -- "$p")"
+		done
+		candidates="$candidates ${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin"
+	fi
+	for d in $candidates; do
+		ok=1
+		for b in $bins_wanted; do
+			[ -x "$d/$b" ] || ok=0
+		done
+		if [ "$ok" = 1 ]; then
+			bin_dir=$(cd -- "$d" && pwd -P)
+			break
+		fi
+	done
+	[ -n "$bin_dir" ] ||
+		die "--no-build: no directory holds $(echo $bins_wanted | sed 's/ / and /') (looked in:$candidates). Run install.sh without --no-build to build them, or put them on PATH."
+	say "using     $bin_dir (--no-build)"
+fi
+
+# ---- hooks ----------------------------------------------------------------------
+
+mkdir -p -- "$hooks_dir"
+tmp=$(mktemp "$hooks_dir/.jitcommit-install.XXXXXX")
+trap 'rm -f -- "$tmp"' EXIT
+
+changed=0
+for h in $hooks_wanted; do
+	f=$hooks_dir/$h
+	# The shim with the binaries' directory written in (awk: no quoting trouble
+	# with any character in the path; single quotes are escaped for sh).
+	JITCOMMIT_DIR_VALUE=$bin_dir awk '
+		BEGIN { v = ENVIRON["JITCOMMIT_DIR_VALUE"]; gsub(/\047/, "\047\\\047\047", v) }
+		/^JITCOMMIT_BIN_DIR=/ { print "JITCOMMIT_BIN_DIR=\047" v "\047"; next }
+		{ print }
+	' "$src_dir/hooks/$h" >"$tmp"
+	chmod 755 "$tmp"
+	if is_ours "$f"; then
+		if cmp -s "$tmp" "$f"; then
+			say "unchanged $f"
+			continue
+		fi
+		mv -f -- "$tmp" "$f"
+		say "updated   $f"
+	else
+		if [ -e "$f" ] || [ -L "$f" ]; then
+			# A stale copy of our own shim in .local would loop; the preflight
+			# allowed only that case.
+			rm -f -- "$f.local"
+			mv -- "$f" "$f.local"
+			say "moved     $f -> $h.local (kept: jitcommit's hook runs it first)"
+		fi
+		mv -f -- "$tmp" "$f"
+		say "installed $f"
+	fi
+	changed=1
+	tmp=$(mktemp "$hooks_dir/.jitcommit-install.XXXXXX")
+done
+
+if [ "$changed" = 0 ]; then
+	say "Already installed: nothing changed in $hooks_dir."
+fi
+
+if [ -n "$server" ]; then
+	say ""
+	say "Next: push to $target; every new commit is checked with jitcommit-check."
+	say "Set a server-side policy with: git -C $target config jitcommit.policy <convention.toml>"
+else
+	say ""
+	say "Next: commit something (git commit): the message is drafted offline until you"
+	say "set a model, e.g. git config jitcommit.model qwen2.5-coder:3b (Ollama on 127.0.0.1:11434)."
+fi

@@ -1,0 +1,86 @@
+//! The informational flags: `--dump-config`, `--list-rules`, `--explain RULE`,
+//! `--help`, `--version`. They check nothing and exit 0 (2 for an unknown rule).
+
+use std::io::Write;
+
+use jitcommit_core::repo::{Repo, RepoError};
+
+use crate::args::{Format, HELP, Settings};
+use crate::engine;
+use crate::error::CheckError;
+use crate::modes::{Outcome, local_convention};
+
+/// `--dump-config`: the effective convention (as a `.commit-convention.toml`) and its origin.
+pub fn dump_config(settings: &Settings) -> Result<Outcome, CheckError> {
+    let cwd = std::env::current_dir().map_err(|source| CheckError::File {
+        what: "enter",
+        path: ".".into(),
+        source,
+    })?;
+    let repo = match Repo::discover(&cwd) {
+        Ok(r) => Some(r),
+        Err(RepoError::Open { .. }) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let loaded = local_convention(settings, repo.as_ref())?;
+    let mut out = std::io::stdout().lock();
+    match settings.format {
+        Format::Human => {
+            writeln!(
+                out,
+                "# effective commit convention, from: {}",
+                loaded.origin
+            )?;
+            out.write_all(loaded.convention.to_toml().as_bytes())?;
+        }
+        Format::Json => {
+            let v = serde_json::json!({
+                "origin": loaded.origin.to_string(),
+                "convention": loaded.convention,
+            });
+            writeln!(out, "{v}")?;
+        }
+    }
+    out.flush()?;
+    Ok(Outcome::Clean)
+}
+
+/// `--list-rules`: every rule id and its summary.
+pub fn list_rules() -> Result<Outcome, CheckError> {
+    let mut out = std::io::stdout().lock();
+    let rules = engine::rules_list();
+    let width = rules.iter().map(|(id, _)| id.len()).max().unwrap_or(0);
+    for (id, summary) in rules {
+        writeln!(out, "{id:width$}  {summary}")?;
+    }
+    out.flush()?;
+    Ok(Outcome::Clean)
+}
+
+/// `--explain RULE`: what the rule checks, why, and an example.
+pub fn explain(rule: &str) -> Result<Outcome, CheckError> {
+    let text = engine::explain(rule).ok_or_else(|| CheckError::UnknownRule(rule.into()))?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    if !text.ends_with('\n') {
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(Outcome::Clean)
+}
+
+/// `--help`.
+pub fn help() -> Result<Outcome, CheckError> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(HELP.as_bytes())?;
+    out.flush()?;
+    Ok(Outcome::Clean)
+}
+
+/// `--version`.
+pub fn version() -> Result<Outcome, CheckError> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "jitcommit-check {}", env!("CARGO_PKG_VERSION"))?;
+    out.flush()?;
+    Ok(Outcome::Clean)
+}

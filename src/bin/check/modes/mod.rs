@@ -1,0 +1,110 @@
+//! The modes of `jitcommit-check`, one file each: the commit-msg hook and `--stdin`
+//! ([`commit_msg`]), CI ranges ([`range`]), the server hooks ([`push`]) and the
+//! informational flags ([`info`]). Each returns an [`Outcome`]; `main` maps it to an
+//! exit code.
+
+pub mod commit_msg;
+pub mod info;
+pub mod push;
+pub mod range;
+
+use jitcommit_core::config::{self, Convention, Loaded};
+use jitcommit_core::repo::{ObjectId, Repo};
+
+use crate::args::Settings;
+use crate::engine::{self, Cleanup};
+use crate::error::CheckError;
+use crate::output::{Printer, Report};
+
+/// How a run ended, before it becomes an exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything checked follows the convention (or nothing needed checking).
+    Clean,
+    /// At least one finding.
+    Findings,
+}
+
+/// The convention for a run in a work tree: `--config`, else discovery from the work
+/// tree root, else (bare repository) from the default branch, else built-in.
+pub fn local_convention(settings: &Settings, repo: Option<&Repo>) -> Result<Loaded, CheckError> {
+    if let Some(path) = &settings.config {
+        return Ok(config::load_file(path)?);
+    }
+    match repo {
+        Some(r) => match r.work_dir() {
+            Some(root) => Ok(config::discover_in_dir(root)?),
+            None => match r.default_branch_commit() {
+                Some(c) => convention_at(r, c),
+                None => Ok(builtin()),
+            },
+        },
+        None => Ok(builtin()),
+    }
+}
+
+/// The built-in convention.
+pub fn builtin() -> Loaded {
+    Loaded {
+        convention: Convention::default(),
+        origin: config::Origin::Builtin,
+    }
+}
+
+/// The convention stored in `commit`'s tree.
+pub fn convention_at(repo: &Repo, commit: ObjectId) -> Result<Loaded, CheckError> {
+    let mut read = |path: &str| {
+        repo.read_file_at(commit, path)
+            .map_err(std::io::Error::other)
+    };
+    Ok(config::discover(&mut read)?)
+}
+
+/// Applies `--no-trace-paths` on top of the convention.
+pub fn tracing(settings: &Settings, conv: &Convention) -> bool {
+    conv.trace_paths && !settings.no_trace_paths
+}
+
+/// Checks one stored commit against `conv` and builds its report.
+pub fn check_commit(
+    repo: &Repo,
+    id: ObjectId,
+    conv: &Convention,
+    trace: bool,
+) -> Result<Report, CheckError> {
+    let raw = repo.commit_message(id)?;
+    let changes = if trace && engine::may_name_paths(&raw) {
+        Some(repo.commit_changes_for_tracing(id)?)
+    } else {
+        None
+    };
+    let checked = engine::check(raw.as_ref(), conv, &Cleanup::Stored, changes.as_deref());
+    let subject = checked.cleaned.lines().next().unwrap_or("").to_string();
+    Ok(Report {
+        commit: Some(id.to_string()),
+        refname: None,
+        subject: Some(subject),
+        file: None,
+        exempt: checked.exempt,
+        findings: [checked.raw_findings, checked.findings].concat(),
+    })
+}
+
+/// Writes the reports of a history check and the summary line; returns the outcome.
+pub fn finish_history(
+    out: &mut Printer<'_>,
+    reports: &[Report],
+    what: &str,
+) -> std::io::Result<Outcome> {
+    let bad = reports.iter().filter(|r| !r.findings.is_empty()).count();
+    let findings: usize = reports.iter().map(|r| r.findings.len()).sum();
+    if bad == 0 {
+        return Ok(Outcome::Clean);
+    }
+    out.note(&format!(
+        "jitcommit-check: {bad} of {} {what} do not follow the convention ({findings} finding{})",
+        reports.len(),
+        if findings == 1 { "" } else { "s" }
+    ))?;
+    Ok(Outcome::Findings)
+}

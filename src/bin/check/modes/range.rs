@@ -1,0 +1,37 @@
+//! `--range A..B` for CI: every commit of the range, oldest first, each traced against its
+//! diff to its first parent; the convention comes from the work tree (or `--config`).
+
+use std::io::IsTerminal;
+
+use jitcommit_core::repo::Repo;
+
+use crate::args::Settings;
+use crate::error::CheckError;
+use crate::modes::{Outcome, check_commit, finish_history, local_convention, tracing};
+use crate::output::{Printer, Style};
+
+/// Checks every commit of `spec`.
+pub fn run(settings: &Settings, spec: &str) -> Result<Outcome, CheckError> {
+    let cwd = std::env::current_dir().map_err(|source| CheckError::File {
+        what: "enter",
+        path: ".".into(),
+        source,
+    })?;
+    let repo = Repo::discover(&cwd)?;
+    let loaded = local_convention(settings, Some(&repo))?;
+    let trace = tracing(settings, &loaded.convention);
+    let ids = repo.rev_range(spec)?;
+    let stdout = std::io::stdout();
+    let style = Style::new(settings.color, stdout.is_terminal());
+    let mut lock = stdout.lock();
+    let mut out = Printer::new(&mut lock, settings.format, style);
+    let mut reports = Vec::with_capacity(ids.len());
+    for id in ids {
+        let r = check_commit(&repo, id, &loaded.convention, trace)?;
+        out.pushed(&r)?;
+        reports.push(r);
+    }
+    let outcome = finish_history(&mut out, &reports, "commits")?;
+    out.flush()?;
+    Ok(outcome)
+}

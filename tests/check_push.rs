@@ -1,0 +1,421 @@
+//! `jitcommit-check --pre-receive` and `--update` as real server hooks: `git push` into a
+//! bare repository, asserting on the pusher's `remote:` lines and on what the server
+//! holds afterwards. Every row of GIT-HOOKS.md's pre-receive section.
+#![allow(clippy::unwrap_used)]
+
+mod check_support;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use check_support::*;
+use jitcommit_testkit::{Sandbox, write};
+
+const CONVENTION: &str = "types = [\"feat\", \"fix\", \"docs\"]\n";
+
+struct Server {
+    sb: Sandbox,
+    bare: PathBuf,
+    client: PathBuf,
+}
+
+impl Server {
+    /// A bare server seeded with one good commit on main (holding the convention), a
+    /// client clone, and `hook` installed with `args`.
+    fn new(hook: &str, args: &str) -> Self {
+        let sb = Sandbox::new();
+        let bare = sb.init_bare("server.git");
+        let seed = sb.init("seed");
+        write(&seed, ".commit-convention.toml", CONVENTION);
+        write(&seed, "a.txt", "a\n");
+        sb.git(&seed, &["add", "."]);
+        sb.git(
+            &seed,
+            &[
+                "commit",
+                "-q",
+                "-m",
+                &good("feat: start", &[".commit-convention.toml", "a.txt"]),
+            ],
+        );
+        sb.git(&seed, &["push", "-q", bare.to_str().unwrap(), "main"]);
+        install_hook(&bare.join("hooks"), hook, args);
+        let url = bare.to_str().unwrap().to_string();
+        sb.git(sb.path(), &["clone", "-q", &url, "client"]);
+        let client = sb.path().join("client");
+        Server { sb, bare, client }
+    }
+
+    fn commit(&self, file: &str, content: &str, msg: &str) -> String {
+        write(&self.client, file, content);
+        self.sb.git(&self.client, &["add", file]);
+        self.sb.git(&self.client, &["commit", "-q", "-m", msg]);
+        self.sb
+            .git(&self.client, &["rev-parse", "HEAD"])
+            .trim()
+            .to_string()
+    }
+
+    fn push(&self, args: &[&str]) -> Output {
+        let mut a = vec!["push", "origin"];
+        a.extend_from_slice(args);
+        git_try(&self.sb, &self.client, &a, &[])
+    }
+
+    /// The server's value of `rev`, `None` when it does not resolve.
+    fn server_rev(&self, rev: &str) -> Option<String> {
+        let o = git_try(
+            &self.sb,
+            &self.bare,
+            &["rev-parse", "--verify", "-q", rev],
+            &[],
+        );
+        o.status.success().then(|| stdout(&o).trim().to_string())
+    }
+
+    /// The `remote:` lines of a push, without the prefix.
+    fn remote(o: &Output) -> String {
+        stderr(o)
+            .lines()
+            .filter_map(|l| l.strip_prefix("remote: "))
+            .map(|l| format!("{}\n", l.trim_end()))
+            .collect()
+    }
+}
+
+#[test]
+fn new_branch_with_good_commits_is_accepted() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "feature"]);
+    s.commit("b.txt", "b\n", &good("feat: add b", &["b.txt"]));
+    let tip = s.commit("c.txt", "c\n", &good("fix: add c", &["c.txt"]));
+    let o = s.push(&["feature"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        s.server_rev("refs/heads/feature").as_deref(),
+        Some(tip.as_str())
+    );
+}
+
+#[test]
+fn new_branch_with_a_bad_commit_is_rejected_with_id_subject_and_findings() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "feature"]);
+    s.commit("b.txt", "b\n", &good("feat: add b", &["b.txt"]));
+    let bad = s.commit("c.txt", "c\n", "added c\n");
+    s.commit("d.txt", "d\n", &good("chore: add d", &["d.txt"]));
+    let o = s.push(&["feature"]);
+    assert_ne!(code(&o), 0);
+    assert_eq!(
+        s.server_rev("refs/heads/feature"),
+        None,
+        "nothing was stored"
+    );
+    let remote = Server::remote(&o);
+    assert!(
+        remote.contains(&format!("{} added c (refs/heads/feature)", &bad[..12])),
+        "{remote}"
+    );
+    assert!(
+        remote.contains("chore"),
+        "chore is not among the server's types: {remote}"
+    );
+    assert!(remote.contains("2 of 3 new commits"), "{remote}");
+    assert!(!remote.contains('\x1b'), "plain text for remote: lines");
+    filters(&s.sb).bind(|| insta::assert_snapshot!("push_rejected_human", remote));
+}
+
+#[test]
+fn force_push_is_checked_and_a_rejected_one_changes_nothing() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    let before = s.server_rev("refs/heads/main").unwrap();
+    s.sb.git(
+        &s.client,
+        &["commit", "-q", "--amend", "-m", "rewrote history\n"],
+    );
+    let o = s.push(&["--force", "main"]);
+    assert_ne!(code(&o), 0);
+    assert!(
+        Server::remote(&o).contains("rewrote history"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        s.server_rev("refs/heads/main").as_deref(),
+        Some(before.as_str())
+    );
+
+    s.sb.git(
+        &s.client,
+        &[
+            "commit",
+            "-q",
+            "--amend",
+            "-m",
+            &good("feat: start over", &["a.txt"]),
+        ],
+    );
+    let o = s.push(&["--force", "main"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_ne!(
+        s.server_rev("refs/heads/main").as_deref(),
+        Some(before.as_str())
+    );
+}
+
+#[test]
+fn tags_are_peeled() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    // Tags of commits the server has: nothing new to check.
+    s.sb.git(&s.client, &["tag", "-a", "-m", "v1", "v1"]);
+    s.sb.git(&s.client, &["tag", "light1"]);
+    let o = s.push(&["v1", "light1"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(s.server_rev("refs/tags/v1").is_some());
+
+    // A lightweight and an annotated tag of a new, bad commit on no branch.
+    s.commit("b.txt", "b\n", "tagged junk\n");
+    s.sb.git(&s.client, &["tag", "light2"]);
+    let o = s.push(&["light2"]);
+    assert_ne!(code(&o), 0);
+    assert!(
+        Server::remote(&o).contains("tagged junk (refs/tags/light2)"),
+        "{}",
+        stderr(&o)
+    );
+    s.sb.git(&s.client, &["tag", "-a", "-m", "v2", "v2"]);
+    let o = s.push(&["v2"]);
+    assert_ne!(code(&o), 0);
+    assert!(
+        Server::remote(&o).contains("tagged junk (refs/tags/v2)"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(s.server_rev("refs/tags/v2"), None);
+    assert_eq!(s.server_rev("refs/tags/light2"), None);
+
+    // An annotated tag of a new, good commit.
+    s.sb.git(&s.client, &["reset", "-q", "--hard", "HEAD~1"]);
+    s.commit("b.txt", "b\n", &good("feat: add b", &["b.txt"]));
+    s.sb.git(&s.client, &["tag", "-a", "-m", "v3", "v3"]);
+    let o = s.push(&["v3"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn deletion_is_skipped() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    // A branch with a bad commit that got onto the server before the hook existed.
+    let hook = s.bare.join("hooks/pre-receive");
+    std::fs::rename(&hook, s.bare.join("hooks/off")).unwrap();
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "old"]);
+    s.commit("b.txt", "b\n", "legacy junk\n");
+    assert_eq!(code(&s.push(&["old"])), 0);
+    std::fs::rename(s.bare.join("hooks/off"), &hook).unwrap();
+    let o = s.push(&[":old"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(s.server_rev("refs/heads/old"), None);
+}
+
+#[test]
+fn a_push_cannot_loosen_the_convention_it_is_checked_against() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    s.commit(
+        ".commit-convention.toml",
+        "types = [\"feat\", \"fix\", \"docs\", \"chore\"]\n",
+        &good("feat: allow chore", &[".commit-convention.toml"]),
+    );
+    s.commit("b.txt", "b\n", &good("chore: tidy b", &["b.txt"]));
+    let before = s.server_rev("refs/heads/main").unwrap();
+    let o = s.push(&["main"]);
+    assert_ne!(code(&o), 0);
+    let remote = Server::remote(&o);
+    assert!(remote.contains("chore: tidy b"), "{remote}");
+    assert!(
+        !remote.contains("allow chore ("),
+        "the editing commit itself is fine: {remote}"
+    );
+    assert!(
+        remote.contains(".commit-convention.toml"),
+        "names the policy: {remote}"
+    );
+    assert_eq!(
+        s.server_rev("refs/heads/main").as_deref(),
+        Some(before.as_str())
+    );
+
+    // A new branch is checked against the default branch's convention.
+    let o = s.push(&["HEAD:refs/heads/loose"]);
+    assert_ne!(code(&o), 0);
+    assert!(
+        Server::remote(&o).contains("chore: tidy b"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn config_flag_is_the_policy() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    let policy = s.sb.path().join("policy.toml");
+    std::fs::write(&policy, "types = [\"feat\"]\nbody = \"optional\"\n").unwrap();
+    install_hook(
+        &s.bare.join("hooks"),
+        "pre-receive",
+        &format!("--pre-receive --config '{}'", policy.display()),
+    );
+    s.commit("b.txt", "b\n", &good("fix: b", &["b.txt"]));
+    let o = s.push(&["main"]);
+    assert_ne!(code(&o), 0);
+    assert!(Server::remote(&o).contains("policy.toml"), "{}", stderr(&o));
+    s.sb.git(&s.client, &["commit", "-q", "--amend", "-m", "feat: b"]);
+    let o = s.push(&["main"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn shared_commits_are_checked_once() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    let bad = s.commit("b.txt", "b\n", "shared junk\n");
+    s.sb.git(&s.client, &["branch", "one"]);
+    s.sb.git(&s.client, &["branch", "two"]);
+    let o = s.push(&["one", "two"]);
+    assert_ne!(code(&o), 0);
+    let remote = Server::remote(&o);
+    assert_eq!(
+        remote.lines().filter(|l| l.starts_with(&bad[..12])).count(),
+        1,
+        "{remote}"
+    );
+    assert!(remote.contains("1 of 1 new commits"), "{remote}");
+}
+
+#[test]
+fn a_rejected_pre_receive_rejects_every_ref_of_the_push() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "fine"]);
+    s.commit("b.txt", "b\n", &good("feat: add b", &["b.txt"]));
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "broken"]);
+    s.commit("c.txt", "c\n", "junk c\n");
+    let o = s.push(&["fine", "broken"]);
+    assert_ne!(code(&o), 0);
+    assert_eq!(s.server_rev("refs/heads/fine"), None);
+    assert_eq!(s.server_rev("refs/heads/broken"), None);
+}
+
+#[test]
+fn json_format_on_the_server() {
+    let s = Server::new("pre-receive", "--pre-receive --format json");
+    s.commit("b.txt", "b\n", "junk b\n");
+    let o = s.push(&["main"]);
+    assert_ne!(code(&o), 0);
+    let remote = Server::remote(&o);
+    let v: serde_json::Value = serde_json::from_str(remote.lines().next().unwrap()).unwrap();
+    assert_eq!(v["subject"], "junk b");
+    assert_eq!(v["ref"], "refs/heads/main");
+    filters(&s.sb).bind(|| insta::assert_snapshot!("push_rejected_json", remote));
+}
+
+#[test]
+fn update_hook_checks_each_ref() {
+    let s = Server::new("update", "--update");
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "good"]);
+    let good_tip = s.commit("b.txt", "b\n", &good("feat: add b", &["b.txt"]));
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "bad"]);
+    s.commit("c.txt", "c\n", "junk c\n");
+    let o = s.push(&["good", "bad"]);
+    assert_ne!(code(&o), 0);
+    assert!(
+        Server::remote(&o).contains("junk c (refs/heads/bad)"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        s.server_rev("refs/heads/good").as_deref(),
+        Some(good_tip.as_str())
+    );
+    assert_eq!(s.server_rev("refs/heads/bad"), None);
+}
+
+#[test]
+fn first_push_into_an_empty_repository_uses_the_built_in_convention() {
+    let sb = Sandbox::new();
+    let bare = sb.init_bare("server.git");
+    install_hook(&bare.join("hooks"), "pre-receive", "--pre-receive");
+    let c = sb.init("c");
+    write(&c, "a.txt", "a\n");
+    sb.git(&c, &["add", "."]);
+    sb.git(&c, &["commit", "-q", "-m", "chore: start"]);
+    let o = git_try(&sb, &c, &["push", bare.to_str().unwrap(), "main"], &[]);
+    assert_ne!(code(&o), 0, "the built-in convention wants a body");
+    assert!(stderr(&o).contains("built-in"), "{}", stderr(&o));
+    sb.git(
+        &c,
+        &[
+            "commit",
+            "-q",
+            "--amend",
+            "-m",
+            &good("chore: start", &["a.txt"]),
+        ],
+    );
+    let o = git_try(&sb, &c, &["push", bare.to_str().unwrap(), "main"], &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+fn pre_receive_direct(sb: &Sandbox, bare: &Path, stdin: &str) -> Output {
+    let mut c = check(sb, bare);
+    c.arg("--pre-receive").env("GIT_DIR", ".");
+    run_with_stdin(c, stdin.as_bytes())
+}
+
+#[test]
+fn bad_stdin_and_unknown_objects_exit_2() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    let main = s.server_rev("refs/heads/main").unwrap();
+    let o = pre_receive_direct(&s.sb, &s.bare, "garbage\n");
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
+    let o = pre_receive_direct(&s.sb, &s.bare, &format!("{main} refs/heads/x\n"));
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+
+    let unknown = "1234567890123456789012345678901234567890";
+    let o = pre_receive_direct(
+        &s.sb,
+        &s.bare,
+        &format!("{main} {unknown} refs/heads/main\n"),
+    );
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains(unknown), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"));
+
+    // SHA-256-length zero ids: a deletion is skipped without reading any object.
+    let z64 = "0".repeat(64);
+    let o = pre_receive_direct(
+        &s.sb,
+        &s.bare,
+        &format!("{} {z64} refs/heads/gone\n", "ab".repeat(32)),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // And the update hook's argv is validated.
+    let o = run({
+        let mut c = check(&s.sb, &s.bare);
+        c.args(["--update", "refs/heads/main", "nothex", &main])
+            .env("GIT_DIR", ".");
+        c
+    });
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("nothex"), "{}", stderr(&o));
+}
+
+#[test]
+fn unborn_head_and_no_default_branch() {
+    // A bare repository whose HEAD names a branch that never existed.
+    let s = Server::new("pre-receive", "--pre-receive");
+    s.sb.git(&s.bare, &["symbolic-ref", "HEAD", "refs/heads/nothing"]);
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "new"]);
+    s.commit("b.txt", "b\n", &good("chore: add b", &["b.txt"]));
+    let o = s.push(&["new"]);
+    // No old commit and no default branch: the built-in convention (chore allowed).
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}

@@ -1,0 +1,160 @@
+//! Shared helpers for the `jitcommit-check` integration tests: the binary, hook
+//! installation, an editor stub, and snapshot filters for temporary paths.
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use jitcommit_testkit::{Sandbox, write};
+
+/// The binary under test.
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_jitcommit-check"))
+}
+
+/// A hermetic command running the binary in `cwd`.
+pub fn check(sb: &Sandbox, cwd: &Path) -> Command {
+    sb.cmd(bin(), cwd)
+}
+
+/// Runs `cmd` with `stdin` and returns its output.
+pub fn run_with_stdin(mut cmd: Command, stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    // Ignore a broken pipe: the binary may exit before reading everything.
+    let _ = pipe.write_all(stdin);
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+/// Runs `cmd` with stdin closed.
+pub fn run(mut cmd: Command) -> Output {
+    cmd.stdin(Stdio::null()).output().unwrap()
+}
+
+/// stdout as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The exit code (panics on a signal, which is itself a failure).
+pub fn code(o: &Output) -> i32 {
+    o.status
+        .code()
+        .unwrap_or_else(|| panic!("killed by a signal: {o:?}"))
+}
+
+/// Installs `hook` in `hooks_dir` as a POSIX sh script that execs the binary with `args`
+/// followed by the hook's own arguments.
+pub fn install_hook(hooks_dir: &Path, hook: &str, args: &str) {
+    std::fs::create_dir_all(hooks_dir).unwrap();
+    let path = hooks_dir.join(hook);
+    let script = format!("#!/bin/sh\nexec '{}' {args} \"$@\"\n", bin().display());
+    std::fs::write(&path, script).unwrap();
+    make_executable(&path);
+}
+
+/// chmod +x.
+pub fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let mut perm = std::fs::metadata(path).unwrap().permissions();
+    perm.set_mode(0o755);
+    std::fs::set_permissions(path, perm).unwrap();
+}
+
+/// An editor stub: writes the text in `message_file` above whatever git put in the file
+/// (its comments, the `-v` diff), as a user typing at the top would.
+pub fn editor(sb: &Sandbox, message: &str) -> String {
+    let n = std::fs::read_dir(sb.path()).unwrap().count();
+    let msg = sb.path().join(format!("editor-msg-{n}"));
+    std::fs::write(&msg, message).unwrap();
+    let script = sb.path().join(format!("editor-{n}.sh"));
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ncat '{}' \"$1\" > \"$1.new\" && mv \"$1.new\" \"$1\"\n",
+            msg.display()
+        ),
+    )
+    .unwrap();
+    make_executable(&script);
+    script.display().to_string()
+}
+
+/// A repository `name` with a first commit (made with `--no-verify`) holding `a.txt` and
+/// `src/lib.rs`, and the commit-msg hook installed.
+pub fn client(sb: &Sandbox, name: &str) -> PathBuf {
+    let r = sb.init(name);
+    write(&r, "a.txt", "a\n");
+    write(&r, "src/lib.rs", "fn a() {}\n");
+    sb.git(&r, &["add", "."]);
+    sb.git(&r, &["commit", "-q", "--no-verify", "-m", "chore: start"]);
+    install_hook(&r.join(".git/hooks"), "commit-msg", "");
+    r
+}
+
+/// `git <args>` without asserting success, for commits the hook may reject.
+pub fn git_try(sb: &Sandbox, cwd: &Path, args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut c = sb.git_cmd(cwd);
+    c.args(args).stdin(Stdio::null());
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+/// The subject of HEAD's commit (`git log -1 --format=%B`).
+pub fn head_message(sb: &Sandbox, repo: &Path) -> String {
+    sb.git(repo, &["log", "-1", "--format=%B"])
+}
+
+/// Number of commits reachable from HEAD.
+pub fn count(sb: &Sandbox, repo: &Path, rev: &str) -> usize {
+    sb.git(repo, &["rev-list", "--count", rev])
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// insta settings that replace the sandbox's path with `[SANDBOX]`.
+pub fn filters(sb: &Sandbox) -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    let root = sb.path().display().to_string();
+    s.add_filter(&regex_escape(&root), "[SANDBOX]");
+    if let Ok(canon) = sb.path().canonicalize() {
+        s.add_filter(&regex_escape(&canon.display().to_string()), "[SANDBOX]");
+    }
+    s.set_prepend_module_to_snapshot(false);
+    s
+}
+
+fn regex_escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A good message whose bullets name `paths`.
+pub fn good(subject: &str, paths: &[&str]) -> String {
+    let mut m = format!("{subject}\n\n");
+    for p in paths {
+        m.push_str(&format!("- Update: {p} — keep the example honest\n"));
+    }
+    m
+}

@@ -1,0 +1,174 @@
+//! The examples/ directory, run for real: the convention configs load with the real
+//! config loader (`jitcommit-check --dump-config`), the demo script commits offline
+//! and validates, the server script shows a rejected and an accepted push, and the
+//! GitHub Actions step runs the range check it names.
+#![allow(clippy::unwrap_used)]
+
+mod install_support;
+
+use std::process::Stdio;
+
+use install_support::*;
+use jitcommit_testkit::{Sandbox, write};
+
+fn check() -> &'static str {
+    env!("CARGO_BIN_EXE_jitcommit-check")
+}
+
+#[test]
+fn convention_examples_load_with_the_real_config_loader() {
+    let sb = Sandbox::new();
+    for (file, marks) in [
+        ("pyproject.toml", ["api", "cli", "db"]),
+        (".commit-convention.toml", ["server", "client", "proto"]),
+        ("Cargo.toml", ["core", "hooks", "cli"]),
+    ] {
+        let repo = sb.init(&format!("repo-{}", file.trim_start_matches('.')));
+        let content = std::fs::read(source_root().join("examples/conventions").join(file)).unwrap();
+        write(&repo, file, content);
+        let o = sb
+            .cmd(check(), &repo)
+            .arg("--dump-config")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let out = text(&o);
+        assert!(
+            o.status.success(),
+            "--dump-config rejected examples/conventions/{file}:\n{out}"
+        );
+        assert!(
+            out.contains(file),
+            "--dump-config does not name {file} as the source:\n{out}"
+        );
+        for scope in marks {
+            assert!(
+                out.contains(&format!("\"{scope}\"")),
+                "{file}: scope {scope} missing from:\n{out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn demo_script_commits_offline_and_shows_the_validated_result() {
+    require_dash();
+    let sb = Sandbox::new();
+    let dir = sb.path().join("demo");
+    let o = sb
+        .cmd("dash", sb.path())
+        .arg(source_root().join("examples/demo.sh"))
+        .arg(&dir)
+        .env("PATH", path_with_built())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let out = text(&o);
+    assert!(o.status.success(), "demo.sh failed:\n{out}");
+    assert!(out.contains("the draft in your editor"), "{out}");
+    assert!(
+        out.contains("ok: the commit follows the convention"),
+        "{out}"
+    );
+    let repo = dir.join("repo");
+    let msg = sb.git(&repo, &["log", "-1", "--format=%B"]);
+    assert!(
+        msg.contains("- Add: src/greet.py")
+            && msg.contains("greet people by name on the home page"),
+        "{msg}"
+    );
+    assert!(repo.join(".git/hooks/prepare-commit-msg").exists());
+    assert_eq!(sb.git(&repo, &["rev-list", "--count", "HEAD"]).trim(), "2");
+}
+
+#[test]
+fn server_example_rejects_a_bad_push_and_accepts_a_good_one() {
+    require_dash();
+    let sb = Sandbox::new();
+    let dir = sb.path().join("srv");
+    let o = sb
+        .cmd("dash", sb.path())
+        .arg(source_root().join("examples/server/setup.sh"))
+        .arg(&dir)
+        .env("PATH", path_with_built())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let out = text(&o);
+    assert!(o.status.success(), "setup.sh failed:\n{out}");
+    assert!(
+        out.contains("[remote rejected]") || out.contains("pre-receive hook declined"),
+        "{out}"
+    );
+    let bare = dir.join("server.git");
+    assert_eq!(
+        sb.git(&bare, &["config", "jitcommit.policy"]).trim(),
+        "jitcommit-policy.toml"
+    );
+    let msg = sb.git(&bare, &["log", "-1", "--format=%B", "main"]);
+    assert!(msg.contains("- Add: hello.py"), "{msg}");
+    assert!(
+        !msg.contains("Changed"),
+        "the rejected commit reached the server: {msg}"
+    );
+}
+
+/// The workflow's `run:` line that calls jitcommit-check, with the pull request's
+/// base and head filled in.
+fn workflow_check_command(base: &str, head: &str) -> String {
+    let yml =
+        std::fs::read_to_string(source_root().join("examples/ci/github-actions.yml")).unwrap();
+    assert!(
+        yml.lines().any(|l| l.trim() == "pull_request:"),
+        "the workflow must run on pull requests"
+    );
+    let line = yml
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("run: jitcommit-check --range "))
+        .expect("a `run: jitcommit-check --range …` step");
+    let cmd = line.trim_start_matches("run: ");
+    assert_eq!(
+        cmd,
+        "jitcommit-check --range ${{ github.event.pull_request.base.sha }}..${{ github.event.pull_request.head.sha }}"
+    );
+    cmd.replace("${{ github.event.pull_request.base.sha }}", base)
+        .replace("${{ github.event.pull_request.head.sha }}", head)
+}
+
+#[test]
+fn github_actions_step_checks_the_pull_request_range() {
+    let sb = Sandbox::new();
+    let repo = sb.init("r");
+    let commit = |path: &str, msg: &str| {
+        write(&repo, path, format!("{path}\n"));
+        sb.git(&repo, &["add", path]);
+        sb.git(&repo, &["commit", "-q", "-m", msg]);
+        sb.git(&repo, &["rev-parse", "HEAD"]).trim().to_string()
+    };
+    let base = commit("base.txt", &good_message("base.txt"));
+    let good = commit("a.txt", &good_message("a.txt"));
+    let bad = commit("b.txt", &bad_verb_message("b.txt"));
+    let run = |cmd: &str| {
+        sb.cmd("sh", &repo)
+            .args(["-c", cmd])
+            .env("PATH", path_with_built())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let o = run(&workflow_check_command(&base, &good));
+    assert!(
+        o.status.success(),
+        "a clean pull request failed the workflow step: {}",
+        text(&o)
+    );
+    let o = run(&workflow_check_command(&base, &bad));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a bad verb passed the workflow step: {}",
+        text(&o)
+    );
+    assert!(text(&o).contains("Changed"), "{}", text(&o));
+}

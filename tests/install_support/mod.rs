@@ -1,0 +1,157 @@
+//! Shared helpers for the distribution tests (install.sh, the hook shims, the
+//! pre-commit framework, the examples): where the source tree and the built binaries
+//! are, a PATH with or without them, the real cargo and rustup homes, and a
+//! snapshot of a hooks folder.
+#![allow(dead_code, clippy::unwrap_used, clippy::missing_panics_doc)]
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use jitcommit_testkit::Sandbox;
+
+/// The source tree (this package's root, where install.sh lives).
+pub fn source_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The directory holding the binaries cargo built for these tests.
+pub fn built_bin_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_jitcommit-check"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// The test's PATH without any directory that holds a jitcommit binary, so "missing
+/// binary" cases cannot be fooled by an installed copy.
+pub fn path_without_jitcommit() -> OsString {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let kept: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|d| !d.join("jitcommit-check").exists() && !d.join("jitcommit-draft").exists())
+        .collect();
+    std::env::join_paths(kept).unwrap()
+}
+
+/// PATH with `dir` first, then [`path_without_jitcommit`].
+pub fn path_with(dir: &Path) -> OsString {
+    let mut dirs = vec![dir.to_path_buf()];
+    dirs.extend(std::env::split_paths(&path_without_jitcommit()));
+    std::env::join_paths(dirs).unwrap()
+}
+
+/// PATH with the freshly built binaries first.
+pub fn path_with_built() -> OsString {
+    path_with(&built_bin_dir())
+}
+
+/// The real user's HOME (the testkit replaces HOME in commands, not in this process).
+fn real_home() -> PathBuf {
+    std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/root"))
+}
+
+/// The real `CARGO_HOME` and `RUSTUP_HOME`: a command run with the sandbox's HOME
+/// would otherwise look for (and try to download) a toolchain and the registry there.
+pub fn real_rust_homes() -> [(&'static str, PathBuf); 2] {
+    let cargo = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| real_home().join(".cargo"));
+    let rustup = std::env::var_os("RUSTUP_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| real_home().join(".rustup"));
+    [("CARGO_HOME", cargo), ("RUSTUP_HOME", rustup)]
+}
+
+/// A target directory kept between runs for the release builds that install.sh and
+/// the pre-commit framework make, so a second test run does not compile everything
+/// again.
+pub fn shared_install_target() -> PathBuf {
+    source_root().join("target").join("dist-install")
+}
+
+/// Panics with a message naming what installs it unless `dash` runs.
+pub fn require_dash() {
+    let ok = Command::new("dash")
+        .args(["-c", "exit 0"])
+        .stdin(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(
+        ok,
+        "`dash` is required to test the hooks as POSIX sh; .ci/run installs it (apt-get install -y dash)"
+    );
+}
+
+/// Runs `dash <source>/install.sh ARGS` in `cwd` with `path` as PATH.
+pub fn install(sb: &Sandbox, cwd: &Path, path: &OsString, args: &[&str]) -> Output {
+    require_dash();
+    sb.cmd("dash", cwd)
+        .arg(source_root().join("install.sh"))
+        .args(args)
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// Like [`install`], panicking with its output unless it succeeded; returns stdout.
+pub fn install_ok(sb: &Sandbox, cwd: &Path, path: &OsString, args: &[&str]) -> String {
+    let out = install(sb, cwd, path, args);
+    jitcommit_testkit::assert_ok(&out, &format!("install.sh {}", args.join(" ")));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Every file in `dir`: name → (bytes, mode). Equal snapshots mean nothing changed.
+pub fn snapshot(dir: &Path) -> BTreeMap<String, (Vec<u8>, u32)> {
+    let mut m = BTreeMap::new();
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return m;
+    };
+    for e in rd {
+        let e = e.unwrap();
+        let meta = std::fs::symlink_metadata(e.path()).unwrap();
+        let bytes = if meta.is_file() {
+            std::fs::read(e.path()).unwrap()
+        } else {
+            Vec::new()
+        };
+        m.insert(
+            e.file_name().to_string_lossy().into_owned(),
+            (bytes, meta.permissions().mode()),
+        );
+    }
+    m
+}
+
+/// Writes an executable file.
+pub fn write_exe(path: &Path, content: &str) {
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).unwrap();
+    }
+    std::fs::write(path, content).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// stdout and stderr of `out` as one string, for messages and `contains` checks.
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// A message that follows the default convention for a commit adding `path`.
+pub fn good_message(path: &str) -> String {
+    format!("feat: add {path}\n\n- Add: {path} — the file the example needs\n")
+}
+
+/// The same message with a verb the default convention does not allow.
+pub fn bad_verb_message(path: &str) -> String {
+    format!("feat: add {path}\n\n- Changed: {path} — the file the example needs\n")
+}

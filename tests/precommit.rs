@@ -1,0 +1,236 @@
+//! The pre-commit framework, for real: a fresh repository whose
+//! `.pre-commit-config.yaml` points at this source tree (its committed HEAD),
+//! `pre-commit install --hook-type prepare-commit-msg --hook-type commit-msg`
+//! (which builds the hooks with `cargo install --bins --path .`, as
+//! `.pre-commit-hooks.yaml` asks), then three real commits: one drafted offline and
+//! finished in an editor, one rejected for a bad verb, one accepted.
+//!
+//! Needs the `pre-commit` executable (on PATH, or named by `JITCOMMIT_PRE_COMMIT`);
+//! `.ci/run` installs it. Without it this test fails: it is never skipped.
+#![allow(clippy::unwrap_used)]
+
+mod install_support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use install_support::*;
+use jitcommit_testkit::{Sandbox, write};
+
+fn pre_commit_exe() -> PathBuf {
+    if let Some(p) = std::env::var_os("JITCOMMIT_PRE_COMMIT") {
+        return PathBuf::from(p);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|d| d.join("pre-commit"))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "the pre-commit framework is required by this test and was not found on PATH \
+                 (or in JITCOMMIT_PRE_COMMIT). .ci/run installs it: \
+                 python3 -m venv <dir> && <dir>/bin/pip install pre-commit, then puts <dir>/bin on PATH"
+            )
+        })
+}
+
+/// A loopback port with nothing listening: the draft hook's model is unreachable, so
+/// it must fall back to its offline draft.
+fn closed_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+struct Env {
+    path: std::ffi::OsString,
+    vars: Vec<(String, std::ffi::OsString)>,
+}
+
+impl Env {
+    fn apply<'a>(&self, c: &'a mut Command) -> &'a mut Command {
+        c.env("PATH", &self.path);
+        for (k, v) in &self.vars {
+            c.env(k, v);
+        }
+        c
+    }
+}
+
+fn run(sb: &Sandbox, env: &Env, cwd: &Path, program: &Path, args: &[&str]) -> Output {
+    let mut c = sb.cmd(program, cwd);
+    env.apply(&mut c)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn pre_commit_framework_drafts_rejects_and_accepts_real_commits() {
+    let pc = pre_commit_exe();
+    let sb = Sandbox::new();
+    let source = source_root();
+    let rev = sb.git(&source, &["rev-parse", "HEAD"]).trim().to_string();
+
+    // pre-commit's own directory comes first so the hooks it writes find their python;
+    // no jitcommit binary is on PATH: pre-commit must build its own.
+    let mut dirs = vec![pc.parent().unwrap().to_path_buf()];
+    dirs.extend(std::env::split_paths(&path_without_jitcommit()));
+    let port = closed_port();
+    let mut vars: Vec<(String, std::ffi::OsString)> = vec![
+        (
+            "PRE_COMMIT_HOME".into(),
+            sb.path().join("pre-commit-home").into(),
+        ),
+        ("CARGO_TARGET_DIR".into(), shared_install_target().into()),
+        (
+            "JITCOMMIT_URL".into(),
+            format!("http://127.0.0.1:{port}").into(),
+        ),
+    ];
+    for (k, v) in real_rust_homes() {
+        vars.push((k.into(), v.into()));
+    }
+    let env = Env {
+        path: std::env::join_paths(dirs).unwrap(),
+        vars,
+    };
+
+    let repo = sb.init("proj");
+    write(
+        &repo,
+        ".pre-commit-config.yaml",
+        format!(
+            "repos:\n- repo: {}\n  rev: {rev}\n  hooks:\n  - id: jitcommit-draft\n  - id: jitcommit-check\n",
+            source.display()
+        ),
+    );
+    sb.git(&repo, &["add", ".pre-commit-config.yaml"]);
+    sb.git(
+        &repo,
+        &[
+            "commit",
+            "-q",
+            "-m",
+            "chore: use jitcommit through pre-commit",
+        ],
+    );
+
+    let o = run(
+        &sb,
+        &env,
+        &repo,
+        &pc,
+        &[
+            "install",
+            "--install-hooks",
+            "--hook-type",
+            "prepare-commit-msg",
+            "--hook-type",
+            "commit-msg",
+        ],
+    );
+    jitcommit_testkit::assert_ok(&o, "pre-commit install --install-hooks");
+    for h in ["prepare-commit-msg", "commit-msg"] {
+        assert!(
+            std::fs::read_to_string(repo.join(".git/hooks").join(h))
+                .unwrap()
+                .contains("pre-commit"),
+            "pre-commit did not install {h}"
+        );
+    }
+
+    // 1. Drafted offline: the editor sees the draft (checked there, with the index git
+    //    names, by the same check binary), replaces the placeholder reason and saves.
+    let check = env!("CARGO_BIN_EXE_jitcommit-check");
+    let out_dir = sb.path().join("editor");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let editor = sb.path().join("editor.sh");
+    write_exe(
+        &editor,
+        &format!(
+            "#!/bin/sh\ncp \"$1\" '{o}/drafted'\n'{check}' \"$1\" > '{o}/check-of-draft' 2>&1\n\
+             echo \"exit=$?\" >> '{o}/check-of-draft'\n\
+             sed -e 's/^\\(- [A-Za-z]*: [^ ]* — \\).*/\\1print the greeting the demo shows/' \
+             -e 's/^\\(- [A-Za-z]*: [^ ]* -- \\).*/\\1print the greeting the demo shows/' \"$1\" > '{o}/edited'\n\
+             cp '{o}/edited' \"$1\"\n",
+            o = out_dir.display()
+        ),
+    );
+    write(&repo, "greet.py", "def greet():\n    return 'hello'\n");
+    sb.git(&repo, &["add", "greet.py"]);
+    let mut c = sb.git_cmd(&repo);
+    env.apply(&mut c)
+        .env("GIT_EDITOR", &editor)
+        .args(["commit"])
+        .stdin(Stdio::null());
+    let o = c.output().unwrap();
+    let drafted = std::fs::read_to_string(out_dir.join("drafted")).unwrap_or_default();
+    let first = drafted.lines().next().unwrap_or_default();
+    assert!(
+        !first.trim().is_empty() && !first.starts_with('#') && first.contains(": "),
+        "the message file held no draft when the editor opened:\n{drafted}\n--- commit output:\n{}",
+        text(&o)
+    );
+    assert!(
+        drafted.lines().any(|l| l.starts_with("- Add: greet.py ")),
+        "no bullet for greet.py:\n{drafted}"
+    );
+    let check_of_draft = std::fs::read_to_string(out_dir.join("check-of-draft")).unwrap();
+    assert!(
+        check_of_draft.contains("placeholder") && check_of_draft.contains("exit=1"),
+        "the offline draft's placeholder must be rejected until replaced:\n{check_of_draft}"
+    );
+    assert!(
+        o.status.success(),
+        "the edited draft was not accepted: {}",
+        text(&o)
+    );
+    let msg = sb.git(&repo, &["log", "-1", "--format=%B"]);
+    assert_eq!(
+        msg.lines().next().unwrap(),
+        first,
+        "the drafted subject did not survive"
+    );
+    assert!(
+        msg.contains("- Add: greet.py — print the greeting the demo shows")
+            || msg.contains("- Add: greet.py -- print the greeting the demo shows"),
+        "{msg}"
+    );
+
+    // 2. Rejected for a verb the convention does not allow; nothing is committed.
+    let head = sb.git(&repo, &["rev-parse", "HEAD"]);
+    write(&repo, "bye.py", "def bye():\n    return 'bye'\n");
+    sb.git(&repo, &["add", "bye.py"]);
+    let o = run(
+        &sb,
+        &env,
+        &repo,
+        Path::new("git"),
+        &["commit", "-m", &bad_verb_message("bye.py")],
+    );
+    assert!(
+        !o.status.success(),
+        "a bad verb was accepted through pre-commit: {}",
+        text(&o)
+    );
+    assert!(
+        text(&o).contains("Changed"),
+        "the rejection does not name the verb: {}",
+        text(&o)
+    );
+    assert_eq!(sb.git(&repo, &["rev-parse", "HEAD"]), head);
+
+    // 3. Accepted, and -m text is kept as written.
+    let good = good_message("bye.py");
+    let o = run(&sb, &env, &repo, Path::new("git"), &["commit", "-m", &good]);
+    assert!(
+        o.status.success(),
+        "a conforming message was rejected through pre-commit: {}",
+        text(&o)
+    );
+    assert_eq!(
+        sb.git(&repo, &["log", "-1", "--format=%B"]).trim_end(),
+        good.trim_end()
+    );
+}
