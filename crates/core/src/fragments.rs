@@ -235,6 +235,33 @@ impl Fragment {
         s
     }
 
+    /// Drops every level that is not smaller than a fuller one (an omission line can
+    /// outweigh a short remainder; per-directory counts can outweigh a short status
+    /// list), keeping the fullest. The ladder then grows in bytes at every step, so
+    /// prefix totals grow and both cut strategies stop at the same place.
+    pub fn make_monotone(&mut self) {
+        let mut prefix = vec![0usize; self.body.len() + 1];
+        for (i, p) in self.body.iter().enumerate() {
+            prefix[i + 1] = prefix[i] + p.len();
+        }
+        let head = self.head.len();
+        let size = |l: &Level| {
+            let pieces = l.pieces.min(prefix.len() - 1);
+            l.open.len() + if pieces > 0 { head } else { 0 } + prefix[pieces] + l.tail.len()
+        };
+        let mut keep = vec![true; self.levels.len()];
+        let mut bound = usize::MAX;
+        for (i, l) in self.levels.iter().enumerate().rev() {
+            let b = size(l);
+            keep[i] = b < bound || (l.state == LevelState::Omitted && b == 0 && i == 0);
+            if keep[i] {
+                bound = b;
+            }
+        }
+        let mut it = keep.into_iter();
+        self.levels.retain(|_| it.next().unwrap_or(true));
+    }
+
     /// Bytes of its fullest level: an upper bound of its tokens.
     pub fn max_bytes(&self) -> usize {
         self.levels.last().map_or(0, |l| {
@@ -372,7 +399,7 @@ pub fn classify_path(path: &str) -> FileClass {
 pub fn quote_path(p: &[u8]) -> String {
     let needs = p
         .iter()
-        .any(|&b| b < 0x21 || b >= 0x7f || b == b'"' || b == b'\\');
+        .any(|&b| !(0x21..0x7f).contains(&b) || b == b'"' || b == b'\\');
     if !needs {
         return String::from_utf8_lossy(p).into_owned();
     }
@@ -555,6 +582,7 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
         tail: "</evidence>\n\n".into(),
         note: String::new(),
     });
+    fr.make_monotone();
     fr
 }
 
@@ -642,7 +670,7 @@ pub fn status_fragment(state: &StagedState) -> Fragment {
             note: String::new(),
         },
     ];
-    Fragment {
+    let mut f = Fragment {
         id: "status".into(),
         section: Section::Status,
         priority: 1000,
@@ -653,7 +681,9 @@ pub fn status_fragment(state: &StagedState) -> Fragment {
         body: Vec::new(),
         levels,
         path: None,
-    }
+    };
+    f.make_monotone();
+    f
 }
 
 /// Every file fragment of the staged state, in path order.

@@ -221,6 +221,7 @@ fn contract_fragment(conv: &Convention, state: &StagedState) -> Fragment {
     });
     f.priority = 980;
     f.detail_priority = 980;
+    f.make_monotone();
     f
 }
 
@@ -235,11 +236,7 @@ fn omission_note(frags: &[Fragment], levels: &[usize]) -> String {
         };
         match (f.section, level.state) {
             (Section::Diff, LevelState::Trimmed) => trimmed += 1,
-            (Section::Diff, LevelState::Stat) => {
-                if l + 1 < f.levels.len() {
-                    stat += 1
-                }
-            }
+            (Section::Diff, LevelState::Stat) if l + 1 < f.levels.len() => stat += 1,
             (Section::Diff, LevelState::Omitted) => gone.push(f.path.clone().unwrap_or_default()),
             (_, LevelState::Trimmed) => floors.push(format!("{}: {}", f.id, level.note)),
             _ => {}
