@@ -1,1 +1,697 @@
-//! TODO(fragments)
+//! Fragments: the prompt cut into pieces the budget composer can keep, trim or drop.
+//!
+//! Each fragment has a priority, a floor flag, an applicability condition and a
+//! ladder of levels from smallest to fullest (omitted → stat line → first hunks →
+//! whole diff; for the status floor: one-line summary → per-directory counts → the
+//! full `git status --short`). A level is `open + head + body[..pieces] + tail`
+//! (the head only when it has pieces). Every piece ends with a newline and starts
+//! with a non-blank character other than `/` (o200k glues `\n/` to the piece
+//! before), so with the cl100k/o200k pretokenizers the token count of a level is
+//! the sum of its pieces' counts (tested in jitcommit-model) and each piece is
+//! counted once.
+
+use std::collections::BTreeMap;
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+
+use crate::config::Convention;
+use crate::redact;
+use crate::repo::{ChangeKind, FileDiff, StagedState};
+
+/// How much of a fragment a level shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LevelState {
+    /// Not in the prompt (a file then appears only in the status list and the note).
+    Omitted,
+    /// A `--stat` line only.
+    Stat,
+    /// Shortened: first hunks or lines, or a degraded floor.
+    Trimmed,
+    /// Everything.
+    Full,
+}
+
+impl LevelState {
+    /// The word the report table uses.
+    pub fn label(self) -> &'static str {
+        match self {
+            LevelState::Omitted => "omitted",
+            LevelState::Stat => "stat",
+            LevelState::Trimmed => "trimmed",
+            LevelState::Full => "kept",
+        }
+    }
+}
+
+/// One rung of a fragment's ladder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Level {
+    /// What this level shows.
+    pub state: LevelState,
+    /// Text before the head (the evidence block's opening tag, which says whether
+    /// the block is trimmed).
+    pub open: String,
+    /// How many body pieces it includes.
+    pub pieces: usize,
+    /// Text after the pieces (omission line, closing marker); for ladders of
+    /// unrelated texts (the status floor) the whole level.
+    pub tail: String,
+    /// What was cut, in words, for the report and the omission note.
+    pub note: String,
+}
+
+/// Where a fragment goes in the prompt (DESIGN §5 order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Section {
+    /// The repository's convention.
+    Convention,
+    /// Branch, initial commit.
+    Environment,
+    /// The task and the user's intent.
+    Task,
+    /// `git status --short`.
+    Status,
+    /// One file's diff.
+    Diff,
+    /// The JSON schema and omission note.
+    Contract,
+}
+
+/// When a fragment belongs in the prompt at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    /// Always.
+    Always,
+    /// Only when the user gave an intent.
+    IntentGiven,
+    /// Only when something is staged.
+    AnyStaged,
+}
+
+/// What a file's diff is worth per token, best first; the last ones are stat-only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileClass {
+    /// Program source.
+    Source,
+    /// Tests.
+    Test,
+    /// Documentation.
+    Docs,
+    /// Configuration and build files.
+    Config,
+    /// Lock files (stat only).
+    Lock,
+    /// Generated output (stat only).
+    Generated,
+    /// Vendored third-party code (stat only).
+    Vendored,
+    /// Binary files and submodule pointers (stat only).
+    Binary,
+    /// Matched the convention's `context.exclude` (stat only).
+    Excluded,
+    /// Key and environment files: contents never shown (stat only).
+    Secret,
+}
+
+impl FileClass {
+    /// Stat line only, never hunks.
+    pub fn stat_only(self) -> bool {
+        self >= FileClass::Lock
+    }
+
+    fn rank(self) -> u32 {
+        match self {
+            FileClass::Source => 500,
+            FileClass::Test => 400,
+            FileClass::Docs => 300,
+            FileClass::Config => 290,
+            _ => 0,
+        }
+    }
+
+    fn word(self) -> &'static str {
+        match self {
+            FileClass::Source => "source",
+            FileClass::Test => "test",
+            FileClass::Docs => "docs",
+            FileClass::Config => "config",
+            FileClass::Lock => "lock file",
+            FileClass::Generated => "generated file",
+            FileClass::Vendored => "vendored file",
+            FileClass::Binary => "binary",
+            FileClass::Excluded => "excluded by context.exclude",
+            FileClass::Secret => "may hold secrets",
+        }
+    }
+}
+
+/// One composable piece of the prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fragment {
+    /// Stable id for the report.
+    pub id: String,
+    /// Where it goes.
+    pub section: Section,
+    /// Priority of its first upgrade; higher is kept first.
+    pub priority: u32,
+    /// Priority of its later upgrades (hunks after the stat line).
+    pub detail_priority: u32,
+    /// Never dropped: its level 0 is its smallest form, not "omitted".
+    pub floor: bool,
+    /// When it applies.
+    pub when: When,
+    /// Shared text of every non-omitted level.
+    pub head: String,
+    /// Pieces the levels take prefixes of.
+    pub body: Vec<String>,
+    /// Smallest first.
+    pub levels: Vec<Level>,
+    /// For a diff: the staged path, for the note.
+    pub path: Option<String>,
+}
+
+impl Fragment {
+    /// A fragment with one fixed text.
+    pub fn fixed(id: &str, section: Section, floor: bool, when: When, text: String) -> Self {
+        let mut levels = Vec::new();
+        if !floor {
+            levels.push(Level {
+                state: LevelState::Omitted,
+                open: String::new(),
+                pieces: 0,
+                tail: String::new(),
+                note: "omitted".into(),
+            });
+        }
+        levels.push(Level {
+            state: LevelState::Full,
+            open: String::new(),
+            pieces: 0,
+            tail: text,
+            note: String::new(),
+        });
+        Fragment {
+            id: id.into(),
+            section,
+            priority: 970,
+            detail_priority: 970,
+            floor,
+            when,
+            head: String::new(),
+            body: Vec::new(),
+            levels,
+            path: None,
+        }
+    }
+
+    /// The priority of upgrading to level `to`; never increases with `to`.
+    pub fn step_priority(&self, to: usize) -> u32 {
+        if to <= 1 {
+            self.priority
+        } else {
+            self.detail_priority.min(self.priority)
+        }
+    }
+
+    /// The text of level `l`.
+    pub fn render(&self, l: usize) -> String {
+        let Some(level) = self.levels.get(l) else {
+            return String::new();
+        };
+        if level.state == LevelState::Omitted && level.tail.is_empty() {
+            return String::new();
+        }
+        let mut s = level.open.clone();
+        if level.pieces > 0 {
+            s.push_str(&self.head);
+        }
+        for p in &self.body[..level.pieces.min(self.body.len())] {
+            s.push_str(p);
+        }
+        s.push_str(&level.tail);
+        s
+    }
+
+    /// Drops every level that is not smaller than a fuller one (an omission line can
+    /// outweigh a short remainder; per-directory counts can outweigh a short status
+    /// list), keeping the fullest. The ladder then grows in bytes at every step, so
+    /// prefix totals grow and both cut strategies stop at the same place.
+    pub fn make_monotone(&mut self) {
+        let mut prefix = vec![0usize; self.body.len() + 1];
+        for (i, p) in self.body.iter().enumerate() {
+            prefix[i + 1] = prefix[i] + p.len();
+        }
+        let head = self.head.len();
+        let size = |l: &Level| {
+            let pieces = l.pieces.min(prefix.len() - 1);
+            l.open.len() + if pieces > 0 { head } else { 0 } + prefix[pieces] + l.tail.len()
+        };
+        let mut keep = vec![true; self.levels.len()];
+        let mut bound = usize::MAX;
+        for (i, l) in self.levels.iter().enumerate().rev() {
+            let b = size(l);
+            keep[i] = b < bound || (l.state == LevelState::Omitted && b == 0 && i == 0);
+            if keep[i] {
+                bound = b;
+            }
+        }
+        let mut it = keep.into_iter();
+        self.levels.retain(|_| it.next().unwrap_or(true));
+    }
+
+    /// Bytes of its fullest level: an upper bound of its tokens.
+    pub fn max_bytes(&self) -> usize {
+        self.levels.last().map_or(0, |l| {
+            l.open.len()
+                + if l.pieces > 0 { self.head.len() } else { 0 }
+                + self.body[..l.pieces.min(self.body.len())]
+                    .iter()
+                    .map(String::len)
+                    .sum::<usize>()
+                + l.tail.len()
+        })
+    }
+}
+
+/// Lines per piece when a single hunk is split (a huge new file must not block
+/// everything ranked after it).
+pub const LINES_PER_PIECE: usize = 40;
+
+/// Classifies staged files; built once per run from the convention's excludes.
+#[derive(Debug, Clone)]
+pub struct Classifier {
+    exclude: GlobSet,
+}
+
+impl Classifier {
+    /// Compiles `context.exclude`; a bad glob is ignored here (the config reader
+    /// rejects it with its file and line before we get here).
+    pub fn new(exclude: &[String]) -> Self {
+        let mut b = GlobSetBuilder::new();
+        for g in exclude {
+            if let Ok(g) = Glob::new(g) {
+                b.add(g);
+            }
+        }
+        Classifier {
+            exclude: b.build().unwrap_or_else(|_| GlobSet::empty()),
+        }
+    }
+
+    /// What a file is worth to the prompt.
+    pub fn classify(&self, f: &FileDiff) -> FileClass {
+        let path = String::from_utf8_lossy(&f.change.path).into_owned();
+        if redact::is_secret_file(&path) {
+            return FileClass::Secret;
+        }
+        if f.binary || f.submodule {
+            return FileClass::Binary;
+        }
+        if self.exclude.is_match(&path) {
+            return FileClass::Excluded;
+        }
+        classify_path(&path)
+    }
+}
+
+/// Classification by path alone.
+pub fn classify_path(path: &str) -> FileClass {
+    let lower = path.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let dirs: Vec<&str> = lower.split('/').collect();
+    let dirs = &dirs[..dirs.len().saturating_sub(1)];
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    const LOCKS: &[&str] = &[
+        "cargo.lock",
+        "package-lock.json",
+        "yarn.lock",
+        "pnpm-lock.yaml",
+        "poetry.lock",
+        "gemfile.lock",
+        "composer.lock",
+        "go.sum",
+        "uv.lock",
+        "pipfile.lock",
+        "flake.lock",
+        "npm-shrinkwrap.json",
+    ];
+    if LOCKS.contains(&name) || ext == "lock" {
+        return FileClass::Lock;
+    }
+    if dirs.iter().any(|d| {
+        matches!(
+            *d,
+            "vendor" | "third_party" | "third-party" | "node_modules"
+        )
+    }) {
+        return FileClass::Vendored;
+    }
+    if dirs
+        .iter()
+        .any(|d| matches!(*d, "dist" | "generated" | "__generated__"))
+        || name.contains(".min.")
+        || name.ends_with(".pb.go")
+        || name.ends_with("_pb2.py")
+        || name.contains(".generated.")
+        || ext == "map"
+    {
+        return FileClass::Generated;
+    }
+    let stem = name.split('.').next().unwrap_or(name);
+    if dirs.iter().any(|d| {
+        matches!(
+            *d,
+            "tests" | "test" | "__tests__" | "spec" | "testdata" | "snapshots"
+        )
+    }) || stem.ends_with("_test")
+        || stem.starts_with("test_")
+        || stem.ends_with("_spec")
+        || name.contains(".test.")
+        || name.contains(".spec.")
+    {
+        return FileClass::Test;
+    }
+    if matches!(ext, "md" | "rst" | "adoc" | "txt" | "org")
+        || dirs.iter().any(|d| matches!(*d, "docs" | "doc"))
+        || stem == "readme"
+        || stem == "license"
+        || stem == "changelog"
+    {
+        return FileClass::Docs;
+    }
+    if matches!(
+        ext,
+        "toml" | "yaml" | "yml" | "json" | "ini" | "cfg" | "conf" | "xml" | "lock"
+    ) || name.starts_with(".git")
+        || matches!(name, "dockerfile" | "makefile")
+        || dirs.first().is_some_and(|d| *d == ".github")
+    {
+        return FileClass::Config;
+    }
+    FileClass::Source
+}
+
+/// A path as `git status --short` prints it: C-quoted when it holds a space, a
+/// quote, a backslash, a control character or a non-ASCII byte (core.quotePath).
+pub fn quote_path(p: &[u8]) -> String {
+    let needs = p
+        .iter()
+        .any(|&b| !(0x21..0x7f).contains(&b) || b == b'"' || b == b'\\');
+    if !needs {
+        return String::from_utf8_lossy(p).into_owned();
+    }
+    let mut s = String::from("\"");
+    for &b in p {
+        match b {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            b'\t' => s.push_str("\\t"),
+            b'\n' => s.push_str("\\n"),
+            b' ' => s.push(' '),
+            0x21..=0x7e => s.push(b as char),
+            _ => s.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    s.push('"');
+    s
+}
+
+/// One `git status --short` line of a staged change.
+pub fn status_line(f: &FileDiff) -> String {
+    let c = &f.change;
+    match (&c.old_path, c.kind) {
+        (Some(old), ChangeKind::Renamed | ChangeKind::Copied) => {
+            format!(
+                "{}  {} -> {}\n",
+                c.kind.letter(),
+                quote_path(old),
+                quote_path(&c.path)
+            )
+        }
+        _ => format!("{}  {}\n", c.kind.letter(), quote_path(&c.path)),
+    }
+}
+
+/// A `git diff --stat` line (without git's leading space): `path | 12 +++++-------`.
+pub fn stat_line(f: &FileDiff) -> String {
+    let path = match (&f.change.old_path, f.change.kind) {
+        (Some(old), ChangeKind::Renamed) => {
+            format!(
+                "{} => {}",
+                String::from_utf8_lossy(old),
+                String::from_utf8_lossy(&f.change.path)
+            )
+        }
+        _ => String::from_utf8_lossy(&f.change.path).into_owned(),
+    };
+    let path = neutralise(&path.replace('\n', "\\n"));
+    if f.binary {
+        return format!("{path} | Bin\n");
+    }
+    let n = f.added + f.removed;
+    let (mut a, mut r) = (f.added, f.removed);
+    if n > 40 {
+        a = (f.added * 40).div_ceil(n).min(40);
+        r = 40 - a.min(40);
+        if f.removed > 0 && r == 0 {
+            r = 1;
+            a -= 1;
+        }
+    }
+    format!("{path} | {n} {}{}\n", "+".repeat(a), "-".repeat(r))
+}
+
+/// Evidence must not be able to close its own block: the closing marker is escaped.
+pub fn neutralise(s: &str) -> String {
+    s.replace("</evidence", "<\\/evidence")
+        .replace("<evidence", "<\\evidence")
+}
+
+/// The fragment of one file's diff: omitted → stat line → first hunks (or lines) → whole.
+pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
+    let path = String::from_utf8_lossy(&f.change.path).into_owned();
+    let qpath = neutralise(&quote_path(&f.change.path));
+    let stat = stat_line(f);
+    let total_hunks = f.hunks.len();
+    let mut levels = vec![Level {
+        state: LevelState::Omitted,
+        open: String::new(),
+        pieces: 0,
+        tail: String::new(),
+        note: "diff and stat line omitted for budget (listed in the status list)".into(),
+    }];
+    let stat_note = if class.stat_only() {
+        format!("stat line only: {}", class.word())
+    } else {
+        "diff omitted for budget; stat line kept".into()
+    };
+    levels.push(Level { state: LevelState::Stat, open: String::new(), pieces: 0,
+        tail: format!(
+            "<evidence source=\"git diff --cached --stat -- {qpath}\" trimmed=\"{stat_note}\">\n{stat}</evidence>\n\n"
+        ),
+        note: stat_note,
+    });
+    let mut fr = Fragment {
+        id: format!("diff:{path}"),
+        section: Section::Diff,
+        priority: 900,
+        detail_priority: class.rank(),
+        floor: false,
+        when: When::Always,
+        head: String::new(),
+        body: Vec::new(),
+        levels,
+        path: Some(path),
+    };
+    if class.stat_only() || total_hunks == 0 {
+        if !class.stat_only() && total_hunks == 0 {
+            // Mode-only, empty file, rename without content: the header says it all.
+            let header = neutralise(&redact::redact_text(&f.header).text);
+            fr.levels.push(Level { state: LevelState::Full, open: String::new(), pieces: 0,
+                tail: format!(
+                    "<evidence source=\"git diff --cached -- {qpath}\" trimmed=\"no\">\n{header}</evidence>\n\n"
+                ),
+                note: String::new(),
+            });
+        }
+        return fr;
+    }
+    let header = neutralise(&redact::redact_text(&f.header).text);
+    fr.head = header;
+    let open = |trimmed: &str| {
+        format!("<evidence source=\"git diff --cached -- {qpath}\" trimmed=\"{trimmed}\">\n")
+    };
+    // Pieces: each hunk, split every LINES_PER_PIECE lines at a line that starts
+    // with a non-blank character (never mid-line, and keeps counts additive).
+    let mut marks: Vec<(usize, usize, usize)> = Vec::new(); // (hunk, lines kept in hunk, lines in hunk)
+    for (h, hunk) in f.hunks.iter().enumerate() {
+        let body = neutralise(&redact::redact_diff_body(&hunk.body).text);
+        let lines: Vec<&str> = body.split_inclusive('\n').collect();
+        let n = lines.len();
+        let mut piece = format!("{}\n", neutralise(&hunk.header));
+        let mut since = 0;
+        for (i, line) in lines.iter().enumerate() {
+            if since >= LINES_PER_PIECE
+                && !line.starts_with([' ', '\t', '\n', '\r', '/'])
+                && !line.is_empty()
+            {
+                fr.body.push(std::mem::take(&mut piece));
+                marks.push((h, i, n));
+                since = 0;
+            }
+            piece.push_str(line);
+            if !line.ends_with('\n') {
+                piece.push('\n');
+            }
+            since += 1;
+        }
+        fr.body.push(piece);
+        marks.push((h, n, n));
+    }
+    let pieces = fr.body.len();
+    for (k, &(h, kept, n)) in marks.iter().enumerate() {
+        let cut = k + 1;
+        if cut == pieces {
+            break;
+        }
+        let rest_hunks = total_hunks - h - 1;
+        let note = if kept < n {
+            format!(
+                "trimmed: {} of {n} lines of hunk {} and {rest_hunks} later hunks omitted",
+                n - kept,
+                h + 1
+            )
+        } else {
+            format!("trimmed: {rest_hunks} of {total_hunks} hunks omitted")
+        };
+        fr.levels.push(Level {
+            state: LevelState::Trimmed,
+            open: open("yes"),
+            pieces: cut,
+            tail: format!("[{note}; whole file {}]\n</evidence>\n\n", stat.trim_end()),
+            note,
+        });
+    }
+    fr.levels.push(Level {
+        state: LevelState::Full,
+        open: open("no"),
+        pieces,
+        tail: "</evidence>\n\n".into(),
+        note: String::new(),
+    });
+    fr.make_monotone();
+    fr
+}
+
+/// Per-directory counts: the status floor's first fallback.
+pub fn dir_counts(state: &StagedState) -> String {
+    let mut dirs: BTreeMap<String, BTreeMap<char, usize>> = BTreeMap::new();
+    for f in &state.files {
+        let p = String::from_utf8_lossy(&f.change.path).into_owned();
+        let d = p
+            .rsplit_once('/')
+            .map_or(".".to_string(), |(d, _)| format!("{d}/"));
+        *dirs
+            .entry(d)
+            .or_default()
+            .entry(f.change.kind.letter())
+            .or_default() += 1;
+    }
+    let mut s = String::new();
+    for (d, k) in dirs {
+        let n: usize = k.values().sum();
+        let parts: Vec<String> = k.iter().map(|(l, c)| format!("{l} {c}")).collect();
+        s.push_str(&format!(
+            "{} | {n} files ({})\n",
+            neutralise(&quote_path(d.as_bytes())),
+            parts.join(", ")
+        ));
+    }
+    s
+}
+
+/// A one-line summary: the status floor's last fallback.
+pub fn summary_line(state: &StagedState) -> String {
+    let mut k: BTreeMap<char, usize> = BTreeMap::new();
+    for f in &state.files {
+        *k.entry(f.change.kind.letter()).or_default() += 1;
+    }
+    let parts: Vec<String> = k.iter().map(|(l, c)| format!("{l} {c}")).collect();
+    format!(
+        "{} files staged ({})\n",
+        state.files.len(),
+        parts.join(", ")
+    )
+}
+
+/// The status floor: summary → per-directory counts → full `git status --short`.
+pub fn status_fragment(state: &StagedState) -> Fragment {
+    let wrap = |src: &str, trimmed: &str, body: String| {
+        format!(
+            "# Evidence\n<evidence source=\"{src}\" trimmed=\"{trimmed}\">\n{body}</evidence>\n\n"
+        )
+    };
+    let full: String = state
+        .files
+        .iter()
+        .map(|f| neutralise(&status_line(f)))
+        .collect();
+    let levels = vec![
+        Level {
+            state: LevelState::Trimmed,
+            open: String::new(),
+            pieces: 0,
+            tail: wrap(
+                "git status --short",
+                "collapsed to a one-line summary",
+                summary_line(state),
+            ),
+            note: "collapsed to a one-line summary".into(),
+        },
+        Level {
+            state: LevelState::Trimmed,
+            open: String::new(),
+            pieces: 0,
+            tail: wrap(
+                "git status --short",
+                "collapsed to per-directory counts",
+                dir_counts(state),
+            ),
+            note: "collapsed to per-directory counts".into(),
+        },
+        Level {
+            state: LevelState::Full,
+            open: String::new(),
+            pieces: 0,
+            tail: wrap("git status --short", "no", full),
+            note: String::new(),
+        },
+    ];
+    let mut f = Fragment {
+        id: "status".into(),
+        section: Section::Status,
+        priority: 1000,
+        detail_priority: 990,
+        floor: true,
+        when: When::Always,
+        head: String::new(),
+        body: Vec::new(),
+        levels,
+        path: None,
+    };
+    f.make_monotone();
+    f
+}
+
+/// Every file fragment of the staged state, in path order.
+pub fn file_fragments(state: &StagedState, conv: &Convention) -> Vec<Fragment> {
+    let c = Classifier::new(&conv.context.exclude);
+    state
+        .files
+        .iter()
+        .map(|f| file_fragment(f, c.classify(f)))
+        .collect()
+}

@@ -6,6 +6,7 @@ pub mod client;
 mod ollama;
 pub mod openai;
 pub mod settings;
+pub mod tokens;
 
 pub use answer::{AnswerError, parse_answer};
 pub use client::{Client, ClientError, Reply, Usage, Window};
