@@ -92,13 +92,16 @@ fn offline_draft_is_rejected_by_the_check_until_the_why_is_written() {
     let file = r.sb.path().join("MSG");
     std::fs::write(&file, &draft).unwrap();
     let out = r.sb.cmd(&check, &r.dir).arg(&file).output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "placeholder rejected: {}",
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("placeholder"));
+    assert_eq!(out.status.code(), Some(1), "placeholder rejected: {said}");
+    assert!(
+        said.contains("placeholder") && said.contains(jitcommit_core::offline::WHY_PLACEHOLDER),
+        "{said}"
+    );
     let fixed = draft.replace(
         jitcommit_core::offline::WHY_PLACEHOLDER,
         "so that new users feel welcome",
