@@ -1,0 +1,26 @@
+//! The validator runs on every commit and every push, so it must stay lean: it links
+//! neither the HTTP client nor the tokenizer (DESIGN §1). Debug builds keep symbol names
+//! that carry the crate name, so a linked crate leaves its name in the binary; the draft
+//! binary, which does link both, is the control that shows the probe works.
+
+fn binary(name: &str) -> Vec<u8> {
+    let path = match name {
+        "jitcommit-check" => env!("CARGO_BIN_EXE_jitcommit-check"),
+        _ => env!("CARGO_BIN_EXE_jitcommit-draft"),
+    };
+    std::fs::read(path).unwrap_or_else(|e| panic!("read {path}: {e}"))
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
+#[test]
+fn the_validator_links_neither_http_client_nor_tokenizer() {
+    let check = binary("jitcommit-check");
+    let draft = binary("jitcommit-draft");
+    for krate in ["ureq", "bpe_openai"] {
+        assert!(contains(&draft, krate), "control: jitcommit-draft should name {krate}");
+        assert!(!contains(&check, krate), "jitcommit-check links {krate}");
+    }
+}
