@@ -12,7 +12,9 @@ fn binary(name: &str) -> Vec<u8> {
 }
 
 fn contains(haystack: &[u8], needle: &str) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle.as_bytes())
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
 }
 
 #[test]
@@ -20,7 +22,10 @@ fn the_validator_links_neither_http_client_nor_tokenizer() {
     let check = binary("jitcommit-check");
     let draft = binary("jitcommit-draft");
     for krate in ["ureq", "bpe_openai"] {
-        assert!(contains(&draft, krate), "control: jitcommit-draft should name {krate}");
+        assert!(
+            contains(&draft, krate),
+            "control: jitcommit-draft should name {krate}"
+        );
         assert!(!contains(&check, krate), "jitcommit-check links {krate}");
     }
 }

@@ -394,45 +394,15 @@ pub fn classify_path(path: &str) -> FileClass {
     FileClass::Source
 }
 
-/// A path as `git status --short` prints it: C-quoted when it holds a space, a
-/// quote, a backslash, a control character or a non-ASCII byte (core.quotePath).
+/// A path as `git status --short` prints it (core.quotePath): the repository layer's
+/// quoting, which is tested against git itself.
 pub fn quote_path(p: &[u8]) -> String {
-    let needs = p
-        .iter()
-        .any(|&b| !(0x21..0x7f).contains(&b) || b == b'"' || b == b'\\');
-    if !needs {
-        return String::from_utf8_lossy(p).into_owned();
-    }
-    let mut s = String::from("\"");
-    for &b in p {
-        match b {
-            b'"' => s.push_str("\\\""),
-            b'\\' => s.push_str("\\\\"),
-            b'\t' => s.push_str("\\t"),
-            b'\n' => s.push_str("\\n"),
-            b' ' => s.push(' '),
-            0x21..=0x7e => s.push(b as char),
-            _ => s.push_str(&format!("\\{b:03o}")),
-        }
-    }
-    s.push('"');
-    s
+    crate::repo::quote_path(gix::bstr::BStr::new(p), true)
 }
 
 /// One `git status --short` line of a staged change.
 pub fn status_line(f: &FileDiff) -> String {
-    let c = &f.change;
-    match (&c.old_path, c.kind) {
-        (Some(old), ChangeKind::Renamed | ChangeKind::Copied) => {
-            format!(
-                "{}  {} -> {}\n",
-                c.kind.letter(),
-                quote_path(old),
-                quote_path(&c.path)
-            )
-        }
-        _ => format!("{}  {}\n", c.kind.letter(), quote_path(&c.path)),
-    }
+    crate::repo::status_short(std::slice::from_ref(&f.change))
 }
 
 /// A `git diff --stat` line (without git's leading space): `path | 12 +++++-------`.
