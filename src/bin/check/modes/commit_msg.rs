@@ -35,11 +35,7 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
             buf
         }
     };
-    let cwd = std::env::current_dir().map_err(|source| CheckError::File {
-        what: "enter",
-        path: PathBuf::from("."),
-        source,
-    })?;
+    let cwd = super::current_dir()?;
     let repo = open_optional(&cwd)?;
     let loaded = local_convention(settings, repo.as_ref())?;
     let conv = &loaded.convention;

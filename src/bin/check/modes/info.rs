@@ -12,11 +12,7 @@ use crate::modes::{Outcome, local_convention};
 
 /// `--dump-config`: the effective convention (as a `.commit-convention.toml`) and its origin.
 pub fn dump_config(settings: &Settings) -> Result<Outcome, CheckError> {
-    let cwd = std::env::current_dir().map_err(|source| CheckError::File {
-        what: "enter",
-        path: ".".into(),
-        source,
-    })?;
+    let cwd = super::current_dir()?;
     let repo = match Repo::discover(&cwd) {
         Ok(r) => Some(r),
         Err(RepoError::Open { .. }) => None,

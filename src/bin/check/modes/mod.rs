@@ -25,6 +25,16 @@ pub enum Outcome {
     Findings,
 }
 
+/// The directory the hook or command runs in (git runs hooks at the work tree's top, or
+/// in the bare repository).
+pub fn current_dir() -> Result<std::path::PathBuf, CheckError> {
+    std::env::current_dir().map_err(|source| CheckError::File {
+        what: "enter",
+        path: ".".into(),
+        source,
+    })
+}
+
 /// The convention for a run in a work tree: `--config`, else discovery from the work
 /// tree root, else (bare repository) from the default branch, else built-in.
 pub fn local_convention(settings: &Settings, repo: Option<&Repo>) -> Result<Loaded, CheckError> {

@@ -119,11 +119,7 @@ struct Incoming {
 }
 
 fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
-    let cwd = std::env::current_dir().map_err(|source| CheckError::File {
-        what: "enter",
-        path: ".".into(),
-        source,
-    })?;
+    let cwd = super::current_dir()?;
     let repo = Repo::discover(&cwd)?;
     let mut policies: Vec<(Loaded, String)> = Vec::new();
     let mut incoming = Vec::new();

@@ -12,11 +12,7 @@ use crate::output::{Printer, Style};
 
 /// Checks every commit of `spec`.
 pub fn run(settings: &Settings, spec: &str) -> Result<Outcome, CheckError> {
-    let cwd = std::env::current_dir().map_err(|source| CheckError::File {
-        what: "enter",
-        path: ".".into(),
-        source,
-    })?;
+    let cwd = super::current_dir()?;
     let repo = Repo::discover(&cwd)?;
     let loaded = local_convention(settings, Some(&repo))?;
     let trace = tracing(settings, &loaded.convention);
