@@ -41,7 +41,9 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
     let conv = &loaded.convention;
     let cleanup = cleanup_for(repo.as_ref());
     let changes = match &repo {
-        Some(r) if tracing(settings, conv) => Some(r.staged_changes_for_tracing()?),
+        Some(r) if tracing(settings, conv) && engine::may_name_paths(&raw) => {
+            Some(r.staged_changes_for_tracing()?)
+        }
         _ => None,
     };
     let checked = engine::check(&raw, conv, &cleanup, changes.as_deref());
