@@ -10,6 +10,9 @@
 //!    fixups, some non-conforming messages), tracing off and on, vs `convco check` and
 //!    `cog check`;
 //! 3. a 10,000-commit push into a bare repository checked by the pre-receive hook.
+//!
+//! With `JITCOMMIT_BENCH_KEEP=1` it generates the history, prints where it kept it and
+//! stops, for profiling a single command against it.
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use std::fmt::Write as _;
@@ -51,11 +54,27 @@ fn main() {
         "history: {} commits ({} merges, {} reverts, {} fixups, {} non-conforming), {n_range} in {range:.12}…",
         stats.commits, stats.merges, stats.reverts, stats.fixups, stats.bad
     );
+    if std::env::var_os("JITCOMMIT_BENCH_KEEP").is_some() {
+        // For profiling: keep the generated history and stop before measuring.
+        let dir = tmp.keep();
+        println!("kept {} (range {range})", dir.join("history").display());
+        return;
+    }
 
     // ---- 1. one message, whole process ----
+    // As in a real commit-msg run, the files the message names are staged.
     let msg = "feat(core): parse the convention from pyproject.toml\n\n\
                - Add: crates/core/src/config.rs — discovery and strict parsing\n\
                - Test: crates/core/tests/config.rs — every source, every error kind\n";
+    for f in ["crates/core/src/config.rs", "crates/core/tests/config.rs"] {
+        let path = repo.join(f);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, format!("// {f}\n")).unwrap();
+    }
+    env.git(&repo, &["add", "crates"]);
+    // A bullet naming a path that is not staged: the rejection computes the whole staged
+    // set for its "nearest changed paths" hint.
+    let unstaged = msg.replace("crates/core/tests/config.rs", "crates/core/tests/other.rs");
     let ours = median(41, || {
         let mut c = env.cmd(&bin, &repo);
         c.args(["--stdin", "--no-trace-paths"]);
@@ -66,12 +85,21 @@ fn main() {
         c.arg("--stdin");
         feed(c, msg)
     });
+    let ours_rejected = median(41, || {
+        let mut c = env.cmd(&bin, &repo);
+        c.arg("--stdin");
+        feed(c, &unstaged)
+    });
     println!("\none message, whole process (median of 41):");
     println!(
         "  jitcommit-check --stdin                  {}",
         ms(ours_traced)
     );
     println!("  jitcommit-check --stdin --no-trace-paths {}", ms(ours));
+    println!(
+        "  jitcommit-check --stdin, a path not staged (rejected) {}",
+        ms(ours_rejected)
+    );
     if let Some(convco) = &convco {
         let t = median(41, || {
             let mut c = env.cmd(convco, &repo);

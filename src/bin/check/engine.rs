@@ -52,13 +52,16 @@ pub struct Checked {
     pub raw_findings: Vec<Item>,
 }
 
-/// Checks one message. `changes` is the changed-path set when tracing is on.
-pub fn check(
+/// Checks one message. `trace` is asked for the changed-path set when the message has
+/// bullet paths to trace; it gets those paths (see [`rules::traced_paths`]) and returns
+/// `None` when tracing is off, or a set for which `bullet-path` finds what it would find
+/// against the full one (see [`traced_set`]).
+pub fn check<E>(
     raw: &[u8],
     conv: &Convention,
     cleanup: &Cleanup,
-    changes: Option<&[Change]>,
-) -> Checked {
+    trace: impl FnOnce(&[String]) -> Result<Option<ChangedPaths>, E>,
+) -> Result<Checked, E> {
     let (text, raw_findings) = match rules::decode(raw) {
         Ok(text) => (Cow::Borrowed(text), Vec::new()),
         // Not UTF-8 or a NUL byte: one finding at the first bad byte, then the rest is
@@ -74,34 +77,44 @@ pub fn check(
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
             .unwrap_or_else(|| format!("{e:?}").to_lowercase());
-        return Checked {
+        return Ok(Checked {
             cleaned,
             exempt: Some(name),
             findings: Vec::new(),
             raw_findings,
-        };
+        });
     }
-    let changed = changes.map(ChangedPaths::new);
+    let paths = rules::traced_paths(&cleaned);
+    // No bullet path to trace: the rule would not look at the set, so none is computed.
+    let changed = if paths.is_empty() {
+        None
+    } else {
+        trace(&paths)?
+    };
     let findings = rules::check(&cleaned, conv, changed.as_ref())
         .into_iter()
         .map(item)
         .collect();
-    Checked {
+    Ok(Checked {
         cleaned,
         exempt: None,
         findings,
         raw_findings,
-    }
+    })
 }
 
-/// Whether a message may hold bullets that name paths, so its changed paths are worth
-/// computing. Only the bullet-path rule reads them, and only for bullet-like lines, so
-/// skipping the diff for a message without any gives the same findings; on a push of
-/// imported history (subjects only, merges) it saves one tree diff per commit.
-pub fn may_name_paths(raw: &[u8]) -> bool {
-    raw.split(|b| *b == b'\n').skip(1).any(|l| {
-        let t = l.trim_ascii_start();
-        matches!(t.first(), Some(b'-' | b'*' | b'+'))
+/// The set to trace `paths` against: the paths themselves when a probe `proved` each one
+/// changed (every bullet then passes, as it would against the full set), else the full
+/// set from `changes` (which also feeds the "nearest changed paths" hints).
+pub fn traced_set<E>(
+    paths: &[String],
+    proved: bool,
+    changes: impl FnOnce() -> Result<Vec<Change>, E>,
+) -> Result<ChangedPaths, E> {
+    Ok(if proved {
+        ChangedPaths::from_paths(paths.iter().cloned())
+    } else {
+        ChangedPaths::new(&changes()?)
     })
 }
 
@@ -130,20 +143,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bullet_like_lines_need_paths() {
-        assert!(may_name_paths(b"feat: x\n\n- Add: a \xe2\x80\x94 b\n"));
-        assert!(may_name_paths(b"feat: x\n\n  * Add: a\n"));
-        assert!(!may_name_paths(b"- feat: the subject alone\n"));
-        assert!(!may_name_paths(b"Merge branch 'x'\n"));
-        assert!(!may_name_paths(b"fix: y\n\nprose only\n"));
+    fn the_set_is_asked_for_only_when_a_bullet_names_a_path() {
+        let conv = Convention::default();
+        let mut asked = Vec::new();
+        for msg in [
+            &b"fix: y\n\nprose only, no bullets\n"[..],
+            b"Merge branch 'x'\n",
+            b"fix: y\n\n- Fix: /abs/path \xe2\x80\x94 not traced\n",
+            b"fix: y\n\n- Fix: ./src/a.rs/ \xe2\x80\x94 why\n- Move: b \xe2\x86\x92 c/d \xe2\x80\x94 why\n",
+        ] {
+            check(msg, &conv, &Cleanup::Stored, |paths| {
+                asked.push(paths.to_vec());
+                Ok::<_, ()>(None)
+            })
+            .unwrap();
+        }
+        assert_eq!(asked, vec![vec!["b", "c/d", "src/a.rs"]]);
     }
 
     #[test]
-    fn skipping_paths_without_bullets_changes_nothing() {
+    fn proved_paths_pass_and_unproved_ones_get_the_full_set() {
         let conv = Convention::default();
-        let msg = b"fix: y\n\nprose only, no bullets\n";
-        let none = check(msg, &conv, &Cleanup::Stored, None);
-        let empty = check(msg, &conv, &Cleanup::Stored, Some(&[]));
-        assert_eq!(none.findings, empty.findings);
+        let msg = b"fix: y\n\n- Fix: src/a.rs \xe2\x80\x94 why\n";
+        let proved = check(msg, &conv, &Cleanup::Stored, |paths| {
+            traced_set(paths, true, || -> Result<Vec<Change>, ()> {
+                panic!("a proved set needs no diff")
+            })
+            .map(Some)
+        })
+        .unwrap();
+        assert!(proved.findings.is_empty());
+        let full = check(msg, &conv, &Cleanup::Stored, |paths| {
+            traced_set(paths, false, || Ok::<_, ()>(Vec::new())).map(Some)
+        })
+        .unwrap();
+        assert_eq!(full.findings.len(), 1);
+        assert_eq!(full.findings[0].rule, "bullet-path");
     }
 }

@@ -11,6 +11,9 @@ use gix::traverse::commit::simple::CommitTimeOrder;
 use super::patch::Entry;
 use super::{Change, ChangeKind, ObjectId, Repo, RepoError};
 
+/// How many commits' tree and first parent are remembered before starting over.
+const LINKS_KEPT: usize = 100_000;
+
 /// Reusable state for tree diffs, so a walk over thousands of commits allocates once.
 #[derive(Default)]
 pub(crate) struct DiffCache {
@@ -19,7 +22,7 @@ pub(crate) struct DiffCache {
 }
 
 impl Repo {
-    fn object_err(
+    pub(super) fn object_err(
         &self,
         id: ObjectId,
         e: impl std::error::Error + Send + Sync + 'static,
@@ -43,20 +46,39 @@ impl Repo {
         })
     }
 
-    /// The tree of `commit` and of its first parent (`None` for a root commit).
-    fn trees_of(&self, commit: ObjectId) -> Result<(Option<ObjectId>, ObjectId), RepoError> {
+    /// The tree and first parent of `commit`, remembered so a walk reads each commit once.
+    fn commit_links(&self, commit: ObjectId) -> Result<(ObjectId, Option<ObjectId>), RepoError> {
+        if let Some(links) = self.links.borrow().get(&commit) {
+            return Ok(*links);
+        }
         let c = self.find_commit(commit)?;
-        let tree = c
-            .tree_id()
-            .map_err(|e| self.object_err(commit, e))?
-            .detach();
-        let parent = c.parent_ids().next().map(|p| p.detach());
+        self.remember_links(commit, &c)
+    }
+
+    fn remember_links(
+        &self,
+        id: ObjectId,
+        c: &gix::Commit<'_>,
+    ) -> Result<(ObjectId, Option<ObjectId>), RepoError> {
+        let tree = c.tree_id().map_err(|e| self.object_err(id, e))?.detach();
+        let links = (tree, c.parent_ids().next().map(|p| p.detach()));
+        let mut map = self.links.borrow_mut();
+        if map.len() >= LINKS_KEPT {
+            map.clear();
+        }
+        map.insert(id, links);
+        Ok(links)
+    }
+
+    /// The tree of `commit` and of its first parent (`None` for a root commit).
+    pub(super) fn trees_of(
+        &self,
+        commit: ObjectId,
+    ) -> Result<(Option<ObjectId>, ObjectId), RepoError> {
+        let (tree, parent) = self.commit_links(commit)?;
         let parent_tree = match parent {
             None => None,
-            Some(p) => {
-                let pc = self.find_commit(p)?;
-                Some(pc.tree_id().map_err(|e| self.object_err(p, e))?.detach())
-            }
+            Some(p) => Some(self.commit_links(p)?.0),
         };
         Ok((parent_tree, tree))
     }
@@ -158,6 +180,7 @@ impl Repo {
     /// The raw message bytes of `commit` (everything after the header's blank line).
     pub fn commit_message(&self, commit: ObjectId) -> Result<Vec<u8>, RepoError> {
         let c = self.find_commit(commit)?;
+        self.remember_links(commit, &c)?;
         let msg = c.message_raw().map_err(|e| self.object_err(commit, e))?;
         Ok(msg.to_vec())
     }

@@ -21,7 +21,7 @@ pub mod trailer;
 
 pub use encoding::decode;
 pub use exempt::{exemption, exemption_kind};
-pub use paths::ChangedPaths;
+pub use paths::{ChangedPaths, traced_paths};
 pub use placeholder::WHY_PLACEHOLDER;
 
 use crate::config::Convention;

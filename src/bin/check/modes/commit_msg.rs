@@ -40,13 +40,13 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
     let loaded = local_convention(settings, repo.as_ref())?;
     let conv = &loaded.convention;
     let cleanup = cleanup_for(repo.as_ref());
-    let changes = match &repo {
-        Some(r) if tracing(settings, conv) && engine::may_name_paths(&raw) => {
-            Some(r.staged_changes_for_tracing()?)
+    let checked = engine::check(&raw, conv, &cleanup, |paths| match &repo {
+        Some(r) if tracing(settings, conv) => {
+            let proved = r.staged_changes_all(paths)?;
+            engine::traced_set(paths, proved, || r.staged_changes_for_tracing()).map(Some)
         }
-        _ => None,
-    };
-    let checked = engine::check(&raw, conv, &cleanup, changes.as_deref());
+        _ => Ok::<_, RepoError>(None),
+    })?;
 
     // Findings point at the lines the user edited, not at the cleaned text.
     let mut findings = checked.findings;

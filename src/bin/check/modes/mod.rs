@@ -9,7 +9,7 @@ pub mod push;
 pub mod range;
 
 use jitcommit_core::config::{self, Convention, Loaded};
-use jitcommit_core::repo::{ObjectId, Repo};
+use jitcommit_core::repo::{ObjectId, Repo, RepoError};
 
 use crate::args::Settings;
 use crate::engine::{self, Cleanup};
@@ -83,12 +83,13 @@ pub fn check_commit(
     trace: bool,
 ) -> Result<Report, CheckError> {
     let raw = repo.commit_message(id)?;
-    let changes = if trace && engine::may_name_paths(&raw) {
-        Some(repo.commit_changes_for_tracing(id)?)
-    } else {
-        None
-    };
-    let checked = engine::check(raw.as_ref(), conv, &Cleanup::Stored, changes.as_deref());
+    let checked = engine::check(raw.as_ref(), conv, &Cleanup::Stored, |paths| {
+        if !trace {
+            return Ok::<_, RepoError>(None);
+        }
+        let proved = repo.commit_changes_all(id, paths)?;
+        engine::traced_set(paths, proved, || repo.commit_changes_for_tracing(id)).map(Some)
+    })?;
     let subject = checked.cleaned.lines().next().unwrap_or("").to_string();
     Ok(Report {
         commit: Some(id.to_string()),

@@ -1,0 +1,398 @@
+//! Path probes for bullet tracing: "does this commit (or the staged set) change `path`, or
+//! a file under it?", answered by looking the path up on both sides instead of diffing
+//! the whole trees. A commit's bullets name a handful of paths; its trees may hold
+//! thousands of entries, and a full diff reads every entry of every changed directory.
+//!
+//! A probe answers only "changed for certain". Anything else (unchanged, a mode-only
+//! change, a malformed tree, a conflicted or sparse index, an intent-to-add entry) is
+//! "not proven", and the caller computes the full diff, so the findings are exactly
+//! those of the full diff. Trees are parsed once and kept, keyed by id, so a range walk
+//! that reads each parent's trees right after reading them as a child's costs one parse
+//! per new tree.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use gix::bstr::ByteSlice;
+
+use super::{ObjectId, Repo, RepoError};
+
+/// Bytes of tree objects kept before the cache starts over.
+const TREE_CACHE_BYTES: usize = 32 * 1024 * 1024;
+
+/// Nesting beyond which a probe gives up (the full diff then decides).
+const MAX_DEPTH: usize = 256;
+
+/// A tree object's raw bytes with the position of each entry's name, for binary search
+/// in git's order. Like git's own tree lookups, it trusts the stored order.
+#[derive(Debug)]
+pub(crate) struct RawTree {
+    data: Vec<u8>,
+    /// (start, end) of each entry's name in `data`.
+    names: Vec<(u32, u32)>,
+    hash_len: usize,
+}
+
+/// One entry of a [`RawTree`].
+#[derive(Debug, Clone, Copy)]
+struct RawEntry<'a> {
+    mode: u32,
+    name: &'a [u8],
+    id: &'a gix::oid,
+}
+
+impl RawEntry<'_> {
+    fn is_tree(&self) -> bool {
+        self.mode & 0o170000 == 0o040000
+    }
+
+    fn found(&self) -> Found {
+        Some((self.mode, self.id.to_owned()))
+    }
+}
+
+/// The tree object is malformed (truncated, a bad mode, an empty name).
+#[derive(Debug)]
+struct Malformed;
+
+impl RawTree {
+    fn parse(data: Vec<u8>, kind: gix::hash::Kind) -> Result<Self, Malformed> {
+        let hash_len = kind.len_in_bytes();
+        let mut names = Vec::new();
+        let mut at = 0usize;
+        while at < data.len() {
+            let rest = &data[at..];
+            let space = rest
+                .iter()
+                .take(8)
+                .position(|b| *b == b' ')
+                .ok_or(Malformed)?;
+            if space == 0 || !rest[..space].iter().all(|d| (b'0'..=b'7').contains(d)) {
+                return Err(Malformed);
+            }
+            let nul = rest[space + 1..].find_byte(0).ok_or(Malformed)? + space + 1;
+            if nul == space + 1 || nul + 1 + hash_len > rest.len() {
+                return Err(Malformed);
+            }
+            let start = u32::try_from(at + space + 1).map_err(|_| Malformed)?;
+            let end = u32::try_from(at + nul).map_err(|_| Malformed)?;
+            names.push((start, end));
+            at += nul + 1 + hash_len;
+        }
+        Ok(RawTree {
+            data,
+            names,
+            hash_len,
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    fn name(&self, i: usize) -> &[u8] {
+        let (s, e) = self.names[i];
+        &self.data[s as usize..e as usize]
+    }
+
+    fn mode_start(&self, i: usize) -> usize {
+        match i {
+            0 => 0,
+            _ => self.names[i - 1].1 as usize + 1 + self.hash_len,
+        }
+    }
+
+    /// A directory entry: its mode is `40000` (every other mode starts with `1`).
+    fn is_tree(&self, i: usize) -> bool {
+        self.data[self.mode_start(i)] == b'4'
+    }
+
+    fn entry(&self, i: usize) -> RawEntry<'_> {
+        let (s, e) = self.names[i];
+        let mode = self.data[self.mode_start(i)..s as usize - 1]
+            .iter()
+            .fold(0u32, |m, d| m * 8 + u32::from(d - b'0'));
+        let id = &self.data[e as usize + 1..e as usize + 1 + self.hash_len];
+        RawEntry {
+            mode,
+            name: self.name(i),
+            // The slice has the hash's length (checked when parsing).
+            id: gix::oid::from_bytes_unchecked(id),
+        }
+    }
+
+    fn entries(&self) -> impl Iterator<Item = RawEntry<'_>> {
+        (0..self.len()).map(|i| self.entry(i))
+    }
+
+    /// The entry named `name`: a file (or other non-directory) first, then a directory.
+    fn lookup(&self, name: &[u8]) -> Found {
+        for dir in [false, true] {
+            let (mut lo, mut hi) = (0, self.len());
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                match git_cmp(self.name(mid), self.is_tree(mid), name, dir) {
+                    Ordering::Less => lo = mid + 1,
+                    Ordering::Greater => hi = mid,
+                    Ordering::Equal => return self.entry(mid).found(),
+                }
+            }
+        }
+        None
+    }
+}
+
+/// git's tree order: names compare bytewise, a directory as if it ended in `/`.
+fn git_cmp(a: &[u8], a_tree: bool, b: &[u8], b_tree: bool) -> Ordering {
+    let n = a.len().min(b.len());
+    match a[..n].cmp(&b[..n]) {
+        Ordering::Equal => {}
+        o => return o,
+    }
+    let end = |s: &[u8], tree: bool| s.get(n).copied().unwrap_or(if tree { b'/' } else { 0 });
+    end(a, a_tree).cmp(&end(b, b_tree))
+}
+
+/// Tree objects by id, reused across the commits of a walk.
+#[derive(Default)]
+pub(crate) struct TreeCache {
+    trees: HashMap<ObjectId, Rc<RawTree>>,
+    bytes: usize,
+}
+
+/// What a lookup found at a path: an entry's mode and id.
+type Found = Option<(u32, ObjectId)>;
+
+impl Repo {
+    /// Whether every path in `paths` is, for certain, a path `commit` changes against its
+    /// first parent (the empty tree for a root commit) or a directory holding one. `false`
+    /// means "not proven": compute [`Repo::commit_changes_for_tracing`] to know.
+    pub fn commit_changes_all(
+        &self,
+        commit: ObjectId,
+        paths: &[String],
+    ) -> Result<bool, RepoError> {
+        let (old, new) = self.trees_of(commit)?;
+        let old = old.unwrap_or_else(|| ObjectId::empty_tree(new.kind()));
+        for p in paths {
+            let Some(a) = self.lookup_path(old, p.as_bytes())? else {
+                return Ok(false);
+            };
+            let Some(b) = self.lookup_path(new, p.as_bytes())? else {
+                return Ok(false);
+            };
+            if !self.sides_differ(a, b, 0)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether every path in `paths` is, for certain, a staged path (HEAD's tree, or the
+    /// empty tree when unborn, against the index git names) or a directory holding one.
+    /// `false` means "not proven": compute [`Repo::staged_changes_for_tracing`] to know.
+    pub fn staged_changes_all(&self, paths: &[String]) -> Result<bool, RepoError> {
+        let index = self.repo.index_or_empty().map_err(|e| RepoError::Index {
+            path: self.repo.index_path(),
+            source: Box::new(e),
+        })?;
+        let unusual = index.is_sparse()
+            || index.entries().iter().any(|e| {
+                e.stage_raw() != 0 || e.flags.contains(gix::index::entry::Flags::INTENT_TO_ADD)
+            });
+        if unusual {
+            return Ok(false);
+        }
+        let head = self
+            .repo
+            .head_tree_id_or_empty()
+            .map_err(|e| RepoError::Head(Box::new(e)))?
+            .detach();
+        for p in paths {
+            let Some(tree_side) = self.lookup_path(head, p.as_bytes())? else {
+                return Ok(false);
+            };
+            if !self.staged_differs(&index, tree_side, p.as_bytes())? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The tree `id` (`None` when malformed), from the cache when it was read before.
+    fn raw_tree(&self, id: ObjectId) -> Result<Option<Rc<RawTree>>, RepoError> {
+        if let Some(t) = self.trees.borrow().trees.get(&id) {
+            return Ok(Some(Rc::clone(t)));
+        }
+        let data = if id.is_empty_tree() {
+            Vec::new()
+        } else {
+            // A copy: gix's buffer goes back to its free list for the next read.
+            self.repo
+                .find_tree(id)
+                .map_err(|e| self.object_err(id, e))?
+                .data
+                .clone()
+        };
+        let Ok(tree) = RawTree::parse(data, id.kind()) else {
+            return Ok(None);
+        };
+        let tree = Rc::new(tree);
+        let mut cache = self.trees.borrow_mut();
+        if cache.bytes + tree.data.len() > TREE_CACHE_BYTES {
+            cache.trees.clear();
+            cache.bytes = 0;
+        }
+        cache.bytes += tree.data.len();
+        cache.trees.insert(id, Rc::clone(&tree));
+        Ok(Some(tree))
+    }
+
+    /// The entry at `path` under the tree `root`: `Ok(Some(None))` when there is none,
+    /// `Ok(None)` when the answer cannot be trusted (a malformed tree, a bad path).
+    fn lookup_path(&self, root: ObjectId, path: &[u8]) -> Result<Option<Found>, RepoError> {
+        if path.is_empty() || path.split(|b| *b == b'/').any(<[u8]>::is_empty) {
+            return Ok(None);
+        }
+        let Some(mut tree) = self.raw_tree(root)? else {
+            return Ok(None);
+        };
+        let mut parts = path.split(|b| *b == b'/').peekable();
+        while let Some(part) = parts.next() {
+            let found = tree.lookup(part);
+            let Some((mode, id)) = found else {
+                return Ok(Some(None));
+            };
+            if parts.peek().is_none() {
+                return Ok(Some(found));
+            }
+            if mode & 0o170000 != 0o040000 {
+                return Ok(Some(None));
+            }
+            let Some(next) = self.raw_tree(id)? else {
+                return Ok(None);
+            };
+            tree = next;
+        }
+        Ok(Some(None))
+    }
+
+    /// Whether a full diff of the two sides of one path would list that path or a file
+    /// under it with a content change (a mode alone is not proven here).
+    fn sides_differ(&self, a: Found, b: Found, depth: usize) -> Result<bool, RepoError> {
+        let is_tree = |f: &Found| f.is_some_and(|(m, _)| m & 0o170000 == 0o040000);
+        match (a, b) {
+            (None, None) => Ok(false),
+            // Equal ids: nothing under it changed, or only a mode.
+            (Some(x), Some(y)) if x.1 == y.1 => Ok(false),
+            _ if (a.is_some() && !is_tree(&a)) || (b.is_some() && !is_tree(&b)) => Ok(true),
+            _ => {
+                if depth >= MAX_DEPTH {
+                    return Ok(false);
+                }
+                let empty = || ObjectId::empty_tree(self.repo.object_hash());
+                let ta = self.raw_tree(a.map_or_else(empty, |(_, id)| id))?;
+                let tb = self.raw_tree(b.map_or_else(empty, |(_, id)| id))?;
+                let (Some(ta), Some(tb)) = (ta, tb) else {
+                    return Ok(false);
+                };
+                let (mut ia, mut ib) = (ta.entries().peekable(), tb.entries().peekable());
+                loop {
+                    let (ea, eb) = match (ia.peek(), ib.peek()) {
+                        (None, None) => return Ok(false),
+                        (Some(x), None) => (Some(*x), None),
+                        (None, Some(y)) => (None, Some(*y)),
+                        (Some(x), Some(y)) => {
+                            match git_cmp(x.name, x.is_tree(), y.name, y.is_tree()) {
+                                Ordering::Less => (Some(*x), None),
+                                Ordering::Greater => (None, Some(*y)),
+                                Ordering::Equal => (Some(*x), Some(*y)),
+                            }
+                        }
+                    };
+                    if ea.is_some() {
+                        ia.next();
+                    }
+                    if eb.is_some() {
+                        ib.next();
+                    }
+                    let fa = ea.and_then(|e| e.found());
+                    let fb = eb.and_then(|e| e.found());
+                    if self.sides_differ(fa, fb, depth + 1)? {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the staged set changes `path` or a file under it, given what HEAD's tree
+    /// holds at `path`.
+    fn staged_differs(
+        &self,
+        index: &gix::index::State,
+        tree_side: Found,
+        path: &[u8],
+    ) -> Result<bool, RepoError> {
+        if let Some(e) = index.entry_by_path(path.as_bstr()) {
+            // A different id is a change for certain; a mode alone is not proven here.
+            return Ok(tree_side.is_none_or(|(_, id)| id != e.id));
+        }
+        let mut prefix = path.to_vec();
+        prefix.push(b'/');
+        let range = index
+            .prefixed_entries_range(prefix.as_bstr())
+            .unwrap_or(0..0);
+        let is_dir = |f: &Found| f.is_some_and(|(m, _)| m & 0o170000 == 0o040000);
+        match tree_side {
+            // Nothing at `path` in HEAD: staged entries under it are additions.
+            None => Ok(!range.is_empty()),
+            // A file in HEAD, none in the index: it is staged for deletion.
+            Some(_) if !is_dir(&tree_side) => Ok(true),
+            Some((_, id)) => {
+                let mut head = Vec::new();
+                if !self.flatten(id, &mut prefix, &mut head, 0)? {
+                    return Ok(false);
+                }
+                // Paths and ids only: a mode-only difference is left to the full diff.
+                let staged = index.entries()[range]
+                    .iter()
+                    .map(|e| (e.path(index).as_bytes(), e.id));
+                let head = head.iter().map(|(p, id)| (p.as_slice(), *id));
+                Ok(!staged.eq(head))
+            }
+        }
+    }
+
+    /// Appends every non-directory entry under the tree `id` to `out` as (full path, id),
+    /// in the index's order; `false` when a tree cannot be trusted or nests too deep.
+    fn flatten(
+        &self,
+        id: ObjectId,
+        prefix: &mut Vec<u8>,
+        out: &mut Vec<(Vec<u8>, ObjectId)>,
+        depth: usize,
+    ) -> Result<bool, RepoError> {
+        if depth >= MAX_DEPTH {
+            return Ok(false);
+        }
+        let Some(tree) = self.raw_tree(id)? else {
+            return Ok(false);
+        };
+        for e in tree.entries() {
+            let len = prefix.len();
+            prefix.extend_from_slice(e.name);
+            if e.is_tree() {
+                prefix.push(b'/');
+                if !self.flatten(e.id.to_owned(), prefix, out, depth + 1)? {
+                    return Ok(false);
+                }
+            } else {
+                out.push((prefix.clone(), e.id.to_owned()));
+            }
+            prefix.truncate(len);
+        }
+        Ok(true)
+    }
+}
