@@ -237,3 +237,93 @@ fn corrupt_config_is_an_error_not_a_default() {
         stderr(&o)
     );
 }
+
+/// A history long enough to be checked on several threads (256 commits and up): every
+/// commit is reported once, oldest first, with the findings of a one-by-one check —
+/// a bullet naming a path the commit did not change, a bad subject — and nothing else.
+#[test]
+fn a_long_range_is_checked_in_runs_with_the_same_findings() {
+    let sb = Sandbox::new();
+    let r = sb.init("long");
+    let mut script = String::new();
+    let (mut untraced, mut bad_subject) = (Vec::new(), Vec::new());
+    for i in 1..=400usize {
+        let file = format!("d{}/f{}.rs", i % 5, i % 37);
+        let subject = if i % 29 == 0 {
+            bad_subject.push(i);
+            format!("Step {i}")
+        } else {
+            format!("feat: step {i}")
+        };
+        let named = if i % 13 == 0 {
+            untraced.push(i);
+            "d0/never.rs".to_string()
+        } else {
+            file.clone()
+        };
+        let msg = good(&subject, &[&named]);
+        let content = format!("// {i}\n");
+        script.push_str(&format!(
+            "commit refs/heads/main\nmark :{i}\ncommitter C <c@example.com> {} +0000\ndata {}\n{msg}\n",
+            1_700_000_000 + i * 60,
+            msg.len()
+        ));
+        if i > 1 {
+            script.push_str(&format!("from :{}\n", i - 1));
+        }
+        script.push_str(&format!(
+            "M 100644 inline {file}\ndata {}\n{content}\n\n",
+            content.len()
+        ));
+    }
+    let o = run_with_stdin(
+        {
+            let mut c = sb.git_cmd(&r);
+            c.args(["fast-import", "--quiet"]);
+            c
+        },
+        script.as_bytes(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let root = sb.git(&r, &["rev-list", "--max-parents=0", "main"]);
+    let range = format!("{}..main", root.trim());
+    let revs = sb.git(&r, &["rev-list", "--reverse", &range]);
+    let ids: Vec<&str> = revs.lines().collect();
+    assert_eq!(ids.len(), 399);
+
+    for traced in [true, false] {
+        let o = run({
+            let mut c = check(&sb, &r);
+            c.args(["--range", &range, "--format", "json"]);
+            if !traced {
+                c.arg("--no-trace-paths");
+            }
+            c
+        });
+        assert_eq!(code(&o), 1, "{}", stderr(&o));
+        let objs: Vec<serde_json::Value> = stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let got: Vec<&str> = objs.iter().map(|o| o["commit"].as_str().unwrap()).collect();
+        assert_eq!(got, ids, "every commit once, oldest first");
+        for (n, obj) in (2..).zip(&objs) {
+            let mut rules: Vec<&str> = obj["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f["rule"].as_str().unwrap())
+                .collect();
+            rules.sort_unstable();
+            let mut want = Vec::new();
+            if traced && untraced.contains(&n) {
+                want.push("bullet-path");
+            }
+            if bad_subject.contains(&n) {
+                want.push("subject-format");
+            }
+            want.sort_unstable();
+            assert_eq!(rules, want, "commit {n} (traced: {traced})");
+        }
+    }
+}

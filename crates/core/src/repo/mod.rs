@@ -16,7 +16,7 @@ mod types;
 use std::path::{Path, PathBuf};
 
 /// Bytes of decoded pack entries kept for delta resolution (see [`Repo::discover`]).
-const PACK_CACHE_BYTES: usize = 32 * 1024 * 1024;
+const PACK_CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 pub use env::{ConfigParametersError, config_key_eq, is_zero_id, parse_config_parameters};
 pub use gix::ObjectId;
@@ -119,6 +119,8 @@ pub enum RepoError {
 /// An open repository, as git presented it to this process.
 pub struct Repo {
     repo: gix::Repository,
+    /// The same repository without an object cache, for the trees path probes read.
+    tree_reader: gix::Repository,
     /// The `git -c` settings, in order (later wins).
     params: Vec<(String, Option<String>)>,
     /// Holds the synthetic object directory that joins the quarantine and the repository's
@@ -211,21 +213,48 @@ impl Repo {
         // A delta-base cache: a range walk reads each tree right after the version it is a
         // delta of (or its base), so keeping decoded pack entries turns a chain of up to 50
         // inflates into one. gix only sets this up under its `max-performance` feature.
-        // No object cache: the path probes keep the trees they read, and a cache of whole
-        // objects only added a copy of every tree (measured: slower on the range bench).
         repo.objects.set_pack_cache(|| {
             Box::new(gix::odb::pack::cache::lru::MemoryCappedHashmap::new(
                 PACK_CACHE_BYTES,
             ))
         });
+        // The path probes read trees through a second handle without the object cache:
+        // they keep the trees themselves, and caching them again only copied every tree
+        // and pushed the commits a walk reads twice out of the cache.
+        let mut tree_reader = repo.clone();
+        tree_reader.objects.unset_object_cache();
+        repo.object_cache_size_if_unset(4 * 1024 * 1024);
         Ok(Repo {
             repo,
+            tree_reader,
             params,
             _quarantine: quarantine,
             diff_cache: Default::default(),
             trees: Default::default(),
             links: Default::default(),
         })
+    }
+
+    /// The index git names (`GIT_INDEX_FILE`, else the git dir's `index`; none is the
+    /// empty index), read as git reads it: without verifying the trailing checksum, which
+    /// only `git fsck` does (hashing a large index costs more than decoding it).
+    pub(crate) fn read_index(&self) -> Result<gix::index::File, RepoError> {
+        let path = self.repo.index_path();
+        let err = |source: GixError| RepoError::Index {
+            path: path.clone(),
+            source,
+        };
+        if !path.try_exists().map_err(|e| err(Box::new(e)))? {
+            let state = gix::index::State::new(self.repo.object_hash());
+            return Ok(gix::index::File::from_state(state, path));
+        }
+        gix::index::File::at(
+            &path,
+            self.repo.object_hash(),
+            true,
+            gix::index::decode::Options::default(),
+        )
+        .map_err(|e| err(e.into()))
     }
 
     /// The gix repository, for what this wrapper does not cover.

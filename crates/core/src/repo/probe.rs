@@ -19,7 +19,7 @@ use gix::bstr::ByteSlice;
 use super::{ObjectId, Repo, RepoError};
 
 /// Bytes of tree objects kept before the cache starts over.
-const TREE_CACHE_BYTES: usize = 32 * 1024 * 1024;
+const TREE_CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Nesting beyond which a probe gives up (the full diff then decides).
 const MAX_DEPTH: usize = 256;
@@ -59,7 +59,8 @@ struct Malformed;
 impl RawTree {
     fn parse(data: Vec<u8>, kind: gix::hash::Kind) -> Result<Self, Malformed> {
         let hash_len = kind.len_in_bytes();
-        let mut names = Vec::new();
+        // Entries of source trees average 30–40 bytes.
+        let mut names = Vec::with_capacity(data.len() / 32 + 1);
         let mut at = 0usize;
         while at < data.len() {
             let rest = &data[at..];
@@ -71,7 +72,13 @@ impl RawTree {
             if space == 0 || !rest[..space].iter().all(|d| (b'0'..=b'7').contains(d)) {
                 return Err(Malformed);
             }
-            let nul = rest[space + 1..].find_byte(0).ok_or(Malformed)? + space + 1;
+            // Names are short: a plain loop beats a vectorised search here.
+            let nul = rest[space + 1..]
+                .iter()
+                .position(|b| *b == 0)
+                .ok_or(Malformed)?
+                + space
+                + 1;
             if nul == space + 1 || nul + 1 + hash_len > rest.len() {
                 return Err(Malformed);
             }
@@ -193,10 +200,7 @@ impl Repo {
     /// empty tree when unborn, against the index git names) or a directory holding one.
     /// `false` means "not proven": compute [`Repo::staged_changes_for_tracing`] to know.
     pub fn staged_changes_all(&self, paths: &[String]) -> Result<bool, RepoError> {
-        let index = self.repo.index_or_empty().map_err(|e| RepoError::Index {
-            path: self.repo.index_path(),
-            source: Box::new(e),
-        })?;
+        let index = self.read_index()?;
         let unusual = index.is_sparse()
             || index.entries().iter().any(|e| {
                 e.stage_raw() != 0 || e.flags.contains(gix::index::entry::Flags::INTENT_TO_ADD)
@@ -229,7 +233,7 @@ impl Repo {
             Vec::new()
         } else {
             // A copy: gix's buffer goes back to its free list for the next read.
-            self.repo
+            self.tree_reader
                 .find_tree(id)
                 .map_err(|e| self.object_err(id, e))?
                 .data

@@ -38,10 +38,7 @@ impl Repo {
         &self,
         rewrites: Option<gix::diff::Rewrites>,
     ) -> Result<Vec<Entry>, RepoError> {
-        let index = self.repo.index_or_empty().map_err(|e| RepoError::Index {
-            path: self.repo.index_path(),
-            source: Box::new(e),
-        })?;
+        let index = self.read_index()?;
         let tree = self
             .repo
             .head_tree_id_or_empty()

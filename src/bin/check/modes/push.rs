@@ -15,8 +15,8 @@ use jitcommit_core::repo::{self, ObjectId, Repo};
 
 use crate::args::Settings;
 use crate::error::CheckError;
-use crate::modes::{Outcome, builtin, check_commit, convention_at, finish_history, tracing};
-use crate::output::{Printer, Report, Style, short};
+use crate::modes::{Outcome, builtin, check_commits, convention_at, finish_history, tracing};
+use crate::output::{Printer, Style, short};
 
 /// One ref update as git reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,21 +166,24 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     }
     let mut out_lock = std::io::stdout().lock();
     let mut out = Printer::new(&mut out_lock, settings.format, Style::plain());
-    let mut reports: Vec<Report> = Vec::with_capacity(new.len());
-    for id in new {
-        let who = owner.get(&id).copied().unwrap_or(0);
-        let (loaded, _) = &policies[incoming[who].policy];
-        let mut r = check_commit(
-            &repo,
-            id,
-            &loaded.convention,
-            tracing(settings, &loaded.convention),
-        )?;
+    let who = |id: &ObjectId| owner.get(id).copied().unwrap_or(0);
+    let jobs: Vec<_> = new
+        .iter()
+        .map(|id| {
+            let (loaded, _) = &policies[incoming[who(id)].policy];
+            (
+                *id,
+                &loaded.convention,
+                tracing(settings, &loaded.convention),
+            )
+        })
+        .collect();
+    let mut reports = check_commits(&repo, &cwd, &jobs)?;
+    for (r, id) in reports.iter_mut().zip(&new) {
         if incoming.len() == 1 || !owner.is_empty() {
-            r.refname = Some(incoming[who].refname.clone());
+            r.refname = Some(incoming[who(id)].refname.clone());
         }
-        out.pushed(&r)?;
-        reports.push(r);
+        out.pushed(r)?;
     }
     let outcome = finish_history(&mut out, &reports, "new commits")?;
     if outcome == Outcome::Findings {

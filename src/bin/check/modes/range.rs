@@ -7,7 +7,7 @@ use jitcommit_core::repo::Repo;
 
 use crate::args::Settings;
 use crate::error::CheckError;
-use crate::modes::{Outcome, check_commit, finish_history, local_convention, tracing};
+use crate::modes::{Outcome, check_commits, finish_history, local_convention, tracing};
 use crate::output::{Printer, Style};
 
 /// Checks every commit of `spec`.
@@ -21,11 +21,13 @@ pub fn run(settings: &Settings, spec: &str) -> Result<Outcome, CheckError> {
     let style = Style::new(settings.color, stdout.is_terminal());
     let mut lock = stdout.lock();
     let mut out = Printer::new(&mut lock, settings.format, style);
-    let mut reports = Vec::with_capacity(ids.len());
-    for id in ids {
-        let r = check_commit(&repo, id, &loaded.convention, trace)?;
-        out.pushed(&r)?;
-        reports.push(r);
+    let jobs: Vec<_> = ids
+        .iter()
+        .map(|&id| (id, &loaded.convention, trace))
+        .collect();
+    let reports = check_commits(&repo, &cwd, &jobs)?;
+    for r in &reports {
+        out.pushed(r)?;
     }
     let outcome = finish_history(&mut out, &reports, "commits")?;
     out.flush()?;
