@@ -15,6 +15,7 @@
 //! stops, for profiling a single command against it.
 #![allow(clippy::unwrap_used, missing_docs)]
 
+use jitcommit_testkit::Rng;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -323,24 +324,6 @@ fn ratio(a: Duration, b: Duration) -> f64 {
     a.as_secs_f64() / b.as_secs_f64().max(1e-9)
 }
 
-/// xorshift64*: a fixed seed gives the same history on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len())]
-    }
-}
-
 #[derive(Default)]
 struct Stats {
     commits: usize,
@@ -405,7 +388,7 @@ const BAD: &[&str] = &[
 
 fn phrase(rng: &mut Rng, n: usize) -> String {
     (0..n)
-        .map(|_| rng.pick(WORDS))
+        .map(|_| *rng.pick(WORDS))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -474,7 +457,7 @@ fn generate(env: &Env, repo: &Path, n: usize, seed: u64, mixed: bool) -> Stats {
             Some(format!("fixup! {}\n", subjects[rng.below(subjects.len())]))
         } else if special < 7 {
             st.bad += 1;
-            Some(format!("{}\n", rng.pick(BAD)))
+            Some(format!("{}\n", *rng.pick(BAD)))
         } else {
             None
         };
@@ -529,8 +512,8 @@ fn commit(
         .map(|_| {
             format!(
                 "{}/{}_{}.rs",
-                rng.pick(DIRS),
-                rng.pick(WORDS),
+                *rng.pick(DIRS),
+                *rng.pick(WORDS),
                 rng.below(50)
             )
         })
@@ -539,9 +522,9 @@ fn commit(
         .collect();
     let subject = format!(
         "{}{}: {}",
-        rng.pick(TYPES),
+        *rng.pick(TYPES),
         if rng.below(2) == 0 {
-            format!("({})", rng.pick(SCOPES))
+            format!("({})", *rng.pick(SCOPES))
         } else {
             String::new()
         },
@@ -556,7 +539,7 @@ fn commit(
         }
         let mut m = format!("{subject}\n\n");
         for f in &files {
-            let verb = rng.pick(VERBS);
+            let verb = *rng.pick(VERBS);
             let n = 4 + rng.below(8);
             let _ = writeln!(m, "- {verb}: {f} — {}", phrase(rng, n));
         }

@@ -8,21 +8,7 @@ use std::path::Path;
 
 use jitcommit_core::repo::{ObjectId, Repo};
 use jitcommit_core::rules::ChangedPaths;
-use jitcommit_testkit::{Sandbox, write};
-
-/// xorshift64*: a fixed-seed generator.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use jitcommit_testkit::{Rng, Sandbox, write};
 
 const FILES: &[&str] = &[
     "a.rs",

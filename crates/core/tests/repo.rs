@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use jitcommit_core::repo::{ChangeKind, ObjectId, Repo, RepoError, status_short};
-use jitcommit_testkit::{Sandbox, write};
+use jitcommit_testkit::{Rng, Sandbox, write};
 
 fn oid(s: &str) -> ObjectId {
     ObjectId::from_hex(s.trim().as_bytes()).unwrap()
@@ -273,21 +273,7 @@ fn shallow_clone_and_bad_input_give_errors() {
     ));
 }
 
-/// xorshift64*: a fixed-seed generator, enough to vary the edits.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn random_text(rng: &mut Rng, lines: u64) -> Vec<u8> {
+fn random_text(rng: &mut Rng, lines: usize) -> Vec<u8> {
     const WORDS: &[&str] = &[
         "fn main() {",
         "    let x = 1;",
@@ -302,7 +288,7 @@ fn random_text(rng: &mut Rng, lines: u64) -> Vec<u8> {
     ];
     let mut out = Vec::new();
     for _ in 0..lines {
-        out.extend_from_slice(WORDS[rng.below(WORDS.len() as u64) as usize].as_bytes());
+        out.extend_from_slice(WORDS[rng.below(WORDS.len())].as_bytes());
         match rng.below(20) {
             0 => out.extend_from_slice(b"\r\n"),
             1 => out.extend_from_slice(b" caf\xe9\n"),
@@ -321,7 +307,7 @@ fn mutate(rng: &mut Rng, old: &[u8]) -> Vec<u8> {
         .map(<[u8]>::to_vec)
         .collect();
     for _ in 0..=rng.below(4) {
-        let at = rng.below(lines.len() as u64 + 1) as usize;
+        let at = rng.below(lines.len() + 1);
         match rng.below(3) {
             0 if at < lines.len() => {
                 lines.remove(at);
