@@ -2,6 +2,7 @@
 //! exact BPE token counting and the model clients.
 
 pub mod answer;
+pub mod cl100k;
 pub mod client;
 mod ollama;
 pub mod openai;

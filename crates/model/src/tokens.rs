@@ -1,13 +1,14 @@
 //! Exact OpenAI BPE token counts (cl100k_base, o200k_base) for the budget composer,
 //! through `bpe-openai`: the same token ids as tiktoken, a faster start and a linear
-//! worst case (docs/tokenizer.md has the measurements).
+//! worst case (docs/tokenizer.md has the measurements). cl100k_base texts the static
+//! tables of [`crate::cl100k`] can count exactly never load bpe-openai's tables.
 
 use jitcommit_core::budget::TokenCounter;
 use jitcommit_core::config::Encoding;
 
 /// Counts tokens with one of OpenAI's encodings. Cheap to create: the tokenizer
-/// tables load on the first count, so a prompt whose bytes provably fit never
-/// loads them.
+/// tables load on the first count that needs them, so a prompt whose bytes provably
+/// fit, or (cl100k_base) whose every text [`crate::cl100k`] counts, never loads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BpeCounter {
     encoding: Encoding,
@@ -33,12 +34,22 @@ impl BpeCounter {
 
     /// The token ids of `text` (for tests against tiktoken and for debugging).
     pub fn encode(&self, text: &str) -> Vec<u32> {
+        if self.encoding == Encoding::Cl100k
+            && let Some(ids) = crate::cl100k::encode(text)
+        {
+            return ids;
+        }
         self.tokenizer().encode(text)
     }
 }
 
 impl TokenCounter for BpeCounter {
     fn count(&self, text: &str) -> usize {
+        if self.encoding == Encoding::Cl100k
+            && let Some(n) = crate::cl100k::count(text)
+        {
+            return n;
+        }
         self.tokenizer().count(text)
     }
 }

@@ -1,0 +1,138 @@
+//! The static-table cl100k_base path (`jitcommit_model::cl100k`) gives tiktoken's
+//! exact ids wherever it answers, and declines (`None`) exactly where it must: a
+//! character whose class it cannot be sure of, or an over-long pretoken.
+
+use jitcommit_core::prompt;
+use jitcommit_model::cl100k;
+use proptest::prelude::*;
+
+fn tiktoken(t: &str) -> Vec<u32> {
+    tiktoken_rs::cl100k_base_singleton().encode_ordinary(t)
+}
+
+#[test]
+fn every_token_of_the_vocabulary_has_its_rank() {
+    let bpe = &bpe_openai::cl100k_base().bpe;
+    assert_eq!(bpe.num_tokens(), 100_256);
+    for id in 0..bpe.num_tokens() {
+        let id = u32::try_from(id).unwrap();
+        assert_eq!(cl100k::rank(bpe.token_bytes(id)), Some(id), "token {id}");
+    }
+    assert_eq!(cl100k::rank(b""), None);
+    assert_eq!(cl100k::rank(b"not one token at all"), None);
+}
+
+#[test]
+fn same_ids_as_tiktoken_on_the_prompt_texts() {
+    let diff: String = (0..400)
+        .map(|i| format!("+    let v{i} = compute({}, {});\n", i % 97, i % 89))
+        .collect();
+    let texts = [
+        String::new(),
+        "hello world".into(),
+        "  leading spaces\n\n\ntrailing   \n".into(),
+        "CRLF line\r\nnext\r\n".into(),
+        "'s 're 've 'll 'd I'M YOU'RE we'Ve they'LL it'S 'x ''s '".into(),
+        "\t\t\tindent\n \n  \n\x0b\x0c \u{a0}x\u{2028}y\u{2003}".into(),
+        "a — b → c … “quoted” ‘single’ × ÷ ≤ ≥ ¡¿ §¶ • ─┼─".into(),
+        "12345678901 x1y22z333 0x1F 3.14159 -42 1e10".into(),
+        "<evidence source=\"git diff --cached -- a.rs\" trimmed=\"no\">\n</evidence>\n\n".into(),
+        "{\"additionalProperties\":false,\"enum\":[\"src\",\"src/m0/f0.rs\"]}\n".into(),
+        "    \n\n    }\n}\n\n\n    fn x() {}   ".into(),
+        " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ \t!!\n??\r\n".into(),
+        prompt::CORE_INSTRUCTIONS.into(),
+        diff,
+        "x".repeat(cl100k::MAX_PIECE),
+        format!("{}x", " ".repeat(cl100k::MAX_PIECE)),
+        "-".repeat(cl100k::MAX_PIECE),
+    ];
+    for t in &texts {
+        let ours = cl100k::encode(t);
+        assert_eq!(
+            ours.as_deref(),
+            Some(tiktoken(t).as_slice()),
+            "{:?}",
+            t.chars().take(60).collect::<String>()
+        );
+        assert_eq!(cl100k::count(t), Some(tiktoken(t).len()));
+    }
+}
+
+#[test]
+fn declines_what_it_cannot_be_sure_of() {
+    for t in [
+        "naïve",
+        "größe",
+        "日本語",
+        "emoji 🦀",
+        "ſ",
+        "µs",
+        "²",
+        "Ⅻ",
+        "ℂ",
+        "Ⓐ",
+        "ª",
+        "\u{301}",
+    ] {
+        assert_eq!(cl100k::count(t), None, "{t:?}");
+    }
+    for long in ["x", " ", "-", "1 "] {
+        let t = long.repeat(cl100k::MAX_PIECE + 1);
+        let expect = (long == "1 ").then(|| tiktoken(&t).len());
+        assert_eq!(cl100k::count(&t), expect, "{long:?}");
+    }
+}
+
+/// Characters where cl100k's pattern is subtle: contractions in any case, every
+/// kind of whitespace, the newline classes, punctuation next to letters and digits,
+/// and the non-ASCII punctuation the fast path accepts.
+const SURE: &[&str] = &[
+    "a", "b", "s", "t", "m", "d", "r", "e", "v", "l", "S", "T", "M", "D", "R", "E", "V", "L", "x",
+    "Q", "0", "1", "9", "'", "'", " ", " ", " ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c",
+    "\u{a0}", "\u{2028}", "\u{2003}", ".", ",", "(", ")", "{", "}", "\"", "/", "-", "_", "#", "<",
+    ">", "=", ":", ";", "!", "?", "@", "$", "%", "^", "&", "*", "+", "|", "\\", "`", "~", "[", "]",
+    "—", "→", "…", "“", "×", "§", "\u{ad}",
+];
+/// Characters the fast path must decline (their class needs Unicode tables).
+const UNSURE: &[&str] = &["é", "ж", "日", "🦀", "ſ", "²", "\u{301}", "\u{3000}"];
+
+fn text(alphabet: &'static [&'static str]) -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(alphabet), 0..100).prop_map(|v| v.concat())
+}
+
+fn mixed() -> impl Strategy<Value = String> {
+    (text(SURE), 0..100usize, prop::sample::select(UNSURE)).prop_map(|(t, at, c)| {
+        let mut cut = at.min(t.len());
+        while !t.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}{c}{}", &t[..cut], &t[cut..])
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn same_ids_as_tiktoken_on_tricky_text(t in text(SURE)) {
+        let theirs = tiktoken(&t);
+        prop_assert_eq!(cl100k::encode(&t), Some(theirs.clone()));
+        prop_assert_eq!(cl100k::count(&t), Some(theirs.len()));
+    }
+
+    #[test]
+    fn declines_any_text_with_an_unsure_character(t in mixed()) {
+        prop_assert_eq!(cl100k::count(&t), None);
+        prop_assert_eq!(cl100k::encode(&t), None);
+    }
+
+    #[test]
+    fn same_ids_as_tiktoken_on_ascii(t in "[ -~\\t\\n\\r]{0,300}") {
+        prop_assert_eq!(cl100k::encode(&t), Some(tiktoken(&t)));
+    }
+
+    #[test]
+    fn same_ids_as_tiktoken_on_words_and_code(t in "(( ?[a-zA-Z]{1,12}| ?[0-9]{1,7}| ?[!-/:-@\\[-`{-~]{1,3}|'[a-zA-Z]{1,3}|[ \\t]{1,5}|\\r?\\n{1,3})){0,60}") {
+        prop_assert_eq!(cl100k::encode(&t), Some(tiktoken(&t)));
+    }
+}
