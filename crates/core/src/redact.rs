@@ -166,22 +166,63 @@ pub fn is_secret_file(path: &str) -> bool {
             .any(|k| name.starts_with(k))
 }
 
+/// Which of the patterns' literal anchors occur in `s`, ignoring ASCII case:
+/// `(token, aws, assigned)`. One pass over the bytes, no allocation: the same answer
+/// as searching the ASCII-lowercased text for each anchor. Most bytes are rejected
+/// by their own value or the byte after them.
+fn hints(s: &str) -> (bool, bool, bool) {
+    let b = s.as_bytes();
+    let is = |i: usize, h: &[u8]| {
+        b.get(i..i + h.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(h))
+    };
+    let (mut token, mut aws, mut assigned) = (false, false, false);
+    for i in 0..b.len() {
+        // `| 0x20` lowercases ASCII letters; no other byte becomes one of these.
+        let next = b.get(i + 1).map_or(0, |c| c | 0x20);
+        match (b[i] | 0x20, next) {
+            (b'a', b'k' | b's' | b'b' | b'c' | b'g' | b'i' | b'r' | b'n') => {
+                token = token
+                    || [
+                        &b"akia"[..],
+                        b"asia",
+                        b"abia",
+                        b"acca",
+                        b"agpa",
+                        b"aida",
+                        b"aroa",
+                        b"anpa",
+                        b"anva",
+                        b"aipa",
+                    ]
+                    .iter()
+                    .any(|h| is(i, h));
+            }
+            (b'a', b'w' | b'm') => aws = aws || is(i, b"aws") || is(i, b"amazon"),
+            (b'g', b'h') => token = true,
+            (b'g', b'l') => token = token || is(i, b"glpat-"),
+            (b'x', b'o') => token = token || is(i, b"xox"),
+            (b'e', b'y') => token = token || is(i, b"eyj"),
+            (b'k', b'e') => assigned = assigned || is(i, b"key"),
+            (b's', b'e') => assigned = assigned || is(i, b"secret"),
+            (b't', b'o') => assigned = assigned || is(i, b"token"),
+            (b'p', b'a' | b'w') => assigned = assigned || is(i, b"passw") || is(i, b"pwd"),
+            (b'c', b'r') => assigned = assigned || is(i, b"credential"),
+            _ => continue,
+        }
+        if token && aws && assigned {
+            break;
+        }
+    }
+    (token, aws, assigned)
+}
+
 /// Redacts single-line secrets in one line (no key blocks).
-fn redact_line(line: &str, found: &mut Vec<SecretKind>) -> String {
+fn redact_line<'a>(line: &'a str, found: &mut Vec<SecretKind>) -> std::borrow::Cow<'a, str> {
     // Cheap literal prefilter: most diff lines hold none of the patterns' anchors.
-    let lower = line.to_ascii_lowercase();
-    let token_hint = [
-        "akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "aipa", "gh",
-        "glpat-", "xox", "eyj",
-    ]
-    .iter()
-    .any(|h| lower.contains(h));
-    let aws_hint = lower.contains("aws") || lower.contains("amazon");
-    let assigned_hint = ["key", "secret", "token", "passw", "pwd", "credential"]
-        .iter()
-        .any(|h| lower.contains(h));
+    let (token_hint, aws_hint, assigned_hint) = hints(line);
     if !token_hint && !aws_hint && !assigned_hint {
-        return line.to_string();
+        return std::borrow::Cow::Borrowed(line);
     }
     let mut s = line.to_string();
     for (kind, r) in TOKENS.iter() {
@@ -195,7 +236,7 @@ fn redact_line(line: &str, found: &mut Vec<SecretKind>) -> String {
         s = replace_group(&s, &AWS_SECRET, |_| Some(SecretKind::AwsSecretKey), found);
     }
     if !assigned_hint {
-        return s;
+        return std::borrow::Cow::Owned(s);
     }
     s = replace_group(
         &s,
@@ -206,7 +247,7 @@ fn redact_line(line: &str, found: &mut Vec<SecretKind>) -> String {
         },
         found,
     );
-    s
+    std::borrow::Cow::Owned(s)
 }
 
 /// Replaces the last capture group of each match when `judge` says it is a secret.
@@ -233,6 +274,12 @@ fn replace_group(
     out
 }
 
+/// True when [`redact_text`] and [`redact_diff_body`] return `text` as it is: it
+/// holds none of the patterns' anchors and no key block marker.
+pub fn leaves_unchanged(text: &str) -> bool {
+    !text.contains("PRIVATE KEY") && hints(text) == (false, false, false)
+}
+
 /// Redacts a plain text, line by line, with private key blocks spanning lines.
 pub fn redact_text(text: &str) -> Redacted {
     redact_lines(text, false)
@@ -246,6 +293,14 @@ pub fn redact_diff_body(body: &str) -> Redacted {
 
 fn redact_lines(text: &str, diff: bool) -> Redacted {
     let mut found = Vec::new();
+    // Every line's content is a part of the text: when the text holds no anchor and
+    // no key block marker, no line does, and nothing changes.
+    if leaves_unchanged(text) {
+        return Redacted {
+            text: text.to_string(),
+            found,
+        };
+    }
     let mut out = String::with_capacity(text.len());
     let mut in_key = false;
     for line in text.split_inclusive('\n') {
@@ -281,4 +336,38 @@ fn redact_lines(text: &str, diff: bool) -> Redacted {
         out.push_str(nl);
     }
     Redacted { text: out, found }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hints;
+    use proptest::prelude::*;
+
+    /// The prefilter as it was written first: lowercase, then search each anchor.
+    fn naive(s: &str) -> (bool, bool, bool) {
+        let lower = s.to_ascii_lowercase();
+        let any = |hs: &[&str]| hs.iter().any(|h| lower.contains(h));
+        (
+            any(&[
+                "akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "aipa",
+                "gh", "glpat-", "xox", "eyj",
+            ]),
+            any(&["aws", "amazon"]),
+            any(&["key", "secret", "token", "passw", "pwd", "credential"]),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+        #[test]
+        fn hints_match_the_lowercased_search(
+            parts in prop::collection::vec(
+                "akia|AsIa|abi|acca|agp|aida|aroa|anpa|anva|aipa|gh|Gl|glpat-|xo|XOX|eyJ|aw|aws|AMAZON|amaz|ke|KEY|secre|Secret|tok|TOKEN|pass|passw|pwd|PW|cred|credential|[ a-zA-Z@`\\[{é_-]{0,3}",
+                0..12,
+            )
+        ) {
+            let s = parts.concat();
+            prop_assert_eq!(hints(&s), naive(&s), "{:?}", s);
+        }
+    }
 }
