@@ -436,16 +436,24 @@ pub fn stat_line(f: &FileDiff) -> String {
 
 /// Evidence must not be able to close its own block: the closing marker is escaped.
 pub fn neutralise(s: &str) -> String {
+    if !s.contains("evidence") {
+        return s.to_string();
+    }
     s.replace("</evidence", "<\\/evidence")
         .replace("<evidence", "<\\evidence")
 }
 
-/// The fragment of one file's diff: omitted → stat line → first hunks (or lines) → whole.
-pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
+/// The opening tag of a file's diff block.
+fn diff_open(qpath: &str, trimmed: &str) -> String {
+    format!("<evidence source=\"git diff --cached -- {qpath}\" trimmed=\"{trimmed}\">\n")
+}
+
+/// Omitted → stat line: the first two levels of every file's ladder, with the
+/// fragment's identity and priorities; `(fragment, quoted path, stat line)`.
+fn stat_ladder(f: &FileDiff, class: FileClass) -> (Fragment, String, String) {
     let path = String::from_utf8_lossy(&f.change.path).into_owned();
     let qpath = neutralise(&quote_path(&f.change.path));
     let stat = stat_line(f);
-    let total_hunks = f.hunks.len();
     let mut levels = vec![Level {
         state: LevelState::Omitted,
         open: String::new(),
@@ -464,10 +472,10 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
         ),
         note: stat_note,
     });
-    let mut fr = Fragment {
+    let fr = Fragment {
         id: format!("diff:{path}"),
         section: Section::Diff,
-        priority: 900,
+        priority: DIFF_PRIORITY,
         detail_priority: class.rank(),
         floor: false,
         when: When::Always,
@@ -476,6 +484,71 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
         levels,
         path: Some(path),
     };
+    (fr, qpath, stat)
+}
+
+/// Priority of a file's first step (omitted → stat line); every later step of a file
+/// ranks below it (at most [`FileClass::rank`] 500).
+pub const DIFF_PRIORITY: u32 = 900;
+
+/// A file's fragment without its hunks: the omitted and stat-line levels of
+/// [`file_fragment`] and a stand-in for the rest, when that is provably the start of
+/// the real ladder; `None` when the real fragment must be built (no hunks, stat only,
+/// a header that redaction may change, or a fuller level that might not outweigh the
+/// stat line). Nothing is redacted or split, so a composer that never takes a step
+/// beyond the stat lines needs no more than this (`prompt::build_with`).
+///
+/// The stand-in (level 2, empty, never rendered) keeps `levels.len()` above 2, as in
+/// the real ladder; its step ranks below [`DIFF_PRIORITY`] like every detail step.
+pub fn stat_fragment(f: &FileDiff, class: FileClass) -> Option<Fragment> {
+    let first = f.hunks.first()?;
+    if class.stat_only() || !redact::leaves_unchanged(&f.header) {
+        return None;
+    }
+    let (mut fr, qpath, _) = stat_ladder(f, class);
+    // Every fuller level holds the open tag ("no" is the shorter), the header
+    // (unchanged by redaction, checked above), the first piece (the hunk header line
+    // and at least min(lines, LINES_PER_PIECE) lines of at least one byte each) and
+    // a closing tag of at least "</evidence>\n\n".
+    let lines = first.body.split_inclusive('\n').count();
+    let fuller = diff_open(&qpath, "no").len()
+        + neutralise(&f.header).len()
+        + neutralise(&first.header).len()
+        + 1
+        + lines.min(LINES_PER_PIECE)
+        + "</evidence>\n\n".len();
+    // make_monotone keeps the stat level only when every fuller level is larger.
+    if fuller <= fr.levels[1].tail.len() {
+        return None;
+    }
+    fr.levels.push(Level {
+        state: LevelState::Full,
+        open: String::new(),
+        pieces: 0,
+        tail: String::new(),
+        note: String::new(),
+    });
+    Some(fr)
+}
+
+/// At most the bytes of the fullest level of [`file_fragment`] for a file
+/// [`stat_fragment`] accepts: open tag, header, every hunk header line and one byte
+/// per body line, closing tag.
+pub fn full_bytes_lower_bound(f: &FileDiff) -> usize {
+    let qpath = neutralise(&quote_path(&f.change.path));
+    diff_open(&qpath, "no").len()
+        + neutralise(&f.header).len()
+        + f.hunks
+            .iter()
+            .map(|h| neutralise(&h.header).len() + 1 + h.body.split_inclusive('\n').count())
+            .sum::<usize>()
+        + "</evidence>\n\n".len()
+}
+
+/// The fragment of one file's diff: omitted → stat line → first hunks (or lines) → whole.
+pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
+    let (mut fr, qpath, stat) = stat_ladder(f, class);
+    let total_hunks = f.hunks.len();
     if class.stat_only() || total_hunks == 0 {
         if !class.stat_only() && total_hunks == 0 {
             // Mode-only, empty file, rename without content: the header says it all.
@@ -491,9 +564,7 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
     }
     let header = neutralise(&redact::redact_text(&f.header).text);
     fr.head = header;
-    let open = |trimmed: &str| {
-        format!("<evidence source=\"git diff --cached -- {qpath}\" trimmed=\"{trimmed}\">\n")
-    };
+    let open = |trimmed: &str| diff_open(&qpath, trimmed);
     // Pieces: each hunk, split every LINES_PER_PIECE lines at a line that starts
     // with a non-blank character (never mid-line, and keeps counts additive).
     let mut marks: Vec<(usize, usize, usize)> = Vec::new(); // (hunk, lines kept in hunk, lines in hunk)

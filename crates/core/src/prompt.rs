@@ -13,7 +13,7 @@ use crate::budget::{
     TokenCounter,
 };
 use crate::config::Convention;
-use crate::fragments::{self, Fragment, LevelState, Section, When};
+use crate::fragments::{self, Classifier, FileClass, Fragment, LevelState, Section, When};
 use crate::repo::StagedState;
 
 /// The system message: identical bytes for every repository and commit of a given
@@ -287,8 +287,95 @@ pub fn fragments_for(
     conv: &Convention,
     intent: Option<&str>,
 ) -> Vec<Fragment> {
-    let intent = intent.map(str::trim).filter(|s| !s.is_empty());
-    let mut v = vec![
+    let mut l = Lazy::new(state, conv, intent);
+    l.materialise();
+    l.frags
+}
+
+/// The fragments of the user message with files cut at their stat line where
+/// [`fragments::stat_fragment`] allows; `files[i]` is the staged file (and class)
+/// behind a cut fragment `i`, built whole by [`Lazy::materialise`] only when the
+/// composer may need more than its stat line. Redacting and splitting every hunk of
+/// a large change is most of the work, and at a few thousand tokens the composer
+/// usually stops within the stat lines.
+struct Lazy<'a> {
+    state: &'a StagedState,
+    frags: Vec<Fragment>,
+    files: Vec<Option<(usize, FileClass)>>,
+}
+
+impl<'a> Lazy<'a> {
+    fn new(state: &'a StagedState, conv: &Convention, intent: Option<&str>) -> Self {
+        let intent = intent.map(str::trim).filter(|s| !s.is_empty());
+        let classifier = Classifier::new(&conv.context.exclude);
+        let mut v: Vec<(Fragment, Option<(usize, FileClass)>)> =
+            fixed_fragments(state, conv, intent)
+                .into_iter()
+                .map(|f| (f, None))
+                .collect();
+        v.extend(state.files.iter().enumerate().map(|(k, f)| {
+            let class = classifier.classify(f);
+            match fragments::stat_fragment(f, class) {
+                Some(fr) => (fr, Some((k, class))),
+                None => (fragments::file_fragment(f, class), None),
+            }
+        }));
+        v.push((contract_fragment(conv, state), None));
+        v.retain(|(f, _)| match f.when {
+            When::Always => true,
+            When::IntentGiven => intent.is_some(),
+            When::AnyStaged => !state.files.is_empty(),
+        });
+        let (frags, files) = v.into_iter().unzip();
+        Lazy {
+            state,
+            frags,
+            files,
+        }
+    }
+
+    fn is_cut(&self) -> bool {
+        self.files.iter().any(Option::is_some)
+    }
+
+    /// Builds every cut fragment whole: then `frags` is what [`fragments_for`] gives.
+    fn materialise(&mut self) {
+        for (fr, file) in self.frags.iter_mut().zip(&mut self.files) {
+            if let Some((k, class)) = file.take() {
+                *fr = fragments::file_fragment(&self.state.files[k], class);
+            }
+        }
+    }
+
+    /// At most the bytes of the prompt's fragments at full detail (exact once
+    /// materialised).
+    fn max_bytes_lower_bound(&self) -> usize {
+        self.frags
+            .iter()
+            .zip(&self.files)
+            .map(|(f, file)| match file {
+                Some((k, _)) => fragments::full_bytes_lower_bound(&self.state.files[*k]),
+                None => f.max_bytes(),
+            })
+            .sum()
+    }
+}
+
+/// True when the greedy walk that chose `levels` stopped before any step below
+/// [`fragments::DIFF_PRIORITY`]: some step at or above it was not taken. Every step
+/// of a cut fragment's stand-in ranks below it, and the steps at or above it are the
+/// same whether or not the files are cut, so the walk over the whole fragments would
+/// have stopped at the same step with the same levels.
+fn stopped_within_stat_lines(frags: &[Fragment], levels: &[usize]) -> bool {
+    frags.iter().zip(levels).any(|(f, &l)| {
+        (l + 1..f.levels.len()).any(|to| f.step_priority(to) >= fragments::DIFF_PRIORITY)
+    })
+}
+
+/// The fragments before the files' diffs: convention, environment, task, intent,
+/// status (applicability not yet applied).
+fn fixed_fragments(state: &StagedState, conv: &Convention, intent: Option<&str>) -> Vec<Fragment> {
+    vec![
         Fragment::fixed(
             "convention",
             Section::Convention,
@@ -318,15 +405,7 @@ pub fn fragments_for(
             intent.map(intent_text).unwrap_or_default(),
         ),
         fragments::status_fragment(state),
-    ];
-    v.extend(fragments::file_fragments(state, conv));
-    v.push(contract_fragment(conv, state));
-    v.retain(|f| match f.when {
-        When::Always => true,
-        When::IntentGiven => intent.is_some(),
-        When::AnyStaged => !state.files.is_empty(),
-    });
-    v
+    ]
 }
 
 fn render_user(frags: &[Fragment], levels: &[usize]) -> String {
@@ -347,15 +426,43 @@ pub fn build_with(
     counter: &dyn TokenCounter,
     strategy: Strategy,
 ) -> Result<Prompt, DoesNotFit> {
+    build_impl(state, conv, intent, counter, strategy, true)
+}
+
+/// [`build_with`] with every file's fragment built whole up front, as before files
+/// were cut at their stat line: the reference the tests hold the lazy path to.
+#[doc(hidden)]
+pub fn build_uncut(
+    state: &StagedState,
+    conv: &Convention,
+    intent: Option<&str>,
+    counter: &dyn TokenCounter,
+    strategy: Strategy,
+) -> Result<Prompt, DoesNotFit> {
+    build_impl(state, conv, intent, counter, strategy, false)
+}
+
+fn build_impl(
+    state: &StagedState,
+    conv: &Convention,
+    intent: Option<&str>,
+    counter: &dyn TokenCounter,
+    strategy: Strategy,
+    cut_files: bool,
+) -> Result<Prompt, DoesNotFit> {
     let limits = Limits::from_settings(&conv.context);
     let available = limits.prompt_tokens();
     let limit = limits.counted_limit();
-    let frags = fragments_for(state, conv, intent);
+    let mut lazy = Lazy::new(state, conv, intent);
+    if strategy == Strategy::BinarySearch || !cut_files {
+        lazy.materialise(); // it probes every step, details included
+    }
     let (paths, _) = path_choices(state, PATH_ENUM_CAP);
     let schema = output_schema(conv, &paths);
     let system = CORE_INSTRUCTIONS.to_string();
-    let diff_paths: Vec<String> = frags.iter().filter_map(|f| f.path.clone()).collect();
-    let floors_trimmed: Vec<String> = frags
+    let diff_paths: Vec<String> = lazy.frags.iter().filter_map(|f| f.path.clone()).collect();
+    let floors_trimmed: Vec<String> = lazy
+        .frags
         .iter()
         .filter(|f| f.floor && f.levels.len() > 1)
         .map(|f| format!("{}: {}", f.id, f.levels[0].note))
@@ -372,14 +479,19 @@ pub fn build_with(
         note_text(n, n, &vec![String::new(); n], &floors_trimmed).len()
             + lens.iter().take(NOTE_NAMES).sum::<usize>()
     };
-    let all_bytes: usize =
-        system.len() + frags.iter().map(Fragment::max_bytes).sum::<usize>() + worst_note_bytes;
+    let mut all_bytes = system.len() + lazy.max_bytes_lower_bound() + worst_note_bytes;
+    if lazy.is_cut() && all_bytes + CHAT_OVERHEAD_TOKENS <= limit {
+        // The bound may be short of the real bytes: decide on the whole fragments.
+        lazy.materialise();
+        all_bytes = system.len() + lazy.max_bytes_lower_bound() + worst_note_bytes;
+    }
     if all_bytes + CHAT_OVERHEAD_TOKENS <= limit {
+        let frags = &lazy.frags;
         let levels: Vec<usize> = frags
             .iter()
             .map(|f| f.levels.len().saturating_sub(1))
             .collect();
-        let user = render_user(&frags, &levels);
+        let user = render_user(frags, &levels);
         let costs: Vec<usize> = frags
             .iter()
             .zip(&levels)
@@ -387,7 +499,7 @@ pub fn build_with(
             .collect();
         let total = system.len() + user.len() + CHAT_OVERHEAD_TOKENS;
         let report = report(
-            &frags,
+            frags,
             &levels,
             &costs,
             system.len(),
@@ -432,24 +544,32 @@ pub fn build_with(
     };
     let system_tokens = counter.count(&system);
     let mut fixed = system_tokens + CHAT_OVERHEAD_TOKENS + note_reserve;
-    // The binary search probes the whole rendered text of the fragments; the note
-    // is covered by the same reserve as in the greedy walk.
-    let render_count = |lv: &[usize]| {
-        let text: String = frags.iter().zip(lv).map(|(f, &l)| f.render(l)).collect();
-        counter.count(&text)
-    };
-    for _ in 0..4 {
-        let sel = budget::compose(&frags, fixed, limit, counter, strategy, &render_count).map_err(
-            |needed| DoesNotFit {
+    let select = |frags: &[Fragment], fixed: usize| {
+        // The binary search probes the whole rendered text of the fragments; the note
+        // is covered by the same reserve as in the greedy walk.
+        let render_count = |lv: &[usize]| {
+            let text: String = frags.iter().zip(lv).map(|(f, &l)| f.render(l)).collect();
+            counter.count(&text)
+        };
+        budget::compose(frags, fixed, limit, counter, strategy, &render_count).map_err(|needed| {
+            DoesNotFit {
                 needed: limits.with_margin(needed),
                 budget: available,
-            },
-        )?;
-        let user = render_user(&frags, &sel.levels);
+            }
+        })
+    };
+    for _ in 0..4 {
+        let mut sel = select(&lazy.frags, fixed)?;
+        if lazy.is_cut() && !stopped_within_stat_lines(&lazy.frags, &sel.levels) {
+            lazy.materialise();
+            sel = select(&lazy.frags, fixed)?;
+        }
+        let frags = &lazy.frags;
+        let user = render_user(frags, &sel.levels);
         let total = system_tokens + counter.count(&user) + CHAT_OVERHEAD_TOKENS;
         if total <= limit {
             let report = report(
-                &frags,
+                frags,
                 &sel.levels,
                 &sel.costs,
                 system_tokens,

@@ -176,6 +176,62 @@ fn build(
     prompt::build_with(s, c, Some("tidy up"), counter, strat)
 }
 
+/// Files whose stat line may outweigh the rest (one-letter paths, long bars) or
+/// whose header redaction changes (a secret in the path), next to the usual ones.
+fn arb_state_for_cutting() -> impl Strategy<Value = StagedState> {
+    (
+        arb_state(),
+        prop::collection::vec((0usize..3, 1usize..80), 0..6),
+    )
+        .prop_map(|(mut s, extra)| {
+            for (i, (kind, lines)) in extra.into_iter().enumerate() {
+                let path = match kind {
+                    0 => format!("{i}"),
+                    1 => format!("cfg/api_key=Zq8xL2vN9pR4tY7wK3mB6cD{i}.rs"),
+                    _ => format!("deep/{}/f{i}.rs", "d".repeat(lines)),
+                };
+                let body: String = (0..lines).map(|k| format!("+{k}\n")).collect();
+                s.files.push(FileDiff {
+                    change: Change {
+                        kind: ChangeKind::Added,
+                        path: path.clone().into(),
+                        old_path: None,
+                        old_mode: None,
+                        new_mode: Some(0o100644),
+                    },
+                    header: format!("diff --git a/{path} b/{path}\n"),
+                    hunks: vec![Hunk {
+                        header: format!("@@ -0,0 +1,{lines} @@"),
+                        body,
+                    }],
+                    added: lines,
+                    removed: 0,
+                    binary: false,
+                    submodule: false,
+                });
+            }
+            s.files.sort_by(|a, b| a.change.path.cmp(&b.change.path));
+            s.files.dedup_by(|a, b| a.change.path == b.change.path);
+            s
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Files are cut at their stat line until the composer may need more: the
+    /// prompt and its report are those of the whole fragments, for any budget.
+    #[test]
+    fn cutting_files_at_their_stat_line_changes_nothing(s in arb_state_for_cutting(), budget in 0usize..12_000, margin in 0u32..15) {
+        let c = conv(budget, 256, margin);
+        for counter in [&ByteCounter as &dyn TokenCounter, &Quarter] {
+            let lazy = prompt::build_with(&s, &c, Some("tidy up"), counter, Cut::Greedy);
+            let whole = prompt::build_uncut(&s, &c, Some("tidy up"), counter, Cut::Greedy);
+            prop_assert_eq!(lazy, whole);
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
