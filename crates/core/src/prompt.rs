@@ -348,16 +348,20 @@ impl<'a> Lazy<'a> {
     }
 
     /// At most the bytes of the prompt's fragments at full detail (exact once
-    /// materialised).
-    fn max_bytes_lower_bound(&self) -> usize {
-        self.frags
-            .iter()
-            .zip(&self.files)
-            .map(|(f, file)| match file {
+    /// materialised), or any number above `cap` once the sum passes it: the caller
+    /// only asks whether it is within `cap`.
+    fn max_bytes_lower_bound(&self, cap: usize) -> usize {
+        let mut sum = 0usize;
+        for (f, file) in self.frags.iter().zip(&self.files) {
+            sum += match file {
                 Some((k, _)) => fragments::full_bytes_lower_bound(&self.state.files[*k]),
                 None => f.max_bytes(),
-            })
-            .sum()
+            };
+            if sum > cap {
+                break;
+            }
+        }
+        sum
     }
 }
 
@@ -479,11 +483,13 @@ fn build_impl(
         note_text(n, n, &vec![String::new(); n], &floors_trimmed).len()
             + lens.iter().take(NOTE_NAMES).sum::<usize>()
     };
-    let mut all_bytes = system.len() + lazy.max_bytes_lower_bound() + worst_note_bytes;
+    // Past the limit the exact sum does not matter: stop adding there.
+    let cap = limit.saturating_sub(system.len() + worst_note_bytes + CHAT_OVERHEAD_TOKENS);
+    let mut all_bytes = system.len() + lazy.max_bytes_lower_bound(cap) + worst_note_bytes;
     if lazy.is_cut() && all_bytes + CHAT_OVERHEAD_TOKENS <= limit {
         // The bound may be short of the real bytes: decide on the whole fragments.
         lazy.materialise();
-        all_bytes = system.len() + lazy.max_bytes_lower_bound() + worst_note_bytes;
+        all_bytes = system.len() + lazy.max_bytes_lower_bound(cap) + worst_note_bytes;
     }
     if all_bytes + CHAT_OVERHEAD_TOKENS <= limit {
         let frags = &lazy.frags;
