@@ -550,7 +550,7 @@ fn commit(
         .map(|f| {
             (
                 f.clone(),
-                format!("// {}\n{}\n", phrase(rng, 6), rng.next()),
+                format!("// {}\n{}\n", phrase(rng, 6), rng.next_u64()),
             )
         })
         .collect();

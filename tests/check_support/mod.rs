@@ -17,21 +17,8 @@ pub fn check(sb: &Sandbox, cwd: &Path) -> Command {
     sb.cmd(bin(), cwd)
 }
 
-/// Runs `cmd` with `stdin` and returns its output.
-pub fn run_with_stdin(mut cmd: Command, stdin: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    // Ignore a broken pipe: the binary may exit before reading everything.
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    child.wait_with_output().unwrap()
-}
+#[allow(unused_imports)] // not every test file that includes this module uses it
+pub use jitcommit_testkit::run_with_input as run_with_stdin;
 
 /// Runs `cmd` with stdin closed.
 pub fn run(mut cmd: Command) -> Output {

@@ -495,3 +495,62 @@ fn differential_against_git_diff_cached() {
         assert_eq!(got, want, "seed {seed}");
     }
 }
+
+/// Abbreviated ids equal `git rev-parse --short` (the abbreviation `git diff` prints on
+/// `index` lines) for 3,000 blobs, half packed and half loose, at `core.abbrev = 4`
+/// (where many share 4 or more leading digits) and at the automatic length.
+#[test]
+fn short_ids_match_git_with_packed_and_loose_objects() {
+    let sb = Sandbox::new();
+    let r = sb.init("abbrev");
+    let blobs = |from: usize| -> Vec<String> {
+        let dir = sb.path().join(format!("blobs{from}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut list = String::new();
+        for i in from..from + 1500 {
+            let p = dir.join(i.to_string());
+            std::fs::write(&p, format!("blob {i}\n")).unwrap();
+            list.push_str(&format!("{}\n", p.display()));
+        }
+        let mut c = sb.git_cmd(&r);
+        c.args(["hash-object", "-w", "--stdin-paths"]);
+        let out = jitcommit_testkit::run_with_input(c, list.as_bytes());
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    };
+    let packed = blobs(0);
+    let mut c = sb.git_cmd(&r);
+    c.args(["pack-objects", "-q", ".git/objects/pack/pack"]);
+    let out = jitcommit_testkit::run_with_input(c, packed.join("\n").as_bytes());
+    assert!(out.status.success());
+    sb.git(&r, &["prune-packed"]);
+    let loose = blobs(1500);
+    let all: Vec<&str> = packed.iter().chain(&loose).map(String::as_str).collect();
+    for setting in [Some("4"), None] {
+        if let Some(v) = setting {
+            sb.git(&r, &["config", "core.abbrev", v]);
+        } else {
+            sb.git(&r, &["config", "--unset", "core.abbrev"]);
+        }
+        let repo = Repo::discover(&r).unwrap();
+        let got: Vec<String> = all.iter().map(|id| repo.short_id(oid(id))).collect();
+        let min = got.iter().map(String::len).min().unwrap();
+        // git answers one id per process: every id that needed more than the minimum,
+        // and every 25th of the others.
+        let mut compared = 0;
+        for (i, (id, short)) in all.iter().zip(&got).enumerate() {
+            if short.len() > min || i % 25 == 0 {
+                let want = sb.git(&r, &["rev-parse", "--short", id]);
+                assert_eq!(short, want.trim(), "{id}, core.abbrev = {setting:?}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 100, "{compared}");
+        if setting.is_some() {
+            assert!(got.iter().any(|s| s.len() >= 5), "the test reaches longer prefixes");
+        }
+    }
+}

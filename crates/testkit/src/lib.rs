@@ -171,6 +171,27 @@ pub fn cargo_bin(name: &str) -> PathBuf {
     dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
 }
 
+/// Runs `cmd` with `input` on its stdin (written from a thread, so a command that answers
+/// while it reads cannot block on a full pipe) and returns its output. A command that
+/// exits before reading everything is fine.
+pub fn run_with_input(mut cmd: Command, input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    out
+}
+
 /// xorshift64*: a small fixed-seed generator, so generated repositories and histories
 /// are the same on every machine and every run.
 #[derive(Debug, Clone)]
@@ -178,7 +199,7 @@ pub struct Rng(pub u64);
 
 impl Rng {
     /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -187,7 +208,7 @@ impl Rng {
 
     /// A number below `n` (`n` > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 
     /// One of `xs` (not empty).

@@ -331,16 +331,14 @@ impl Repo {
     }
 
     /// The shortest unique abbreviation git would print for `id` (at least 7 hex digits).
+    /// The objects are not read; see `abbrev` for how it is computed.
     pub fn short_id(&self, id: ObjectId) -> String {
-        match self
-            .repo
-            .find_object(id)
-            .ok()
-            .and_then(|o| o.id().shorten().ok())
-        {
-            Some(p) => p.to_string(),
-            None => id.to_hex_with_len(7).to_string(),
-        }
+        let mut abbrev = self.abbrev.borrow_mut();
+        abbrev
+            .get_or_insert_with(|| {
+                super::abbrev::Abbrev::new(&self.repo, self.config_string("core.abbrev").as_deref())
+            })
+            .short(&id)
     }
 }
 

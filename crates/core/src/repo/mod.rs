@@ -6,6 +6,7 @@
 //! and, on a server, the pre-receive quarantine (`GIT_OBJECT_DIRECTORY` with
 //! `GIT_ALTERNATE_OBJECT_DIRECTORIES`). Everything else reads through that one handle.
 
+mod abbrev;
 mod commits;
 mod env;
 mod patch;
@@ -130,6 +131,8 @@ pub struct Repo {
     diff_cache: std::cell::RefCell<commits::DiffCache>,
     /// Parsed trees reused by path probes across commits.
     trees: std::cell::RefCell<probe::TreeCache>,
+    /// Abbreviating ids for `index` lines, set up on first use.
+    abbrev: std::cell::RefCell<Option<abbrev::Abbrev>>,
     /// Each commit's tree and first parent, as read (a walk reads each commit once).
     links: std::cell::RefCell<std::collections::HashMap<ObjectId, (ObjectId, Option<ObjectId>)>>,
 }
@@ -218,11 +221,15 @@ impl Repo {
                 PACK_CACHE_BYTES,
             ))
         });
+        // Objects that are in no pack (staged blobs are loose) must not make gix list the
+        // pack directories again on every lookup: nothing adds packs while a hook runs.
+        repo.objects.refresh_never();
         // The path probes read trees through a second handle without the object cache:
         // they keep the trees themselves, and caching them again only copied every tree
         // and pushed the commits a walk reads twice out of the cache.
         let mut tree_reader = repo.clone();
         tree_reader.objects.unset_object_cache();
+        tree_reader.objects.refresh_never();
         repo.object_cache_size_if_unset(4 * 1024 * 1024);
         Ok(Repo {
             repo,
@@ -231,6 +238,7 @@ impl Repo {
             _quarantine: quarantine,
             diff_cache: Default::default(),
             trees: Default::default(),
+            abbrev: Default::default(),
             links: Default::default(),
         })
     }
