@@ -10,6 +10,7 @@
 //! that reads each parent's trees right after reading them as a child's costs one parse
 //! per new tree.
 
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -25,13 +26,17 @@ const TREE_CACHE_BYTES: usize = 16 * 1024 * 1024;
 const MAX_DEPTH: usize = 256;
 
 /// A tree object's raw bytes with the position of each entry's name, for binary search
-/// in git's order. Like git's own tree lookups, it trusts the stored order.
+/// in git's order. Entries are indexed lazily, only as far as a lookup needs (a tree
+/// read for one path is mostly not indexed at all past it). Like git's own tree
+/// lookups, it trusts the stored order.
 #[derive(Debug)]
 pub(crate) struct RawTree {
     data: Vec<u8>,
-    /// (start, end) of each entry's name in `data`.
-    names: Vec<(u32, u32)>,
     hash_len: usize,
+    /// (start, end) of each indexed entry's name in `data`, in order.
+    names: RefCell<Vec<(u32, u32)>>,
+    /// Where indexing stopped: `data.len()` once every entry is indexed.
+    indexed_to: Cell<usize>,
 }
 
 /// One entry of a [`RawTree`].
@@ -57,56 +62,65 @@ impl RawEntry<'_> {
 struct Malformed;
 
 impl RawTree {
-    fn parse(data: Vec<u8>, kind: gix::hash::Kind) -> Result<Self, Malformed> {
-        let hash_len = kind.len_in_bytes();
-        // Entries of source trees average 30–40 bytes.
-        let mut names = Vec::with_capacity(data.len() / 32 + 1);
-        let mut at = 0usize;
-        while at < data.len() {
-            let rest = &data[at..];
-            let space = rest
+    fn new(data: Vec<u8>, kind: gix::hash::Kind) -> Self {
+        RawTree {
+            // Entries of source trees average 30–40 bytes.
+            names: RefCell::new(Vec::with_capacity(data.len() / 32 + 1)),
+            data,
+            hash_len: kind.len_in_bytes(),
+            indexed_to: Cell::new(0),
+        }
+    }
+
+    /// Indexes the next entry; `false` at the end.
+    fn index_next(&self) -> Result<bool, Malformed> {
+        let at = self.indexed_to.get();
+        let Some(rest) = self.data.get(at..).filter(|r| !r.is_empty()) else {
+            return Ok(false);
+        };
+        // `100644 `, `100755 `, `120000 `, `160000 ` or `40000 `.
+        let space = match (rest.get(6), rest.get(5)) {
+            (Some(b' '), _) => 6,
+            (_, Some(b' ')) => 5,
+            _ => rest
                 .iter()
                 .take(8)
                 .position(|b| *b == b' ')
-                .ok_or(Malformed)?;
-            if space == 0 || !rest[..space].iter().all(|d| (b'0'..=b'7').contains(d)) {
-                return Err(Malformed);
-            }
-            // Names are short: a plain loop beats a vectorised search here.
-            let nul = rest[space + 1..]
-                .iter()
-                .position(|b| *b == 0)
-                .ok_or(Malformed)?
-                + space
-                + 1;
-            if nul == space + 1 || nul + 1 + hash_len > rest.len() {
-                return Err(Malformed);
-            }
-            let start = u32::try_from(at + space + 1).map_err(|_| Malformed)?;
-            let end = u32::try_from(at + nul).map_err(|_| Malformed)?;
-            names.push((start, end));
-            at += nul + 1 + hash_len;
+                .ok_or(Malformed)?,
+        };
+        if space == 0 || !rest[..space].iter().all(|d| (b'0'..=b'7').contains(d)) {
+            return Err(Malformed);
         }
-        Ok(RawTree {
-            data,
-            names,
-            hash_len,
-        })
+        let nul = rest[space + 1..].find_byte(0).ok_or(Malformed)? + space + 1;
+        if nul == space + 1 || nul + 1 + self.hash_len > rest.len() {
+            return Err(Malformed);
+        }
+        let start = u32::try_from(at + space + 1).map_err(|_| Malformed)?;
+        let end = u32::try_from(at + nul).map_err(|_| Malformed)?;
+        self.names.borrow_mut().push((start, end));
+        self.indexed_to.set(at + nul + 1 + self.hash_len);
+        Ok(true)
+    }
+
+    /// Indexes every entry.
+    fn index_all(&self) -> Result<(), Malformed> {
+        while self.index_next()? {}
+        Ok(())
     }
 
     fn len(&self) -> usize {
-        self.names.len()
+        self.names.borrow().len()
     }
 
     fn name(&self, i: usize) -> &[u8] {
-        let (s, e) = self.names[i];
+        let (s, e) = self.names.borrow()[i];
         &self.data[s as usize..e as usize]
     }
 
     fn mode_start(&self, i: usize) -> usize {
         match i {
             0 => 0,
-            _ => self.names[i - 1].1 as usize + 1 + self.hash_len,
+            _ => self.names.borrow()[i - 1].1 as usize + 1 + self.hash_len,
         }
     }
 
@@ -116,25 +130,38 @@ impl RawTree {
     }
 
     fn entry(&self, i: usize) -> RawEntry<'_> {
-        let (s, e) = self.names[i];
+        let (s, e) = self.names.borrow()[i];
         let mode = self.data[self.mode_start(i)..s as usize - 1]
             .iter()
             .fold(0u32, |m, d| m * 8 + u32::from(d - b'0'));
         let id = &self.data[e as usize + 1..e as usize + 1 + self.hash_len];
         RawEntry {
             mode,
-            name: self.name(i),
-            // The slice has the hash's length (checked when parsing).
+            name: &self.data[s as usize..e as usize],
+            // The slice has the hash's length (checked when indexing).
             id: gix::oid::from_bytes_unchecked(id),
         }
     }
 
-    fn entries(&self) -> impl Iterator<Item = RawEntry<'_>> {
-        (0..self.len()).map(|i| self.entry(i))
+    /// Every entry, in order.
+    fn entries(&self) -> Result<impl Iterator<Item = RawEntry<'_>>, Malformed> {
+        self.index_all()?;
+        Ok((0..self.len()).map(|i| self.entry(i)))
     }
 
     /// The entry named `name`: a file (or other non-directory) first, then a directory.
-    fn lookup(&self, name: &[u8]) -> Found {
+    fn lookup(&self, name: &[u8]) -> Result<Found, Malformed> {
+        // Index up to the first entry that sorts after a directory named `name`, the
+        // larger of the two places it can be.
+        loop {
+            let n = self.len();
+            if n > 0 && git_cmp(self.name(n - 1), self.is_tree(n - 1), name, true).is_gt() {
+                break;
+            }
+            if !self.index_next()? {
+                break;
+            }
+        }
         for dir in [false, true] {
             let (mut lo, mut hi) = (0, self.len());
             while lo < hi {
@@ -142,11 +169,11 @@ impl RawTree {
                 match git_cmp(self.name(mid), self.is_tree(mid), name, dir) {
                     Ordering::Less => lo = mid + 1,
                     Ordering::Greater => hi = mid,
-                    Ordering::Equal => return self.entry(mid).found(),
+                    Ordering::Equal => return Ok(self.entry(mid).found()),
                 }
             }
         }
-        None
+        Ok(None)
     }
 }
 
@@ -224,10 +251,10 @@ impl Repo {
         Ok(true)
     }
 
-    /// The tree `id` (`None` when malformed), from the cache when it was read before.
-    fn raw_tree(&self, id: ObjectId) -> Result<Option<Rc<RawTree>>, RepoError> {
+    /// The tree `id`, from the cache when it was read before.
+    fn raw_tree(&self, id: ObjectId) -> Result<Rc<RawTree>, RepoError> {
         if let Some(t) = self.trees.borrow().trees.get(&id) {
-            return Ok(Some(Rc::clone(t)));
+            return Ok(Rc::clone(t));
         }
         let data = if id.is_empty_tree() {
             Vec::new()
@@ -239,10 +266,7 @@ impl Repo {
                 .data
                 .clone()
         };
-        let Ok(tree) = RawTree::parse(data, id.kind()) else {
-            return Ok(None);
-        };
-        let tree = Rc::new(tree);
+        let tree = Rc::new(RawTree::new(data, id.kind()));
         let mut cache = self.trees.borrow_mut();
         if cache.bytes + tree.data.len() > TREE_CACHE_BYTES {
             cache.trees.clear();
@@ -250,7 +274,7 @@ impl Repo {
         }
         cache.bytes += tree.data.len();
         cache.trees.insert(id, Rc::clone(&tree));
-        Ok(Some(tree))
+        Ok(tree)
     }
 
     /// The entry at `path` under the tree `root`: `Ok(Some(None))` when there is none,
@@ -259,12 +283,12 @@ impl Repo {
         if path.is_empty() || path.split(|b| *b == b'/').any(<[u8]>::is_empty) {
             return Ok(None);
         }
-        let Some(mut tree) = self.raw_tree(root)? else {
-            return Ok(None);
-        };
+        let mut tree = self.raw_tree(root)?;
         let mut parts = path.split(|b| *b == b'/').peekable();
         while let Some(part) = parts.next() {
-            let found = tree.lookup(part);
+            let Ok(found) = tree.lookup(part) else {
+                return Ok(None);
+            };
             let Some((mode, id)) = found else {
                 return Ok(Some(None));
             };
@@ -274,10 +298,7 @@ impl Repo {
             if mode & 0o170000 != 0o040000 {
                 return Ok(Some(None));
             }
-            let Some(next) = self.raw_tree(id)? else {
-                return Ok(None);
-            };
-            tree = next;
+            tree = self.raw_tree(id)?;
         }
         Ok(Some(None))
     }
@@ -298,10 +319,10 @@ impl Repo {
                 let empty = || ObjectId::empty_tree(self.repo.object_hash());
                 let ta = self.raw_tree(a.map_or_else(empty, |(_, id)| id))?;
                 let tb = self.raw_tree(b.map_or_else(empty, |(_, id)| id))?;
-                let (Some(ta), Some(tb)) = (ta, tb) else {
+                let (Ok(ia), Ok(ib)) = (ta.entries(), tb.entries()) else {
                     return Ok(false);
                 };
-                let (mut ia, mut ib) = (ta.entries().peekable(), tb.entries().peekable());
+                let (mut ia, mut ib) = (ia.peekable(), ib.peekable());
                 loop {
                     let (ea, eb) = match (ia.peek(), ib.peek()) {
                         (None, None) => return Ok(false),
@@ -381,10 +402,11 @@ impl Repo {
         if depth >= MAX_DEPTH {
             return Ok(false);
         }
-        let Some(tree) = self.raw_tree(id)? else {
+        let tree = self.raw_tree(id)?;
+        let Ok(entries) = tree.entries() else {
             return Ok(false);
         };
-        for e in tree.entries() {
+        for e in entries {
             let len = prefix.len();
             prefix.extend_from_slice(e.name);
             if e.is_tree() {
