@@ -550,7 +550,10 @@ fn short_ids_match_git_with_packed_and_loose_objects() {
         }
         assert!(compared > 100, "{compared}");
         if setting.is_some() {
-            assert!(got.iter().any(|s| s.len() >= 5), "the test reaches longer prefixes");
+            assert!(
+                got.iter().any(|s| s.len() >= 5),
+                "the test reaches longer prefixes"
+            );
         }
     }
 }

@@ -77,18 +77,39 @@ pub fn tracing(settings: &Settings, conv: &Convention) -> bool {
     conv.trace_paths && !settings.no_trace_paths
 }
 
-/// Checks one stored commit against `conv` and builds its report.
-pub fn check_commit(
-    repo: &Repo,
-    id: ObjectId,
-    conv: &Convention,
-    trace: bool,
+/// Where a check gets the repository for path tracing: the caller's handle, or one opened
+/// on first use (a worker thread whose commits name no path never opens one).
+enum RepoSource<'a> {
+    Open(&'a Repo),
+    Lazy(&'a Path, Option<Box<Repo>>),
+}
+
+impl RepoSource<'_> {
+    fn get(&mut self) -> Result<&Repo, RepoError> {
+        match self {
+            RepoSource::Open(repo) => Ok(repo),
+            RepoSource::Lazy(cwd, opened) => {
+                let repo = match opened.take() {
+                    Some(repo) => repo,
+                    None => Box::new(Repo::discover(cwd)?),
+                };
+                Ok(opened.insert(repo))
+            }
+        }
+    }
+}
+
+/// Checks the stored message `raw` of commit `id` against `conv` and builds its report.
+fn check_stored(
+    repo: &mut RepoSource<'_>,
+    (id, conv, trace): Job<'_>,
+    raw: &[u8],
 ) -> Result<Report, CheckError> {
-    let raw = repo.commit_message(id)?;
-    let checked = engine::check(raw.as_ref(), conv, &Cleanup::Stored, |paths| {
+    let checked = engine::check(raw, conv, &Cleanup::Stored, |paths| {
         if !trace {
             return Ok::<_, RepoError>(None);
         }
+        let repo = repo.get()?;
         let proved = repo.commit_changes_all(id, paths)?;
         engine::traced_set(paths, proved, || repo.commit_changes_for_tracing(id)).map(Some)
     })?;
@@ -113,32 +134,37 @@ const MAX_THREADS: usize = 4;
 /// One commit to check, with its convention and whether its paths are traced.
 pub type Job<'c> = (ObjectId, &'c Convention, bool);
 
-/// Checks `jobs` and returns their reports in the same order. A long history is cut into
-/// contiguous runs, one per core (up to [`MAX_THREADS`]): each run gets its own repository handle
-/// opened from `cwd` (a handle and its caches are per thread), and a run of consecutive
-/// commits keeps the delta-base and tree caches warm. The reports equal those of a
-/// one-by-one check.
+/// Checks `jobs` and returns their reports in the same order. The messages are read on
+/// this thread (the walk that listed the commits left them in the object cache). A long
+/// history is then checked in contiguous runs, one per core (up to [`MAX_THREADS`]):
+/// a run that traces paths opens its own repository handle from `cwd` (a handle and its
+/// caches are per thread), and consecutive commits keep its delta-base and tree caches
+/// warm. The reports equal those of a one-by-one check.
 pub fn check_commits(repo: &Repo, cwd: &Path, jobs: &[Job<'_>]) -> Result<Vec<Report>, CheckError> {
-    let one_by_one = |repo: &Repo, jobs: &[Job<'_>]| -> Result<Vec<Report>, CheckError> {
+    let messages = jobs
+        .iter()
+        .map(|job| repo.commit_message(job.0))
+        .collect::<Result<Vec<_>, _>>()?;
+    let run = |mut source: RepoSource<'_>, jobs: &[Job<'_>], messages: &[Vec<u8>]| {
         jobs.iter()
-            .map(|&(id, conv, trace)| check_commit(repo, id, conv, trace))
-            .collect()
+            .zip(messages)
+            .map(|(job, raw)| check_stored(&mut source, *job, raw))
+            .collect::<Result<Vec<_>, CheckError>>()
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS));
     if threads < 2 || jobs.len() < PARALLEL_MIN_COMMITS {
-        return one_by_one(repo, jobs);
+        return run(RepoSource::Open(repo), jobs, &messages);
     }
     let chunk = jobs.len().div_ceil(threads);
     std::thread::scope(|scope| {
         let others: Vec<_> = jobs[chunk..]
             .chunks(chunk)
-            .map(|run| {
-                scope.spawn(move || -> Result<Vec<Report>, CheckError> {
-                    one_by_one(&Repo::discover(cwd)?, run)
-                })
+            .zip(messages[chunk..].chunks(chunk))
+            .map(|(jobs, messages)| {
+                scope.spawn(move || run(RepoSource::Lazy(cwd, None), jobs, messages))
             })
             .collect();
-        let mut reports = one_by_one(repo, &jobs[..chunk])?;
+        let mut reports = run(RepoSource::Open(repo), &jobs[..chunk], &messages[..chunk])?;
         for handle in others {
             match handle.join() {
                 Ok(run) => reports.extend(run?),
