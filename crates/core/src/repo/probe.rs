@@ -6,9 +6,9 @@
 //! A probe answers only "changed for certain". Anything else (unchanged, a mode-only
 //! change, a malformed tree, a conflicted or sparse index, an intent-to-add entry) is
 //! "not proven", and the caller computes the full diff, so the findings are exactly
-//! those of the full diff. Trees are parsed once and kept, keyed by id, so a range walk
-//! that reads each parent's trees right after reading them as a child's costs one parse
-//! per new tree.
+//! those of the full diff. Trees are read once and kept, keyed by id, and their entries
+//! indexed only as far as a lookup needs, so a range walk that looks a parent's trees up
+//! right after reading them as a child's reads each new tree once.
 
 use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
