@@ -419,3 +419,56 @@ fn unborn_head_and_no_default_branch() {
     // No old commit and no default branch: the built-in convention (chore allowed).
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+
+/// A push long enough to be checked on several threads (256 commits and up), with
+/// bullets to trace: the worker threads read the pushed objects from git's quarantine
+/// too. One commit in the second half names a path it did not change; after it is
+/// fixed, the same history is accepted.
+#[test]
+fn a_long_push_is_traced_from_the_quarantine_on_every_thread() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    let history = |branch: &str, bad: Option<usize>| {
+        let mut script = String::new();
+        for i in 1..=300usize {
+            let file = format!("d{}/f{i}.txt", i % 5);
+            let named = if Some(i) == bad {
+                "d0/never.txt".to_string()
+            } else {
+                file.clone()
+            };
+            let msg = good(&format!("feat: step {i}"), &[&named]);
+            script.push_str(&format!(
+                "commit refs/heads/{branch}\ncommitter C <c@example.com> {} +0000\ndata {}\n{msg}\n",
+                1_700_000_000 + i * 60,
+                msg.len()
+            ));
+            if i == 1 {
+                script.push_str("from refs/heads/main^0\n");
+            }
+            script.push_str(&format!("M 100644 inline {file}\ndata 2\n{}\n\n", i % 10));
+        }
+        let o = run_with_stdin(
+            {
+                let mut c = s.sb.git_cmd(&s.client);
+                c.args(["fast-import", "--quiet"]);
+                c
+            },
+            script.as_bytes(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+
+    history("long", Some(250));
+    let o = s.push(&["long"]);
+    assert_ne!(code(&o), 0);
+    let remote = Server::remote(&o);
+    assert!(remote.contains("feat: step 250"), "{remote}");
+    assert!(remote.contains("bullet-path"), "{remote}");
+    assert!(remote.contains("1 of 300 new commits"), "{remote}");
+    assert_eq!(s.server_rev("refs/heads/long"), None);
+
+    history("fixed", None);
+    let o = s.push(&["fixed"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(s.server_rev("refs/heads/fixed").is_some());
+}
