@@ -53,14 +53,7 @@ impl Abbrev {
                 bits.div_ceil(2).max(7)
             }
             // git reads a false boolean ("no", "false", "off", "0") as "no abbreviation".
-            Some(v)
-                if matches!(
-                    v.to_ascii_lowercase().as_str(),
-                    "no" | "false" | "off" | "0"
-                ) =>
-            {
-                full
-            }
+            Some(v) if super::parse_bool(v) == Some(false) => full,
             Some(v) => v.parse::<usize>().map_or(7, |n| n.clamp(4, full)),
         };
         Abbrev {

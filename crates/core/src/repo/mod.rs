@@ -16,6 +16,9 @@ mod types;
 
 use std::path::{Path, PathBuf};
 
+/// git's file-type bits of a mode.
+const S_IFMT: u32 = 0o170000;
+
 /// Bytes of decoded pack entries kept for delta resolution (see [`Repo::discover`]).
 const PACK_CACHE_BYTES: usize = 16 * 1024 * 1024;
 
@@ -120,8 +123,9 @@ pub enum RepoError {
 /// An open repository, as git presented it to this process.
 pub struct Repo {
     repo: gix::Repository,
-    /// The same repository without an object cache, for the trees path probes read.
-    tree_reader: gix::Repository,
+    /// The same repository without an object cache, for the trees path probes read;
+    /// opened on the first probe (see [`Repo::tree_reader`]).
+    tree_reader: std::cell::OnceCell<gix::Repository>,
     /// The `git -c` settings, in order (later wins).
     params: Vec<(String, Option<String>)>,
     /// Holds the synthetic object directory that joins the quarantine and the repository's
@@ -224,16 +228,10 @@ impl Repo {
         // Objects that are in no pack (staged blobs are loose) must not make gix list the
         // pack directories again on every lookup: nothing adds packs while a hook runs.
         repo.objects.refresh_never();
-        // The path probes read trees through a second handle without the object cache:
-        // they keep the trees themselves, and caching them again only copied every tree
-        // and pushed the commits a walk reads twice out of the cache.
-        let mut tree_reader = repo.clone();
-        tree_reader.objects.unset_object_cache();
-        tree_reader.objects.refresh_never();
         repo.object_cache_size_if_unset(4 * 1024 * 1024);
         Ok(Repo {
             repo,
-            tree_reader,
+            tree_reader: std::cell::OnceCell::new(),
             params,
             _quarantine: quarantine,
             diff_cache: Default::default(),
@@ -263,6 +261,19 @@ impl Repo {
             gix::index::decode::Options::default(),
         )
         .map_err(|e| err(e.into()))
+    }
+
+    /// The handle path probes read trees through: the same repository without an object
+    /// cache. The probes keep the trees themselves; caching them again only copied every
+    /// tree and pushed the commits a walk reads twice out of the cache. Made on first use,
+    /// so a check that traces nothing never clones the handle.
+    pub(crate) fn tree_reader(&self) -> &gix::Repository {
+        self.tree_reader.get_or_init(|| {
+            let mut reader = self.repo.clone();
+            reader.objects.unset_object_cache();
+            reader.objects.refresh_never();
+            reader
+        })
     }
 
     /// The gix repository, for what this wrapper does not cover.

@@ -7,7 +7,7 @@ use gix::bstr::{BStr, ByteSlice};
 use gix::diff::blob::{Algorithm, Diff, InternedInput};
 
 use super::staged::quote_path;
-use super::{Change, ChangeKind, FileDiff, Hunk, ObjectId, Repo, RepoError};
+use super::{Change, ChangeKind, FileDiff, Hunk, ObjectId, Repo, RepoError, S_IFMT};
 
 /// Lines of context around a change (`git diff -U3`).
 const CONTEXT: u32 = 3;
@@ -15,7 +15,6 @@ const CONTEXT: u32 = 3;
 const FIRST_FEW_BYTES: usize = 8000;
 /// git's funcname buffer: longer headers are cut to this many bytes.
 const FUNCNAME_MAX: usize = 80;
-const S_IFMT: u32 = 0o170000;
 const GITLINK: u32 = 0o160000;
 
 /// One changed path with the object ids on both sides, as the diff needs them.

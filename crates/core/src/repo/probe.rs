@@ -49,7 +49,7 @@ struct RawEntry<'a> {
 
 impl RawEntry<'_> {
     fn is_tree(&self) -> bool {
-        self.mode & 0o170000 == 0o040000
+        is_tree_mode(self.mode)
     }
 
     fn found(&self) -> Found {
@@ -198,6 +198,16 @@ pub(crate) struct TreeCache {
 /// What a lookup found at a path: an entry's mode and id.
 type Found = Option<(u32, ObjectId)>;
 
+/// A directory's mode (`40000`).
+fn is_tree_mode(mode: u32) -> bool {
+    mode & super::S_IFMT == 0o040000
+}
+
+/// The lookup found a directory.
+fn found_tree(f: &Found) -> bool {
+    f.is_some_and(|(mode, _)| is_tree_mode(mode))
+}
+
 impl Repo {
     /// Whether every path in `paths` is, for certain, a path `commit` changes against its
     /// first parent (the empty tree for a root commit) or a directory holding one. `false`
@@ -260,7 +270,7 @@ impl Repo {
             Vec::new()
         } else {
             // A copy: gix's buffer goes back to its free list for the next read.
-            self.tree_reader
+            self.tree_reader()
                 .find_tree(id)
                 .map_err(|e| self.object_err(id, e))?
                 .data
@@ -295,7 +305,7 @@ impl Repo {
             if parts.peek().is_none() {
                 return Ok(Some(found));
             }
-            if mode & 0o170000 != 0o040000 {
+            if !is_tree_mode(mode) {
                 return Ok(Some(None));
             }
             tree = self.raw_tree(id)?;
@@ -306,12 +316,11 @@ impl Repo {
     /// Whether a full diff of the two sides of one path would list that path or a file
     /// under it with a content change (a mode alone is not proven here).
     fn sides_differ(&self, a: Found, b: Found, depth: usize) -> Result<bool, RepoError> {
-        let is_tree = |f: &Found| f.is_some_and(|(m, _)| m & 0o170000 == 0o040000);
         match (a, b) {
             (None, None) => Ok(false),
             // Equal ids: nothing under it changed, or only a mode.
             (Some(x), Some(y)) if x.1 == y.1 => Ok(false),
-            _ if (a.is_some() && !is_tree(&a)) || (b.is_some() && !is_tree(&b)) => Ok(true),
+            _ if (a.is_some() && !found_tree(&a)) || (b.is_some() && !found_tree(&b)) => Ok(true),
             _ => {
                 if depth >= MAX_DEPTH {
                     return Ok(false);
@@ -369,12 +378,11 @@ impl Repo {
         let range = index
             .prefixed_entries_range(prefix.as_bstr())
             .unwrap_or(0..0);
-        let is_dir = |f: &Found| f.is_some_and(|(m, _)| m & 0o170000 == 0o040000);
         match tree_side {
             // Nothing at `path` in HEAD: staged entries under it are additions.
             None => Ok(!range.is_empty()),
             // A file in HEAD, none in the index: it is staged for deletion.
-            Some(_) if !is_dir(&tree_side) => Ok(true),
+            Some(_) if !found_tree(&tree_side) => Ok(true),
             Some((_, id)) => {
                 let mut head = Vec::new();
                 if !self.flatten(id, &mut prefix, &mut head, 0)? {

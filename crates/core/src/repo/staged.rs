@@ -4,10 +4,7 @@
 
 use gix::bstr::{BStr, ByteSlice};
 
-use super::{Change, ChangeKind, Repo, RepoError, StagedState};
-
-/// git's file-type bits of a mode.
-const S_IFMT: u32 = 0o170000;
+use super::{Change, ChangeKind, Repo, RepoError, S_IFMT, StagedState};
 
 impl Repo {
     /// The staged changes, HEAD → index, sorted bytewise by path as git sorts them. Cheap:
