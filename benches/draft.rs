@@ -13,18 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use jitcommit_core::budget::TokenCounter;
-use jitcommit_testkit::{Sandbox, cargo_bin, write};
-
-/// A small deterministic generator (xorshift), so every run builds the same change.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use jitcommit_testkit::{Sandbox, XorShift, cargo_bin, write};
 
 fn bin() -> std::path::PathBuf {
     let p = cargo_bin("jitcommit-draft");
@@ -62,14 +51,14 @@ fn ms(d: Duration) -> String {
 /// whose HEAD holds the same files in an older version.
 fn staged_change(sb: &Sandbox, name: &str, files: usize, bytes: usize) -> std::path::PathBuf {
     let dir = sb.init(name);
-    let mut rng = Rng(0x5eed ^ files as u64);
+    let mut rng = XorShift(0x5eed ^ files as u64);
     let per = bytes / files.max(1);
-    let line = |rng: &mut Rng| {
+    let line = |rng: &mut XorShift| {
         format!(
             "    let v{} = compute({}, {});\n",
-            rng.next() % 1000,
-            rng.next() % 97,
-            rng.next() % 89
+            rng.next_u64() % 1000,
+            rng.next_u64() % 97,
+            rng.next_u64() % 89
         )
     };
     for i in 0..files {
@@ -189,16 +178,16 @@ fn token_economy(sb: &Sandbox) {
     let counter =
         jitcommit_model::tokens::BpeCounter::new(jitcommit_core::config::Encoding::Cl100k);
     let draft = bin();
-    let mut rng = Rng(42);
+    let mut rng = XorShift(42);
     let (mut stateless, mut session, mut history) = (0usize, 0usize, 0usize);
     for i in 0..50 {
-        for _ in 0..(1 + rng.next() % 3) {
-            let p = format!("src/m{}.rs", rng.next() % 12);
+        for _ in 0..(1 + rng.next_u64() % 3) {
+            let p = format!("src/m{}.rs", rng.next_u64() % 12);
             let mut text = std::fs::read_to_string(dir.join(&p)).unwrap_or_default();
             text.push_str(&format!(
                 "pub fn f{i}_{}() -> u32 {{ {} }}\n",
-                rng.next() % 100,
-                rng.next() % 1000
+                rng.next_u64() % 100,
+                rng.next_u64() % 1000
             ));
             write(&dir, &p, text);
         }

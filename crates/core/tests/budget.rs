@@ -5,7 +5,7 @@
 use jitcommit_core::budget::{
     ByteCounter, CHAT_OVERHEAD_TOKENS, DoesNotFit, Limits, Strategy as Cut, TokenCounter,
 };
-use jitcommit_core::config::{BodyPolicy, ContextSettings, Convention, Encoding};
+use jitcommit_core::config::{ContextSettings, Convention};
 use jitcommit_core::fragments::LevelState;
 use jitcommit_core::prompt::{self, Prompt};
 use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
@@ -14,22 +14,17 @@ use proptest::prelude::*;
 fn conv(budget: usize, reserve: usize, margin: u32) -> Convention {
     Convention {
         types: vec!["feat".into(), "fix".into()],
-        scopes: vec![],
         verbs: vec!["Add".into(), "Update".into()],
-        subject_max: 72,
-        body: BodyPolicy::Required,
-        body_wrap: 0,
-        trace_paths: true,
-        strict_separator: false,
         exempt: vec![],
         sections: Default::default(),
         context: ContextSettings {
             budget_tokens: budget,
             reserve_output_tokens: reserve,
             exclude: vec!["gen/**".into()],
-            encoding: Encoding::Cl100k,
             safety_margin_percent: margin,
+            ..ContextSettings::default()
         },
+        ..Convention::default()
     }
 }
 

@@ -2,20 +2,14 @@
 //! schema enums, the path cap, and a snapshot of a small fixed state.
 
 use jitcommit_core::budget::{self, ByteCounter};
-use jitcommit_core::config::{BodyPolicy, ContextSettings, Convention, Encoding};
+use jitcommit_core::config::{ContextSettings, Convention};
 use jitcommit_core::prompt::{self, CORE_INSTRUCTIONS, PATH_ENUM_CAP};
 use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
 
 fn conv(budget: usize) -> Convention {
     Convention {
         types: vec!["feat".into(), "fix".into(), "docs".into()],
-        scopes: vec![],
         verbs: vec!["Add".into(), "Update".into(), "Fix".into()],
-        subject_max: 72,
-        body: BodyPolicy::Required,
-        body_wrap: 0,
-        trace_paths: true,
-        strict_separator: false,
         exempt: vec![],
         sections: [("feat".to_string(), "Added".to_string())]
             .into_iter()
@@ -24,9 +18,10 @@ fn conv(budget: usize) -> Convention {
             budget_tokens: budget,
             reserve_output_tokens: 0,
             exclude: vec!["dist/**".into()],
-            encoding: Encoding::Cl100k,
             safety_margin_percent: 0,
+            ..ContextSettings::default()
         },
+        ..Convention::default()
     }
 }
 

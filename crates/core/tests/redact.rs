@@ -1,7 +1,7 @@
 //! Secrets planted in a staged change never reach the rendered prompt.
 
 use jitcommit_core::budget::ByteCounter;
-use jitcommit_core::config::{BodyPolicy, ContextSettings, Convention, Encoding};
+use jitcommit_core::config::{ContextSettings, Convention};
 use jitcommit_core::prompt;
 use jitcommit_core::redact::{self, SecretKind};
 use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
@@ -9,22 +9,16 @@ use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
 fn conv(budget: usize) -> Convention {
     Convention {
         types: vec!["feat".into(), "fix".into()],
-        scopes: vec![],
         verbs: vec!["Add".into(), "Update".into()],
-        subject_max: 72,
-        body: BodyPolicy::Required,
-        body_wrap: 0,
-        trace_paths: true,
-        strict_separator: false,
         exempt: vec![],
         sections: Default::default(),
         context: ContextSettings {
             budget_tokens: budget,
             reserve_output_tokens: 0,
-            exclude: vec![],
-            encoding: Encoding::Cl100k,
             safety_margin_percent: 0,
+            ..ContextSettings::default()
         },
+        ..Convention::default()
     }
 }
 

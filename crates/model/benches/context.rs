@@ -5,20 +5,11 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use jitcommit_core::budget::{Strategy, TokenCounter};
-use jitcommit_core::config::{BodyPolicy, ContextSettings, Convention, Encoding};
+use jitcommit_core::config::{ContextSettings, Convention, Encoding};
 use jitcommit_core::prompt;
 use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
 use jitcommit_model::tokens::BpeCounter;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use jitcommit_testkit::XorShift;
 
 /// `n` files of about `bytes / n` bytes each, fixed seed.
 fn staged(n: usize, bytes: usize) -> StagedState {
@@ -49,7 +40,7 @@ fn staged(n: usize, bytes: usize) -> StagedState {
         "\"str\"",
         "'c'",
     ];
-    let mut r = Rng(0x5eed);
+    let mut r = XorShift(0x5eed);
     let per = bytes / n;
     let mut files: Vec<FileDiff> = (0..n)
         .map(|i| {
@@ -58,10 +49,10 @@ fn staged(n: usize, bytes: usize) -> StagedState {
             let mut size = 0;
             while size < per {
                 let mut body = String::new();
-                for _ in 0..(r.next() % 30 + 5) {
-                    body.push(['+', '-', ' '][(r.next() % 3) as usize]);
-                    for _ in 0..(r.next() % 10) {
-                        body.push_str(words[(r.next() % words.len() as u64) as usize]);
+                for _ in 0..(r.next_u64() % 30 + 5) {
+                    body.push(['+', '-', ' '][(r.next_u64() % 3) as usize]);
+                    for _ in 0..(r.next_u64() % 10) {
+                        body.push_str(words[(r.next_u64() % words.len() as u64) as usize]);
                         body.push(' ');
                     }
                     body.push('\n');
@@ -89,32 +80,18 @@ fn staged(n: usize, bytes: usize) -> StagedState {
 }
 
 fn conv(budget: usize) -> Convention {
+    let builtin = Convention::default();
     Convention {
-        types: [
-            "feat", "fix", "perf", "refactor", "docs", "test", "build", "ci", "chore", "revert",
-        ]
-        .map(String::from)
-        .to_vec(),
-        scopes: vec![],
-        verbs: [
-            "Add", "Update", "Fix", "Remove", "Rename", "Move", "Refactor", "Document", "Test",
-        ]
-        .map(String::from)
-        .to_vec(),
-        subject_max: 72,
-        body: BodyPolicy::Required,
-        body_wrap: 0,
-        trace_paths: true,
-        strict_separator: false,
+        // The built-in types without `style`.
+        types: builtin.types[..10].to_vec(),
         exempt: vec![],
         sections: Default::default(),
         context: ContextSettings {
             budget_tokens: budget,
-            reserve_output_tokens: 512,
-            exclude: vec![],
-            encoding: Encoding::Cl100k,
             safety_margin_percent: 0,
+            ..ContextSettings::default()
         },
+        ..builtin
     }
 }
 

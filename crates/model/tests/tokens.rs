@@ -2,11 +2,12 @@
 //! to the whole; a prompt built with the real BPE is within budget by its own count.
 
 use jitcommit_core::budget::{CHAT_OVERHEAD_TOKENS, Limits, Strategy, TokenCounter};
-use jitcommit_core::config::{BodyPolicy, ContextSettings, Convention, Encoding};
+use jitcommit_core::config::{ContextSettings, Convention, Encoding};
 use jitcommit_core::fragments::{self, Classifier};
 use jitcommit_core::prompt;
 use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
 use jitcommit_model::tokens::BpeCounter;
+use jitcommit_testkit::XorShift;
 use proptest::prelude::*;
 
 fn tiktoken(e: Encoding) -> &'static tiktoken_rs::CoreBPE {
@@ -16,23 +17,9 @@ fn tiktoken(e: Encoding) -> &'static tiktoken_rs::CoreBPE {
     }
 }
 
-/// A deterministic generator (no extra dependency): xorshift.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
-        v[(self.next() % v.len() as u64) as usize]
-    }
-}
-
 /// A unified diff of `bytes` bytes with code, prose, numbers, tabs, CRLF and non-ASCII.
 pub fn generated_diff(seed: u64, bytes: usize) -> String {
-    let mut r = Rng(seed | 1);
+    let mut r = XorShift(seed | 1);
     let words = [
         "fn",
         "let",
@@ -67,10 +54,11 @@ pub fn generated_diff(seed: u64, bytes: usize) -> String {
     while s.len() < bytes {
         file += 1;
         s.push_str(&format!("diff --git a/src/m{file}.rs b/src/m{file}.rs\nindex abc1234..def5678 100644\n--- a/src/m{file}.rs\n+++ b/src/m{file}.rs\n@@ -1,20 +1,22 @@ impl Thing\n"));
-        for _ in 0..(r.next() % 40 + 5) {
-            s.push(['+', '-', ' '][(r.next() % 3) as usize]);
-            for _ in 0..(r.next() % 12) {
-                s.push_str(r.pick(&words));
+        for _ in 0..(r.next_u64() % 40 + 5) {
+            s.push(['+', '-', ' '][(r.next_u64() % 3) as usize]);
+            for _ in 0..(r.next_u64() % 12) {
+                let word = *r.pick(&words);
+                s.push_str(word);
                 s.push(' ');
             }
             s.push('\n');
@@ -204,22 +192,16 @@ fn rendered_fragments_add_up_on_a_generated_diff() {
 fn conv(budget: usize, margin: u32, e: Encoding) -> Convention {
     Convention {
         types: vec!["feat".into(), "fix".into(), "docs".into(), "test".into()],
-        scopes: vec![],
         verbs: vec!["Add".into(), "Update".into(), "Fix".into(), "Remove".into()],
-        subject_max: 72,
-        body: BodyPolicy::Required,
-        body_wrap: 0,
-        trace_paths: true,
-        strict_separator: false,
         exempt: vec![],
         sections: Default::default(),
         context: ContextSettings {
             budget_tokens: budget,
-            reserve_output_tokens: 512,
-            exclude: vec![],
             encoding: e,
             safety_margin_percent: margin,
+            ..ContextSettings::default()
         },
+        ..Convention::default()
     }
 }
 
