@@ -8,7 +8,7 @@ use std::path::Path;
 
 use jitcommit_core::repo::{ObjectId, Repo};
 use jitcommit_core::rules::ChangedPaths;
-use jitcommit_testkit::{Rng, Sandbox, write};
+use jitcommit_testkit::{Rng, Sandbox, assert_ok, run_with_input, write};
 
 const FILES: &[&str] = &[
     "a.rs",
@@ -228,4 +228,164 @@ fn unusual_indexes_are_not_proven() {
     let repo = Repo::discover(&r).unwrap();
     assert!(!repo.staged_changes_all(&["a.rs".into()]).unwrap());
     assert!(!repo.staged_changes_all(&["".into()]).unwrap());
+}
+
+/// The staged probe reads the index file itself (not through gix's decode): every layout
+/// git writes is read alike. Version 2; version 3 (an entry with extended flags, here
+/// skip-worktree); version 4 (prefix-compressed paths); a path of 4,095 bytes or more
+/// (its length no longer fits the entry's flags); and an index without its checksum
+/// (`index.skipHash`). Each is compared with `git diff --cached`.
+#[test]
+fn every_index_layout_is_read() {
+    let sb = Sandbox::new();
+    let long: String = (0..21)
+        .map(|i| format!("{i:0>2}{}", "d".repeat(198)))
+        .collect::<Vec<_>>()
+        .join("/");
+    assert!(long.len() > 4095);
+    for layout in ["v2", "v3", "v4", "long", "skiphash"] {
+        let r = sb.init(&format!("layout-{layout}"));
+        if layout == "skiphash" {
+            sb.git(&r, &["config", "index.skipHash", "true"]);
+        }
+        for f in FILES {
+            write(&r, f, format!("{f} first\n"));
+        }
+        sb.git(&r, &["add", "-A"]);
+        sb.git(&r, &["commit", "-qm", "base"]);
+        write(&r, "b/d/e.rs", "changed\n");
+        write(&r, "b0/new.rs", "new\n");
+        std::fs::remove_file(r.join("a.rs")).unwrap();
+        sb.git(&r, &["add", "-A"]);
+        // Enough entries that the index is read in several chunks, entries straddling
+        // the chunk boundaries.
+        let blob = sb.git(&r, &["hash-object", "-w", "b.rs"]);
+        let many: String = (0..2500)
+            .map(|i| {
+                format!(
+                    "100644 {} 0\tmany/{}{i:04}.rs\n",
+                    blob.trim(),
+                    "f".repeat(i % 23)
+                )
+            })
+            .collect();
+        let mut cmd = sb.git_cmd(&r);
+        cmd.args(["update-index", "--index-info"]);
+        assert_ok(
+            &run_with_input(cmd, many.as_bytes()),
+            "update-index --index-info",
+        );
+        match layout {
+            "v3" => {
+                sb.git(&r, &["update-index", "--skip-worktree", "run.sh"]);
+            }
+            "v4" => {
+                sb.git(&r, &["update-index", "--index-version", "4"]);
+            }
+            "long" => {
+                let blob = sb.git(&r, &["hash-object", "-w", "b.rs"]);
+                let info = format!("100644,{},{long}", blob.trim());
+                sb.git(&r, &["update-index", "--add", "--cacheinfo", &info]);
+            }
+            _ => {}
+        }
+        let index = std::fs::read(r.join(".git/index")).unwrap();
+        let version = u32::from_be_bytes(index[4..8].try_into().unwrap());
+        let want = match layout {
+            "v3" => 3,
+            "v4" => 4,
+            _ => 2,
+        };
+        assert_eq!(version, want, "{layout}");
+        assert!(index.len() > 2 * 64 * 1024, "{layout}: {}", index.len());
+        let raw = sb
+            .git_cmd(&r)
+            .args([
+                "diff",
+                "--cached",
+                "--raw",
+                "-z",
+                "--no-renames",
+                "--no-abbrev",
+            ])
+            .output()
+            .unwrap()
+            .stdout;
+        let changed = content_changes(&raw);
+        let repo = Repo::discover(&r).unwrap();
+        let mut candidates: Vec<String> = CANDIDATES.iter().map(|p| p.to_string()).collect();
+        candidates.extend([
+            "b0/new.rs".into(),
+            long.clone(),
+            "00".into(),
+            "many".into(),
+            format!("many/{}2499.rs", "f".repeat(2499 % 23)),
+            "many/0000.rs".into(),
+        ]);
+        for p in &candidates {
+            assert_eq!(
+                repo.staged_changes_all(std::slice::from_ref(p)).unwrap(),
+                expected(&changed, p),
+                "{layout}: {p:.40} (changes {changed:?})"
+            );
+        }
+        assert!(
+            repo.staged_changes_all(&["b/d/e.rs".into()]).unwrap(),
+            "{layout}"
+        );
+    }
+}
+
+/// A split index (its entries partly in a shared file) and a conflicted index are left
+/// to the full diff, which reads them through gix.
+#[test]
+fn split_and_conflicted_indexes_are_not_proven() {
+    let sb = Sandbox::new();
+    let r = sb.init("split");
+    write(&r, "a.rs", "one\n");
+    write(&r, "b.rs", "one\n");
+    sb.git(&r, &["add", "-A"]);
+    sb.git(&r, &["commit", "-qm", "base"]);
+    write(&r, "a.rs", "two\n");
+    sb.git(&r, &["add", "-A"]);
+    assert!(
+        Repo::discover(&r)
+            .unwrap()
+            .staged_changes_all(&["a.rs".into()])
+            .unwrap()
+    );
+
+    sb.git(&r, &["update-index", "--split-index"]);
+    let repo = Repo::discover(&r).unwrap();
+    assert!(!repo.staged_changes_all(&["a.rs".into()]).unwrap());
+    let full = ChangedPaths::new(&repo.staged_changes_for_tracing().unwrap());
+    assert!(full.contains("a.rs"));
+    sb.git(&r, &["update-index", "--no-split-index"]);
+    assert!(
+        Repo::discover(&r)
+            .unwrap()
+            .staged_changes_all(&["a.rs".into()])
+            .unwrap()
+    );
+
+    let blob = sb.git(&r, &["hash-object", "-w", "b.rs"]);
+    let info = format!(
+        "0 {0}\tb.rs\n100644 {1} 1\tb.rs\n100644 {1} 2\tb.rs\n",
+        "0".repeat(40),
+        blob.trim()
+    );
+    let mut cmd = sb.git_cmd(&r);
+    cmd.args(["update-index", "--index-info"]);
+    assert_ok(
+        &run_with_input(cmd, info.as_bytes()),
+        "update-index --index-info",
+    );
+    let status = sb.git(&r, &["ls-files", "--stage", "b.rs"]);
+    assert!(status.contains(" 2\tb.rs"), "{status}");
+    assert!(
+        !Repo::discover(&r)
+            .unwrap()
+            .staged_changes_all(&["a.rs".into()])
+            .unwrap()
+    );
 }

@@ -9,6 +9,7 @@
 mod abbrev;
 mod commits;
 mod env;
+mod index_scan;
 mod patch;
 mod probe;
 mod staged;

@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 use gix::bstr::ByteSlice;
 
+use super::index_scan::{self, AtPath, IndexScan};
 use super::{ObjectId, Repo, RepoError};
 
 /// Bytes of tree objects kept before the cache starts over.
@@ -237,24 +238,23 @@ impl Repo {
     /// empty tree when unborn, against the index git names) or a directory holding one.
     /// `false` means "not proven": compute [`Repo::staged_changes_for_tracing`] to know.
     pub fn staged_changes_all(&self, paths: &[String]) -> Result<bool, RepoError> {
-        let index = self.read_index()?;
-        let unusual = index.is_sparse()
-            || index.entries().iter().any(|e| {
-                e.stage_raw() != 0 || e.flags.contains(gix::index::entry::Flags::INTENT_TO_ADD)
-            });
-        if unusual {
+        let wanted: Vec<&[u8]> = paths.iter().map(|p| p.as_bytes()).collect();
+        // An index that cannot be read is left to the full diff, which reports it.
+        let Ok(IndexScan::Paths(staged)) =
+            index_scan::scan_file(&self.repo.index_path(), self.repo.object_hash(), &wanted)
+        else {
             return Ok(false);
-        }
+        };
         let head = self
             .repo
             .head_tree_id_or_empty()
             .map_err(|e| RepoError::Head(Box::new(e)))?
             .detach();
-        for p in paths {
+        for (p, at) in paths.iter().zip(staged) {
             let Some(tree_side) = self.lookup_path(head, p.as_bytes())? else {
                 return Ok(false);
             };
-            if !self.staged_differs(&index, tree_side, p.as_bytes())? {
+            if !self.staged_differs(at, tree_side, p.as_bytes())? {
                 return Ok(false);
             }
         }
@@ -361,39 +361,32 @@ impl Repo {
         }
     }
 
-    /// Whether the staged set changes `path` or a file under it, given what HEAD's tree
-    /// holds at `path`.
+    /// Whether the staged set changes `path` or a file under it, given what the index
+    /// (`staged`) and HEAD's tree (`tree_side`) hold there.
     fn staged_differs(
         &self,
-        index: &gix::index::State,
+        staged: AtPath,
         tree_side: Found,
         path: &[u8],
     ) -> Result<bool, RepoError> {
-        if let Some(e) = index.entry_by_path(path.as_bstr()) {
+        if let Some(id) = staged.exact {
             // A different id is a change for certain; a mode alone is not proven here.
-            return Ok(tree_side.is_none_or(|(_, id)| id != e.id));
+            return Ok(tree_side.is_none_or(|(_, t)| t != id));
         }
-        let mut prefix = path.to_vec();
-        prefix.push(b'/');
-        let range = index
-            .prefixed_entries_range(prefix.as_bstr())
-            .unwrap_or(0..0);
         match tree_side {
             // Nothing at `path` in HEAD: staged entries under it are additions.
-            None => Ok(!range.is_empty()),
+            None => Ok(!staged.under.is_empty()),
             // A file in HEAD, none in the index: it is staged for deletion.
             Some(_) if !found_tree(&tree_side) => Ok(true),
             Some((_, id)) => {
+                let mut prefix = path.to_vec();
+                prefix.push(b'/');
                 let mut head = Vec::new();
                 if !self.flatten(id, &mut prefix, &mut head, 0)? {
                     return Ok(false);
                 }
                 // Paths and ids only: a mode-only difference is left to the full diff.
-                let staged = index.entries()[range]
-                    .iter()
-                    .map(|e| (e.path(index).as_bytes(), e.id));
-                let head = head.iter().map(|(p, id)| (p.as_slice(), *id));
-                Ok(!staged.eq(head))
+                Ok(staged.under != head)
             }
         }
     }
