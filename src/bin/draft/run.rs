@@ -241,7 +241,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
     let repo = Repo::discover(&cwd)?;
     let state = repo.staged()?;
     let settings = settings(&repo, args)?;
-    let conv = convention(&repo, &settings)?;
+    let conv = convention(&repo, Some(&settings))?;
     let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
     let intent = intent_from(args);
     let p =
@@ -326,10 +326,10 @@ fn settings(repo: &Repo, args: &Args) -> Result<Settings, RunError> {
 
 /// The repository's convention, with the model's context window from the personal
 /// settings when they name one (it is a property of the model, not of the repository).
-fn convention(repo: &Repo, settings: &Settings) -> Result<Convention, RunError> {
+fn convention(repo: &Repo, settings: Option<&Settings>) -> Result<Convention, RunError> {
     let root = repo.work_dir().unwrap_or_else(|| repo.git_dir()).to_owned();
     let mut conv = config::discover_in_dir(&root)?.convention;
-    if let Some(b) = settings.budget_tokens {
+    if let Some(b) = settings.and_then(|s| s.budget_tokens) {
         conv.context.budget_tokens = b;
     }
     Ok(conv)
@@ -351,13 +351,7 @@ fn draft(
         Ok(s) => (Some(s), None),
         Err(e) => (None, Some(e.to_string())),
     };
-    let conv = match &settings {
-        Some(s) => convention(repo, s)?,
-        None => {
-            let root = repo.work_dir().unwrap_or_else(|| repo.git_dir()).to_owned();
-            config::discover_in_dir(&root)?.convention
-        }
-    };
+    let conv = convention(repo, settings.as_ref())?;
     let paths = ChangedPaths::new(
         &state
             .files
