@@ -27,24 +27,11 @@ impl Abbrev {
     /// Reads the pack indexes and `core.abbrev` (`setting`: its value, if set).
     pub(crate) fn new(repo: &gix::Repository, setting: Option<&str>) -> Self {
         let hash = repo.object_hash();
-        let store = repo.objects.store_ref();
-        let mut loose_dirs = vec![store.path().to_owned()];
-        loose_dirs.extend(store.alternate_db_paths().unwrap_or_default());
-        let mut packs = Vec::new();
-        for dir in &loose_dirs {
-            let Ok(entries) = std::fs::read_dir(dir.join("pack")) else {
-                continue;
-            };
-            let mut idx: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "idx"))
-                .collect();
-            idx.sort();
-            packs.extend(
-                idx.iter()
-                    .filter_map(|p| gix::odb::pack::index::File::at(p, hash).ok()),
-            );
-        }
+        let loose_dirs = super::packs::object_dirs(repo);
+        let packs: Vec<_> = super::packs::pack_indexes(&loose_dirs)
+            .iter()
+            .filter_map(|p| gix::odb::pack::index::File::at(p, hash).ok())
+            .collect();
         let full = hash.len_in_hex();
         let min = match setting.map(str::trim) {
             None | Some("auto") | Some("") => {

@@ -10,6 +10,7 @@ mod abbrev;
 mod commits;
 mod env;
 mod index_scan;
+mod packs;
 mod patch;
 mod probe;
 mod staged;
@@ -25,6 +26,8 @@ const PACK_CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 pub use env::{ConfigParametersError, config_key_eq, is_zero_id, parse_config_parameters};
 pub use gix::ObjectId;
+#[doc(hidden)]
+pub use packs::PackStats;
 pub use patch::similarity_index;
 pub use staged::{quote_path, status_short};
 pub use types::*;
@@ -136,6 +139,9 @@ pub struct Repo {
     diff_cache: std::cell::RefCell<commits::DiffCache>,
     /// Parsed trees reused by path probes across commits.
     trees: std::cell::RefCell<probe::TreeCache>,
+    /// Objects read straight from the packs with a delta base cache, for path probes;
+    /// set up on first use.
+    packs: std::cell::RefCell<Option<packs::PackReader>>,
     /// Abbreviating ids for `index` lines, set up on first use.
     abbrev: std::cell::RefCell<Option<abbrev::Abbrev>>,
     /// Each commit's tree and first parent, as read (a walk reads each commit once).
@@ -237,6 +243,7 @@ impl Repo {
             _quarantine: quarantine,
             diff_cache: Default::default(),
             trees: Default::default(),
+            packs: Default::default(),
             abbrev: Default::default(),
             links: Default::default(),
         })

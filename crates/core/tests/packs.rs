@@ -1,0 +1,371 @@
+//! The pack reader against git: every object of generated histories, read through the
+//! reader, equals `git cat-file --batch`, for each pack layout git writes — `git
+//! fast-import`'s (each version a delta of the one before), `git repack -a -d -f`'s (the
+//! newest version the base, chains up to 50 long), REF_DELTA entries, and the thin pack
+//! a real `git push` sends, completed by git and read from a pre-receive hook through
+//! the quarantine. Objects are read newest first, oldest first and shuffled, with a
+//! cache that keeps everything, a tiny one that keeps evicting, and none, so a link
+//! resolved against the wrong base or a stale cache entry would show as different bytes.
+#![allow(clippy::unwrap_used)]
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::path::Path;
+
+use jitcommit_core::repo::{ObjectId, PackStats, Repo};
+use jitcommit_testkit::{Rng, Sandbox, assert_ok, run_with_input, write};
+
+/// An object as git prints it: kind name and content.
+type Objects = BTreeMap<ObjectId, (String, Vec<u8>)>;
+
+/// Every object in the repository at `dir`, from `git cat-file --batch-all-objects --batch`
+/// run through `git` (the sandbox's, or, inside a hook, the hook's environment).
+fn cat_all(mut git: std::process::Command) -> Objects {
+    let out = git
+        .args(["cat-file", "--batch-all-objects", "--batch"])
+        .output()
+        .unwrap();
+    assert_ok(&out, "git cat-file --batch-all-objects --batch");
+    let mut objects = Objects::new();
+    let mut rest = out.stdout.as_slice();
+    while !rest.is_empty() {
+        let nl = rest.iter().position(|b| *b == b'\n').unwrap();
+        let header = std::str::from_utf8(&rest[..nl]).unwrap();
+        let mut parts = header.split(' ');
+        let id = ObjectId::from_hex(parts.next().unwrap().as_bytes()).unwrap();
+        let kind = parts.next().unwrap().to_owned();
+        let size: usize = parts.next().unwrap().parse().unwrap();
+        let data = rest[nl + 1..nl + 1 + size].to_vec();
+        assert_eq!(rest[nl + 1 + size], b'\n');
+        rest = &rest[nl + 2 + size..];
+        objects.insert(id, (kind, data));
+    }
+    objects
+}
+
+/// The objects in `git rev-list --objects --all` order: commits newest first, then the
+/// trees and blobs as the walk first meets them (newest versions first).
+fn newest_first(sb: &Sandbox, r: &Path) -> Vec<ObjectId> {
+    sb.git(r, &["rev-list", "--objects", "--all"])
+        .lines()
+        .map(|l| ObjectId::from_hex(l.split(' ').next().unwrap().as_bytes()).unwrap())
+        .collect()
+}
+
+/// Reads `order` through `repo`'s pack reader (started over with a cache of `cache`
+/// bytes) and compares each object with git's; returns the reader's statistics.
+fn read_all(repo: &Repo, objects: &Objects, order: &[ObjectId], cache: usize) -> PackStats {
+    repo.reset_pack_reader(cache);
+    for id in order {
+        let (kind, data) = &objects[id];
+        let Some((k, d)) = repo.read_packed(*id) else {
+            panic!("{id} ({kind}) was not read from the packs (cache {cache})");
+        };
+        assert_eq!(k.to_string(), *kind, "{id} (cache {cache})");
+        assert!(
+            d == *data,
+            "{id} ({kind}, cache {cache}): {} bytes read, git has {}",
+            d.len(),
+            data.len()
+        );
+    }
+    repo.pack_stats()
+}
+
+/// Pack entries of each kind in the packs of the object directory `objects`:
+/// (full objects, OFS_DELTA, REF_DELTA).
+fn entry_kinds(objects: &Path) -> (usize, usize, usize) {
+    use gix::odb::pack::data::entry::Header;
+    let (mut full, mut ofs, mut refs) = (0, 0, 0);
+    for e in std::fs::read_dir(objects.join("pack")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "idx") {
+            continue;
+        }
+        let bundle = gix::odb::pack::Bundle::at(&p, gix::hash::Kind::Sha1).unwrap();
+        for entry in bundle.index.iter() {
+            match bundle.pack.entry(entry.pack_offset).unwrap().header {
+                Header::OfsDelta { .. } => ofs += 1,
+                Header::RefDelta { .. } => refs += 1,
+                _ => full += 1,
+            }
+        }
+    }
+    (full, ofs, refs)
+}
+
+/// The longest delta chain `git verify-pack -v` reports for the packs in `objects`.
+fn longest_chain(sb: &Sandbox, r: &Path, objects: &Path) -> usize {
+    let mut longest = 0;
+    for e in std::fs::read_dir(objects.join("pack")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "idx") {
+            for l in sb
+                .git(r, &["verify-pack", "-v", p.to_str().unwrap()])
+                .lines()
+            {
+                if let Some(n) = l.strip_prefix("chain length = ") {
+                    longest = longest.max(n.split(':').next().unwrap().parse().unwrap());
+                }
+            }
+        }
+    }
+    longest
+}
+
+/// Checks every object of `r` (a repository whose objects are all packed) in three
+/// orders with three cache sizes; returns the number of pack entries read.
+fn check_every_object(sb: &Sandbox, r: &Path) -> usize {
+    let objects = cat_all(sb.git_cmd(r));
+    let mut newest = newest_first(sb, r);
+    // A file written twice in one fast-import commit leaves an unreachable blob.
+    let seen: HashSet<_> = newest.iter().copied().collect();
+    newest.extend(objects.keys().filter(|id| !seen.contains(*id)));
+    assert_eq!(newest.len(), objects.len());
+    let oldest: Vec<_> = newest.iter().rev().copied().collect();
+    let mut shuffled = newest.clone();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for i in (1..shuffled.len()).rev() {
+        shuffled.swap(i, rng.below(i + 1));
+    }
+    let repo = Repo::discover(r).unwrap();
+    for order in [&newest, &oldest, &shuffled] {
+        // Everything kept: each pack entry is decoded exactly once, whatever the order,
+        // so every base and intermediate link went into the cache.
+        let all = read_all(&repo, &objects, order, 1 << 30);
+        assert_eq!(all.reads, objects.len() as u64);
+        assert_eq!(all.fallbacks, 0);
+        assert_eq!(all.bases + all.deltas, objects.len() as u64, "{all:?}");
+        // Evicting all the time.
+        let s = read_all(&repo, &objects, order, 16 * 1024);
+        assert_eq!(s.fallbacks, 0);
+        assert!(s.bases + s.deltas > all.bases + all.deltas, "{s:?}");
+    }
+    // No cache at all: every read rebuilds its whole chain.
+    let s = read_all(&repo, &objects, &shuffled, 0);
+    assert_eq!(s.fallbacks, 0);
+    objects.len()
+}
+
+/// A generated history of `commits` commits written by `git fast-import` into `r`: a
+/// wide root, nested directories, a long file edited a line at a time, files added and
+/// deleted, so trees and blobs form long delta chains.
+fn fast_import(sb: &Sandbox, r: &Path, seed: u64, first: usize, commits: usize) {
+    let mut rng = Rng(seed | 1);
+    let mut files: HashMap<String, Vec<String>> = HashMap::new();
+    let mut stream = String::new();
+    let path_of = |i: usize| match i % 4 {
+        0 => format!("root{i:03}.txt"),
+        1 => format!("src/mod{}/file{i:03}.rs", i % 5),
+        2 => format!("src/mod{}/deep/er/f{i:03}.rs", i % 3),
+        _ => format!("docs/page{i:03}.md"),
+    };
+    let lines = |rng: &mut Rng, n: usize| -> Vec<String> {
+        (0..n)
+            .map(|k| format!("line {k} of {}\n", rng.next_u64()))
+            .collect()
+    };
+    // Continue from the ref when it exists (a second batch on top of the first).
+    let parent = sb
+        .git_cmd(r)
+        .args(["rev-parse", "--verify", "-q", "refs/heads/main"])
+        .output()
+        .unwrap();
+    for c in first..first + commits {
+        let mut changes = String::new();
+        let mut touch = |rng: &mut Rng, files: &mut HashMap<String, Vec<String>>, p: String| {
+            let content = files.entry(p.clone()).or_insert_with(|| lines(rng, 3));
+            let at = rng.below(content.len());
+            content[at] = format!("edited in {c}: {}\n", rng.next_u64());
+            if rng.below(3) == 0 {
+                content.push(format!("added in {c}\n"));
+            }
+            let body: String = content.concat();
+            write!(
+                changes,
+                "M 100644 inline {p}\ndata {}\n{body}\n",
+                body.len()
+            )
+            .unwrap();
+        };
+        if c == 0 {
+            for i in 0..240 {
+                let p = path_of(i);
+                files.insert(p.clone(), lines(&mut rng, 5));
+                touch(&mut rng, &mut files, p);
+            }
+            let long = lines(&mut rng, 400);
+            files.insert("long.txt".into(), long);
+        }
+        for _ in 0..3 {
+            let p = path_of(rng.below(240));
+            touch(&mut rng, &mut files, p);
+        }
+        touch(&mut rng, &mut files, "long.txt".into());
+        match rng.below(6) {
+            0 => {
+                let p = format!("new/n{c}.txt");
+                touch(&mut rng, &mut files, p);
+            }
+            1 => {
+                let p = path_of(rng.below(240));
+                if files.remove(&p).is_some() {
+                    writeln!(changes, "D {p}").unwrap();
+                }
+            }
+            _ => {}
+        }
+        let msg = format!("commit {c}\n");
+        write!(
+            stream,
+            "commit refs/heads/main\ncommitter C O Mitter <c@example.com> {} +0000\ndata {}\n{msg}",
+            1_700_000_000 + c * 60,
+            msg.len()
+        )
+        .unwrap();
+        if c == first && parent.status.success() {
+            writeln!(
+                stream,
+                "from {}",
+                String::from_utf8_lossy(&parent.stdout).trim()
+            )
+            .unwrap();
+        }
+        stream.push_str(&changes);
+        stream.push('\n');
+    }
+    let mut cmd = sb.git_cmd(r);
+    cmd.args(["fast-import", "--quiet"]);
+    let out = run_with_input(cmd, stream.as_bytes());
+    assert_ok(&out, "git fast-import");
+}
+
+#[test]
+fn every_layout_reads_as_git_reads_it() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    fast_import(&sb, &r, 7, 0, 120);
+    let objects = r.join(".git/objects");
+
+    // fast-import: each version a delta of the one before it.
+    let (_, ofs, refs) = entry_kinds(&objects);
+    assert!(ofs > 500 && refs == 0, "{ofs} {refs}");
+    let n = check_every_object(&sb, &r);
+    let reachable = newest_first(&sb, &r).len();
+    assert!(n >= reachable && reachable > 1200, "{n} {reachable}");
+
+    // git's own layout: the newest version the base, chains of up to 50.
+    sb.git(&r, &["repack", "-a", "-d", "-f", "--depth=50", "-q"]);
+    assert!(longest_chain(&sb, &r, &objects) >= 40);
+    let (_, ofs, refs) = entry_kinds(&objects);
+    assert!(ofs > 500 && refs == 0, "{ofs} {refs}");
+    assert_eq!(check_every_object(&sb, &r), reachable);
+
+    // Bases named by id.
+    sb.git(
+        &r,
+        &[
+            "-c",
+            "repack.useDeltaBaseOffset=false",
+            "repack",
+            "-adf",
+            "-q",
+        ],
+    );
+    let (_, ofs, refs) = entry_kinds(&objects);
+    assert!(ofs == 0 && refs > 500, "{ofs} {refs}");
+    assert_eq!(check_every_object(&sb, &r), reachable);
+}
+
+#[test]
+fn a_loose_object_is_left_to_gix() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    fast_import(&sb, &r, 11, 0, 5);
+    write(&r, "loose.txt", "not in any pack\n");
+    let id = sb.git(&r, &["hash-object", "-w", "loose.txt"]);
+    let id = ObjectId::from_hex(id.trim().as_bytes()).unwrap();
+    let missing = ObjectId::from_hex(b"0123456789abcdef0123456789abcdef01234567").unwrap();
+    let repo = Repo::discover(&r).unwrap();
+    assert_eq!(repo.read_packed(id), None);
+    assert_eq!(repo.read_packed(missing), None);
+    // A packed one still reads.
+    let head = sb.git(&r, &["rev-parse", "HEAD^{tree}"]);
+    let head = ObjectId::from_hex(head.trim().as_bytes()).unwrap();
+    assert!(repo.read_packed(head).is_some());
+    let s = repo.pack_stats();
+    assert_eq!((s.reads, s.fallbacks), (3, 2));
+}
+
+/// Not a test of its own: the entry point the pre-receive hook runs (`<test-exe> --exact
+/// pushed_pack_hook`). Without `PACKS_OUT` it does nothing. It reads every object git
+/// sees in the hook (the quarantined push and the repository's own) through the pack
+/// reader and writes what the quarantine's packs hold.
+#[test]
+fn pushed_pack_hook() {
+    let Ok(out) = std::env::var("PACKS_OUT") else {
+        return;
+    };
+    let cwd = std::env::current_dir().unwrap();
+    let objects = cat_all(std::process::Command::new("git"));
+    let repo = Repo::discover(&cwd).unwrap();
+    let order: Vec<_> = objects.keys().rev().copied().collect();
+    for cache in [1 << 30, 16 * 1024, 0] {
+        let s = read_all(&repo, &objects, &order, cache);
+        assert_eq!(s.fallbacks, 0);
+    }
+    let quarantine = std::env::var("GIT_QUARANTINE_PATH").unwrap();
+    let (full, ofs, refs) = entry_kinds(Path::new(&quarantine));
+    std::fs::write(
+        out,
+        format!(
+            "objects={} full={full} ofs={ofs} ref={refs}\n",
+            objects.len()
+        ),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_pushed_thin_pack_reads_from_the_quarantine() {
+    let sb = Sandbox::new();
+    let server = sb.init_bare("server.git");
+    // Keep every push as a pack (git unpacks small pushes into loose objects).
+    sb.git(&server, &["config", "receive.unpackLimit", "1"]);
+    let client = sb.init("client");
+    fast_import(&sb, &client, 13, 0, 60);
+    let url = server.to_str().unwrap();
+    sb.git(&client, &["push", "-q", url, "main"]);
+
+    let out = sb.path().join("packs.out");
+    let exe = std::env::current_exe().unwrap();
+    let hook = server.join("hooks/pre-receive");
+    std::fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh\nPACKS_OUT='{out}' '{exe}' --exact pushed_pack_hook --test-threads=1 >'{out}.log' 2>&1 || {{ cat '{out}.log' >&2; exit 1; }}\n",
+            out = out.display(),
+            exe = exe.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+    // More versions of the same trees and files: the push sends them as deltas of
+    // objects the server has (a thin pack), which git completes in the quarantine.
+    fast_import(&sb, &client, 17, 60, 40);
+    sb.git(&client, &["push", "-q", url, "main"]);
+    let report = std::fs::read_to_string(&out).unwrap();
+    let field = |name: &str| -> usize {
+        report
+            .split_whitespace()
+            .find_map(|f| f.strip_prefix(&format!("{name}=")))
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(field("objects") > 1000, "{report}");
+    // Deltas against the server's objects came by id, and git appended their bases.
+    assert!(field("ref") > 0 && field("full") > 0, "{report}");
+}
