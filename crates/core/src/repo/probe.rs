@@ -266,16 +266,18 @@ impl Repo {
         if let Some(t) = self.trees.borrow().trees.get(&id) {
             return Ok(Rc::clone(t));
         }
-        let data = if id.is_empty_tree() {
-            Vec::new()
-        } else {
+        let mut data = Vec::new();
+        if !id.is_empty_tree() && self.packs().read(&id, &mut data) != Some(gix::object::Kind::Tree)
+        {
+            // Loose, not a tree, or unreadable from the packs: gix reads it or says why.
             // A copy: gix's buffer goes back to its free list for the next read.
-            self.tree_reader()
+            data = self
+                .tree_reader()
                 .find_tree(id)
                 .map_err(|e| self.object_err(id, e))?
                 .data
-                .clone()
-        };
+                .clone();
+        }
         let tree = Rc::new(RawTree::new(data, id.kind()));
         let mut cache = self.trees.borrow_mut();
         if cache.bytes + tree.data.len() > TREE_CACHE_BYTES {
