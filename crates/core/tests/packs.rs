@@ -6,6 +6,8 @@
 //! the quarantine. Objects are read newest first, oldest first and shuffled, with a
 //! cache that keeps everything, a tiny one that keeps evicting, and none, so a link
 //! resolved against the wrong base or a stale cache entry would show as different bytes.
+//! Path probes over every commit, which read their trees through the reader, agree with
+//! `git diff-tree`.
 #![allow(clippy::unwrap_used)]
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -147,6 +149,41 @@ fn check_every_object(sb: &Sandbox, r: &Path) -> usize {
     objects.len()
 }
 
+/// Path probes over every commit of `r` (through the pack reader once it opens): each
+/// path git's diff names is proven changed, and a path it does not name is not.
+fn probe_every_commit(sb: &Sandbox, r: &Path) {
+    let repo = Repo::discover(r).unwrap();
+    for line in sb.git(r, &["rev-list", "main"]).lines() {
+        let c = ObjectId::from_hex(line.as_bytes()).unwrap();
+        let changed: Vec<String> = sb
+            .git(
+                r,
+                &[
+                    "diff-tree",
+                    "--root",
+                    "--no-commit-id",
+                    "--name-only",
+                    "-r",
+                    line,
+                ],
+            )
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        assert!(repo.commit_changes_all(c, &changed).unwrap(), "{line}");
+        // (The root commit adds every file.)
+        if let Some(unchanged) = (0..240)
+            .step_by(4)
+            .map(|i| format!("root{i:03}.txt"))
+            .find(|p| !changed.contains(p))
+        {
+            assert!(!repo.commit_changes_all(c, &[unchanged]).unwrap(), "{line}");
+        }
+    }
+    let s = repo.pack_stats();
+    assert!(s.reads > 100 && s.fallbacks == 0, "{s:?}");
+}
+
 /// A generated history of `commits` commits written by `git fast-import` into `r`: a
 /// wide root, nested directories, a long file edited a line at a time, files added and
 /// deleted, so trees and blobs form long delta chains.
@@ -251,6 +288,7 @@ fn every_layout_reads_as_git_reads_it() {
     let (_, ofs, refs) = entry_kinds(&objects);
     assert!(ofs > 500 && refs == 0, "{ofs} {refs}");
     let n = check_every_object(&sb, &r);
+    probe_every_commit(&sb, &r);
     let reachable = newest_first(&sb, &r).len();
     assert!(n >= reachable && reachable > 1200, "{n} {reachable}");
 
@@ -260,6 +298,7 @@ fn every_layout_reads_as_git_reads_it() {
     let (_, ofs, refs) = entry_kinds(&objects);
     assert!(ofs > 500 && refs == 0, "{ofs} {refs}");
     assert_eq!(check_every_object(&sb, &r), reachable);
+    probe_every_commit(&sb, &r);
 
     // Bases named by id.
     sb.git(
@@ -275,6 +314,7 @@ fn every_layout_reads_as_git_reads_it() {
     let (_, ofs, refs) = entry_kinds(&objects);
     assert!(ofs == 0 && refs > 500, "{ofs} {refs}");
     assert_eq!(check_every_object(&sb, &r), reachable);
+    probe_every_commit(&sb, &r);
 }
 
 #[test]

@@ -141,7 +141,7 @@ pub struct Repo {
     trees: std::cell::RefCell<probe::TreeCache>,
     /// Objects read straight from the packs with a delta base cache, for path probes;
     /// set up on first use.
-    packs: std::cell::RefCell<Option<packs::PackReader>>,
+    packs: std::cell::RefCell<packs::Packs>,
     /// Abbreviating ids for `index` lines, set up on first use.
     abbrev: std::cell::RefCell<Option<abbrev::Abbrev>>,
     /// Each commit's tree and first parent, as read (a walk reads each commit once).

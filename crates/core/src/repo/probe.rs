@@ -267,7 +267,8 @@ impl Repo {
             return Ok(Rc::clone(t));
         }
         let mut data = Vec::new();
-        if !id.is_empty_tree() && self.packs().read(&id, &mut data) != Some(gix::object::Kind::Tree)
+        if !id.is_empty_tree()
+            && self.read_packed_tree(&id, &mut data) != Some(gix::object::Kind::Tree)
         {
             // Loose, not a tree, or unreadable from the packs: gix reads it or says why.
             // A copy: gix's buffer goes back to its free list for the next read.
