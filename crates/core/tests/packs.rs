@@ -409,3 +409,41 @@ fn a_pushed_thin_pack_reads_from_the_quarantine() {
     // Deltas against the server's objects came by id, and git appended their bases.
     assert!(field("ref") > 0 && field("full") > 0, "{report}");
 }
+
+/// Damaged pack data never panics the reader: every object still reads as git's bytes or
+/// as `None` (left to gix, which reports the damage).
+#[test]
+fn a_damaged_pack_is_left_to_gix() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    fast_import(&sb, &r, 19, 0, 25);
+    sb.git(&r, &["repack", "-a", "-d", "-f", "-q"]);
+    let objects = cat_all(sb.git_cmd(&r));
+    let dir = r.join(".git/objects/pack");
+    let pack = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "pack"))
+        .unwrap();
+    let good = std::fs::read(&pack).unwrap();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut read, mut left) = (0, 0);
+    for _ in 0..40 {
+        let mut bad = good.clone();
+        // Past the 12-byte header, before the 20-byte trailer.
+        for _ in 0..1 + rng.below(4) {
+            let at = 12 + rng.below(bad.len() - 32);
+            bad[at] ^= 1 << rng.below(8);
+        }
+        std::fs::write(&pack, &bad).unwrap();
+        let repo = Repo::discover(&r).unwrap();
+        for id in objects.keys() {
+            match repo.read_packed(*id) {
+                Some(_) => read += 1,
+                None => left += 1,
+            }
+        }
+    }
+    std::fs::write(&pack, &good).unwrap();
+    assert!(read > 0 && left > 0, "{read} {left}");
+}

@@ -11,10 +11,17 @@
 //! them inflating and applying the deltas of ~40 KB trees, against 2.4 billion before the
 //! repack (the `git fast-import` layout).
 //!
-//! [`PackReader`] walks a chain's headers down only until an entry it has cached (or the
-//! full base), then decodes bottom-up through gix's `decode_entry`, one delta application
-//! a step, and keeps every intermediate and the base in a byte-bounded LRU cache keyed by
-//! (pack, offset): reading the older versions next is then one delta each.
+//! [`PackReader`] walks a chain's headers down (gix's `data::File::entry`) only until an
+//! entry it has cached or the full base (decoded with gix's `decode_entry`), then rebuilds
+//! the chain bottom-up, one delta a step, and keeps every intermediate and the base in a
+//! byte-bounded LRU cache keyed by (pack, offset): reading the older versions next is then
+//! one delta each. That took the range to 2.5 billion instructions.
+//!
+//! A step inflates the delta with gix (`decompress_entry`) and applies it here
+//! ([`apply_delta`]): gix's delta application is private, and `decode_entry` asked for
+//! one link (with a cache handing it the base) copies the base into its work buffer,
+//! zeroes a second buffer as large, applies, and copies the result again — 29% of the
+//! range's instructions. Applying here writes each object once: 1.8 billion.
 //!
 //! Anything it does not handle (a loose object, a REF_DELTA base in no pack, a corrupt
 //! entry, an absurd chain) reads as `None`, and the caller asks gix, which reports a truly
@@ -28,7 +35,6 @@ use std::rc::Rc;
 use gix::ObjectId;
 use gix::object::Kind;
 use gix::odb::pack;
-use pack::data::decode::entry::ResolvedBase;
 use pack::data::entry::Header;
 
 use super::Repo;
@@ -174,27 +180,6 @@ impl Cache {
     }
 }
 
-/// The delta cache `decode_entry` sees while one delta is applied: it holds exactly the
-/// base of that delta (an OFS_DELTA's, at `offset`), so gix walks one link and stops.
-struct Step<'a> {
-    offset: Option<u64>,
-    kind: Kind,
-    data: &'a [u8],
-}
-
-impl pack::cache::DecodeEntry for Step<'_> {
-    fn put(&mut self, _pack: u32, _offset: u64, _data: &[u8], _kind: Kind, _size: usize) {}
-
-    fn get(&mut self, _pack: u32, offset: u64, out: &mut Vec<u8>) -> Option<(Kind, usize)> {
-        if self.offset != Some(offset) {
-            return None;
-        }
-        out.clear();
-        out.extend_from_slice(self.data);
-        Some((self.kind, 0))
-    }
-}
-
 /// Bytes reserved up front for decoding one entry, at most (a hint: gix grows the buffer
 /// to what the entry needs).
 const MAX_RESERVE: u64 = 64 * 1024 * 1024;
@@ -216,6 +201,8 @@ pub(crate) struct PackReader {
     last: usize,
     cache: Cache,
     inflate: gix::zlib::Inflate,
+    /// An inflated delta.
+    delta: Vec<u8>,
     stats: PackStats,
 }
 
@@ -233,6 +220,7 @@ impl PackReader {
             last: 0,
             cache: Cache::new(cache_bytes),
             inflate: Default::default(),
+            delta: Vec::new(),
             stats: PackStats::default(),
         }
     }
@@ -288,7 +276,7 @@ impl PackReader {
     fn decode(&mut self, pack: usize, offset: u64) -> Option<(Kind, Rc<Vec<u8>>)> {
         let mut chain = Vec::new();
         let mut at = self.entry(pack, offset)?;
-        let (mut kind, mut data) = loop {
+        let (kind, mut data) = loop {
             if let Some(hit) = self.cache.get((at.0, at.1.data_offset)) {
                 self.stats.hits += 1;
                 break hit;
@@ -329,46 +317,18 @@ impl PackReader {
             }
         };
         while let Some(delta) = chain.pop() {
-            let mut step = Step {
-                offset: matches!(delta.1.header, Header::OfsDelta { .. })
-                    .then_some(at.1.data_offset),
-                kind,
-                data: &data,
-            };
-            let resolve = |_: &gix::oid, out: &mut Vec<u8>| {
-                out.clear();
-                out.extend_from_slice(&data);
-                Ok(Some(ResolvedBase::OutOfPack {
-                    kind,
-                    end: data.len(),
-                }))
-            };
             let b = bundle(&mut self.packs, self.hash, delta.0)?;
-            // gix's layout: the base and the result side by side, then the delta.
-            let size = delta.1.decompressed_size;
-            let mut buf = work_buffer(
-                (data.len() as u64)
-                    .saturating_add(size)
-                    .saturating_mul(2)
-                    .saturating_add(size),
-            );
-            let outcome = b
-                .pack
-                .decode_entry(
-                    delta.1.clone(),
-                    &mut buf,
-                    &mut self.inflate,
-                    &resolve,
-                    &mut step,
-                )
+            let size = usize::try_from(delta.1.decompressed_size).ok()?;
+            self.delta.clear();
+            self.delta.try_reserve(size).ok()?;
+            self.delta.resize(size, 0);
+            b.pack
+                .decompress_entry(&delta.1, &mut self.inflate, &mut self.delta)
                 .ok()?;
+            data = Rc::new(apply_delta(&data, &self.delta)?);
             self.stats.deltas += 1;
-            kind = outcome.kind;
-            buf.shrink_to_fit();
-            data = Rc::new(buf);
             self.cache
                 .put((delta.0, delta.1.data_offset), kind, Rc::clone(&data));
-            at = delta;
         }
         Some((kind, data))
     }
@@ -429,5 +389,100 @@ impl Repo {
     #[doc(hidden)]
     pub fn pack_stats(&self) -> PackStats {
         self.packs().stats()
+    }
+}
+
+/// A size in a delta's header (little-endian base-128) and the bytes after it.
+fn delta_size(d: &[u8]) -> Option<(u64, &[u8])> {
+    let mut size = 0u64;
+    for (i, b) in d.iter().enumerate().take(10) {
+        size |= u64::from(b & 0x7f) << (7 * i);
+        if b & 0x80 == 0 {
+            return Some((size, &d[i + 1..]));
+        }
+    }
+    None
+}
+
+/// The object the inflated delta `delta` makes of `base` (git's patch-delta.c); `None`
+/// when the delta is malformed or does not fit `base`.
+fn apply_delta(base: &[u8], delta: &[u8]) -> Option<Vec<u8>> {
+    let (base_size, d) = delta_size(delta)?;
+    let (size, mut d) = delta_size(d)?;
+    if base_size != base.len() as u64 {
+        return None;
+    }
+    let size = usize::try_from(size).ok()?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(size).ok()?;
+    while let Some((&cmd, rest)) = d.split_first() {
+        d = rest;
+        if cmd & 0x80 != 0 {
+            // Copy from the base: offset and length bytes as the low bits say.
+            let mut field = |bits: u8, width: u32| -> Option<usize> {
+                let mut v = 0usize;
+                for k in 0..width {
+                    if cmd & (bits << k) != 0 {
+                        let (&b, rest) = d.split_first()?;
+                        d = rest;
+                        v |= usize::from(b) << (8 * k);
+                    }
+                }
+                Some(v)
+            };
+            let offset = field(0x01, 4)?;
+            let len = match field(0x10, 3)? {
+                0 => 0x10000,
+                n => n,
+            };
+            out.extend_from_slice(base.get(offset..offset.checked_add(len)?)?);
+        } else if cmd != 0 {
+            let (insert, rest) = d.split_at_checked(usize::from(cmd))?;
+            out.extend_from_slice(insert);
+            d = rest;
+        } else {
+            return None;
+        }
+        if out.len() > size {
+            return None;
+        }
+    }
+    (out.len() == size).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::apply_delta;
+
+    #[test]
+    fn deltas_apply_and_malformed_ones_are_refused() {
+        let base = b"hello, world";
+        // base 12, result 9: copy 5 bytes at 7 ("world"), insert " ok!".
+        let delta = [12, 9, 0x80 | 0x01 | 0x10, 7, 5, 4, b' ', b'o', b'k', b'!'];
+        assert_eq!(
+            apply_delta(base, &delta).as_deref(),
+            Some(&b"world ok!"[..])
+        );
+        let bad: &[&[u8]] = &[
+            &[],
+            &[12],
+            &[11, 9, 0x91, 7, 5, 4, b' ', b'o', b'k', b'!'], // wrong base size
+            &[12, 8, 0x91, 7, 5, 4, b' ', b'o', b'k', b'!'], // result too long
+            &[12, 10, 0x91, 7, 5, 4, b' ', b'o', b'k', b'!'], // result too short
+            &[12, 5, 0x91, 8, 5],                            // copy past the base
+            &[12, 5, 0x91, 7],                               // truncated copy
+            &[12, 5, 0x91, 0xff, 0xff, 0xff, 0xff, 0xff],    // offset far out
+            &[12, 4, 5, b'a'],                               // truncated insert
+            &[12, 1, 0],                                     // reserved command
+            &[
+                12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 1,
+            ], // size overlong
+            &[
+                12, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x91, 7, 5,
+            ], // huge result
+        ];
+        for d in bad {
+            assert_eq!(apply_delta(base, d), None, "{d:?}");
+        }
     }
 }
