@@ -228,25 +228,17 @@ impl PackReader {
         }
     }
 
-    /// Reads the object `id` into `out` (replacing its contents) and returns its kind;
-    /// `None` when it is in no pack or cannot be decoded here (`out` is then unspecified):
-    /// the caller asks gix.
-    pub(crate) fn read(&mut self, id: &gix::oid, out: &mut Vec<u8>) -> Option<Kind> {
+    /// The object `id` and its kind, shared with the cache (no copy); `None` when it is in
+    /// no pack or cannot be decoded here: the caller asks gix.
+    pub(crate) fn read(&mut self, id: &gix::oid) -> Option<(Kind, Rc<Vec<u8>>)> {
         self.stats.reads += 1;
         let found = self
             .locate(id)
             .and_then(|(pack, offset)| self.decode(pack, offset));
-        match found {
-            Some((kind, data)) => {
-                out.clear();
-                out.extend_from_slice(&data);
-                Some(kind)
-            }
-            None => {
-                self.stats.fallbacks += 1;
-                None
-            }
+        if found.is_none() {
+            self.stats.fallbacks += 1;
         }
+        found
     }
 
     pub(crate) fn stats(&self) -> PackStats {
@@ -362,7 +354,7 @@ impl Repo {
 
     /// Reads `id` from the packs for a path probe (see [`PackReader::read`]); `None` also
     /// for the first [`WARM_UP_READS`] calls, which gix answers.
-    pub(crate) fn read_packed_tree(&self, id: &gix::oid, out: &mut Vec<u8>) -> Option<Kind> {
+    pub(crate) fn read_packed_tree(&self, id: &gix::oid) -> Option<(Kind, Rc<Vec<u8>>)> {
         {
             let mut p = self.packs.borrow_mut();
             if p.reader.is_none() && p.asked < WARM_UP_READS {
@@ -370,16 +362,15 @@ impl Repo {
                 return None;
             }
         }
-        self.packs().read(id, out)
+        self.packs().read(id)
     }
 
     /// Reads `id` through the pack reader: `None` when it would fall back to gix.
     /// For tests and measurements.
     #[doc(hidden)]
     pub fn read_packed(&self, id: ObjectId) -> Option<(Kind, Vec<u8>)> {
-        let mut out = Vec::new();
-        let kind = self.packs().read(&id, &mut out)?;
-        Some((kind, out))
+        let (kind, data) = self.packs().read(&id)?;
+        Some((kind, data.as_ref().clone()))
     }
 
     /// Starts the pack reader over with a cache of `bytes`. For tests and measurements.

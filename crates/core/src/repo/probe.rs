@@ -15,8 +15,6 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use gix::bstr::ByteSlice;
-
 use super::index_scan::{self, AtPath, IndexScan};
 use super::{ObjectId, Repo, RepoError};
 
@@ -32,12 +30,22 @@ const MAX_DEPTH: usize = 256;
 /// lookups, it trusts the stored order.
 #[derive(Debug)]
 pub(crate) struct RawTree {
-    data: Vec<u8>,
+    /// Shared with the pack reader's cache when it read the tree.
+    data: Rc<Vec<u8>>,
     hash_len: usize,
-    /// (start, end) of each indexed entry's name in `data`, in order.
-    names: RefCell<Vec<(u32, u32)>>,
+    /// Each indexed entry's name and kind, in order.
+    names: RefCell<Vec<Name>>,
     /// Where indexing stopped: `data.len()` once every entry is indexed.
     indexed_to: Cell<usize>,
+}
+
+/// Where an indexed entry's name is in a [`RawTree`]'s data, and whether it is a
+/// directory.
+#[derive(Debug, Clone, Copy)]
+struct Name {
+    start: u32,
+    end: u32,
+    tree: bool,
 }
 
 /// One entry of a [`RawTree`].
@@ -63,7 +71,7 @@ impl RawEntry<'_> {
 struct Malformed;
 
 impl RawTree {
-    fn new(data: Vec<u8>, kind: gix::hash::Kind) -> Self {
+    fn new(data: Rc<Vec<u8>>, kind: gix::hash::Kind) -> Self {
         RawTree {
             // Entries of source trees average 30–40 bytes.
             names: RefCell::new(Vec::with_capacity(data.len() / 32 + 1)),
@@ -73,40 +81,88 @@ impl RawTree {
         }
     }
 
-    /// Indexes the next entry; `false` at the end.
-    fn index_next(&self) -> Result<bool, Malformed> {
-        let at = self.indexed_to.get();
-        let Some(rest) = self.data.get(at..).filter(|r| !r.is_empty()) else {
-            return Ok(false);
+    /// Indexes entries up to the end, or with `past`, until the last one indexed sorts
+    /// after a directory named `past` (the later of the two places `past` can be).
+    fn index_until(&self, past: Option<&[u8]>) -> Result<(), Malformed> {
+        let mut names = self.names.borrow_mut();
+        let beyond = |n: &Name| {
+            past.is_some_and(|p| {
+                let name = &self.data[n.start as usize..n.end as usize];
+                // The first bytes decide for most entries, without a call.
+                match name[0].cmp(&p[0]) {
+                    Ordering::Equal => git_cmp(name, n.tree, p, true).is_gt(),
+                    o => o.is_gt(),
+                }
+            })
         };
-        // `100644 `, `100755 `, `120000 `, `160000 ` or `40000 `.
-        let space = match (rest.get(6), rest.get(5)) {
-            (Some(b' '), _) => 6,
-            (_, Some(b' ')) => 5,
-            _ => rest
-                .iter()
-                .take(8)
-                .position(|b| *b == b' ')
-                .ok_or(Malformed)?,
-        };
-        if space == 0 || !rest[..space].iter().all(|d| (b'0'..=b'7').contains(d)) {
-            return Err(Malformed);
+        if names.last().is_some_and(beyond) {
+            return Ok(());
         }
-        let nul = rest[space + 1..].find_byte(0).ok_or(Malformed)? + space + 1;
-        if nul == space + 1 || nul + 1 + self.hash_len > rest.len() {
-            return Err(Malformed);
+        let data = self.data.as_slice();
+        let mut at = self.indexed_to.get();
+        while let Some(rest) = data.get(at..).filter(|r| !r.is_empty()) {
+            // `100644 `, `100755 `, `120000 `, `160000 ` or `40000 `.
+            let space = match (rest.get(6), rest.get(5)) {
+                (Some(b' '), _) => 6,
+                (_, Some(b' ')) => 5,
+                _ => rest
+                    .iter()
+                    .take(8)
+                    .position(|b| *b == b' ')
+                    .ok_or(Malformed)?,
+            };
+            let mut mode = 0u32;
+            let mut digits = true;
+            for d in &rest[..space] {
+                digits &= d & 0xf8 == b'0';
+                mode = mode * 8 + u32::from(d & 7);
+            }
+            let nul = find_nul(&rest[space + 1..]).ok_or(Malformed)? + space + 1;
+            if !digits || space == 0 || nul == space + 1 || nul + 1 + self.hash_len > rest.len() {
+                return Err(Malformed);
+            }
+            let name = Name {
+                start: u32::try_from(at + space + 1).map_err(|_| Malformed)?,
+                end: u32::try_from(at + nul).map_err(|_| Malformed)?,
+                tree: is_tree_mode(mode),
+            };
+            names.push(name);
+            at += nul + 1 + self.hash_len;
+            self.indexed_to.set(at);
+            if beyond(&name) {
+                break;
+            }
         }
-        let start = u32::try_from(at + space + 1).map_err(|_| Malformed)?;
-        let end = u32::try_from(at + nul).map_err(|_| Malformed)?;
-        self.names.borrow_mut().push((start, end));
-        self.indexed_to.set(at + nul + 1 + self.hash_len);
-        Ok(true)
+        Ok(())
     }
 
-    /// Indexes every entry.
-    fn index_all(&self) -> Result<(), Malformed> {
-        while self.index_next()? {}
-        Ok(())
+    /// Takes over `other`'s index as far as the two trees agree byte for byte: a commit
+    /// that changes one file of a large directory leaves every entry before that file's
+    /// id where it was, and a lookup then indexes only the entries after it.
+    fn adopt(&self, other: &RawTree) {
+        let ours = self.indexed_to.get();
+        let theirs = other.indexed_to.get();
+        if theirs <= ours || self.hash_len != other.hash_len {
+            return;
+        }
+        let same = common_prefix(
+            &self.data[..theirs.min(self.data.len())],
+            &other.data[..theirs],
+        );
+        if same <= ours {
+            return;
+        }
+        let mut names = self.names.borrow_mut();
+        let theirs = other.names.borrow();
+        // Our entries so far are theirs (the bytes up to `ours` agree); take theirs that
+        // end within the shared bytes.
+        let entry_end = |n: &Name| n.end as usize + 1 + self.hash_len;
+        let upto = theirs.partition_point(|n| entry_end(n) <= same);
+        let have = names.len();
+        if let Some(last) = theirs[..upto].last().filter(|_| upto > have) {
+            self.indexed_to.set(entry_end(last));
+            names.extend_from_slice(&theirs[have..upto]);
+        }
     }
 
     fn len(&self) -> usize {
@@ -114,24 +170,26 @@ impl RawTree {
     }
 
     fn name(&self, i: usize) -> &[u8] {
-        let (s, e) = self.names.borrow()[i];
-        &self.data[s as usize..e as usize]
+        let n = self.names.borrow()[i];
+        &self.data[n.start as usize..n.end as usize]
     }
 
     fn mode_start(&self, i: usize) -> usize {
         match i {
             0 => 0,
-            _ => self.names.borrow()[i - 1].1 as usize + 1 + self.hash_len,
+            _ => self.names.borrow()[i - 1].end as usize + 1 + self.hash_len,
         }
     }
 
-    /// A directory entry: its mode is `40000` (every other mode starts with `1`).
+    /// A directory entry (mode `40000`).
     fn is_tree(&self, i: usize) -> bool {
-        self.data[self.mode_start(i)] == b'4'
+        self.names.borrow()[i].tree
     }
 
     fn entry(&self, i: usize) -> RawEntry<'_> {
-        let (s, e) = self.names.borrow()[i];
+        let Name {
+            start: s, end: e, ..
+        } = self.names.borrow()[i];
         let mode = self.data[self.mode_start(i)..s as usize - 1]
             .iter()
             .fold(0u32, |m, d| m * 8 + u32::from(d - b'0'));
@@ -146,23 +204,16 @@ impl RawTree {
 
     /// Every entry, in order.
     fn entries(&self) -> Result<impl Iterator<Item = RawEntry<'_>>, Malformed> {
-        self.index_all()?;
+        self.index_until(None)?;
         Ok((0..self.len()).map(|i| self.entry(i)))
     }
 
     /// The entry named `name`: a file (or other non-directory) first, then a directory.
     fn lookup(&self, name: &[u8]) -> Result<Found, Malformed> {
-        // Index up to the first entry that sorts after a directory named `name`, the
-        // larger of the two places it can be.
-        loop {
-            let n = self.len();
-            if n > 0 && git_cmp(self.name(n - 1), self.is_tree(n - 1), name, true).is_gt() {
-                break;
-            }
-            if !self.index_next()? {
-                break;
-            }
+        if name.is_empty() {
+            return Ok(None);
         }
+        self.index_until(Some(name))?;
         for dir in [false, true] {
             let (mut lo, mut hi) = (0, self.len());
             while lo < hi {
@@ -176,6 +227,46 @@ impl RawTree {
         }
         Ok(None)
     }
+}
+
+/// How many leading bytes `a` and `b` share: compared a block at a time (a slice
+/// comparison is a vectorised `memcmp`), the differing block then byte by byte.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let n = a.len().min(b.len());
+    let mut at = 0;
+    while at + BLOCK <= n && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    at + a[at..n]
+        .iter()
+        .zip(&b[at..n])
+        .position(|(x, y)| x != y)
+        .unwrap_or(n - at)
+}
+
+/// The position of the first NUL in `s`, eight bytes at a time: tree entry names are
+/// short, and a general search's setup costs more than the scan.
+fn find_nul(s: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = s.chunks_exact(8);
+    let mut at = 0;
+    for c in chunks.by_ref() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w);
+        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+        if zero != 0 {
+            return Some(at + zero.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|b| *b == 0)
+        .map(|i| at + i)
 }
 
 /// git's tree order: names compare bytewise, a directory as if it ended in `/`.
@@ -221,10 +312,7 @@ impl Repo {
         let (old, new) = self.trees_of(commit)?;
         let old = old.unwrap_or_else(|| ObjectId::empty_tree(new.kind()));
         for p in paths {
-            let Some(a) = self.lookup_path(old, p.as_bytes())? else {
-                return Ok(false);
-            };
-            let Some(b) = self.lookup_path(new, p.as_bytes())? else {
+            let Some((a, b)) = self.lookup_both(old, new, p.as_bytes())? else {
                 return Ok(false);
             };
             if !self.sides_differ(a, b, 0)? {
@@ -266,19 +354,22 @@ impl Repo {
         if let Some(t) = self.trees.borrow().trees.get(&id) {
             return Ok(Rc::clone(t));
         }
-        let mut data = Vec::new();
-        if !id.is_empty_tree()
-            && self.read_packed_tree(&id, &mut data) != Some(gix::object::Kind::Tree)
-        {
-            // Loose, not a tree, or unreadable from the packs: gix reads it or says why.
-            // A copy: gix's buffer goes back to its free list for the next read.
-            data = self
-                .tree_reader()
-                .find_tree(id)
-                .map_err(|e| self.object_err(id, e))?
-                .data
-                .clone();
-        }
+        let data = if id.is_empty_tree() {
+            Rc::default()
+        } else {
+            match self.read_packed_tree(&id) {
+                Some((gix::object::Kind::Tree, data)) => data,
+                // Loose, not a tree, or unreadable from the packs: gix reads it or says
+                // why. A copy: gix's buffer goes back to its free list for the next read.
+                _ => Rc::new(
+                    self.tree_reader()
+                        .find_tree(id)
+                        .map_err(|e| self.object_err(id, e))?
+                        .data
+                        .clone(),
+                ),
+            }
+        };
         let tree = Rc::new(RawTree::new(data, id.kind()));
         let mut cache = self.trees.borrow_mut();
         if cache.bytes + tree.data.len() > TREE_CACHE_BYTES {
@@ -288,6 +379,51 @@ impl Repo {
         cache.bytes += tree.data.len();
         cache.trees.insert(id, Rc::clone(&tree));
         Ok(tree)
+    }
+
+    /// The entries at `path` under the trees `old` and `new`, as [`Repo::lookup_path`]
+    /// finds them on each side, except that a directory both sides share is answered
+    /// "none on either side" (which differs exactly as the shared entries would not).
+    /// Walked level by level, so that each directory's index starts where the other
+    /// side's version of it agrees byte for byte (see [`RawTree::adopt`]).
+    fn lookup_both(
+        &self,
+        old: ObjectId,
+        new: ObjectId,
+        path: &[u8],
+    ) -> Result<Option<(Found, Found)>, RepoError> {
+        if path.is_empty() || path.split(|b| *b == b'/').any(<[u8]>::is_empty) {
+            return Ok(None);
+        }
+        let mut dirs = (Some(old), Some(new));
+        let mut parts = path.split(|b| *b == b'/').peekable();
+        while let Some(part) = parts.next() {
+            if dirs.0 == dirs.1 {
+                return Ok(Some((None, None)));
+            }
+            let a = dirs.0.map(|id| self.raw_tree(id)).transpose()?;
+            let b = dirs.1.map(|id| self.raw_tree(id)).transpose()?;
+            let (fa, fb) = match (&a, &b) {
+                (Some(a), Some(b)) => {
+                    a.adopt(b);
+                    let fa = a.lookup(part);
+                    b.adopt(a);
+                    (fa, b.lookup(part))
+                }
+                (Some(a), None) => (a.lookup(part), Ok(None)),
+                (None, Some(b)) => (Ok(None), b.lookup(part)),
+                (None, None) => (Ok(None), Ok(None)),
+            };
+            let (Ok(fa), Ok(fb)) = (fa, fb) else {
+                return Ok(None);
+            };
+            if parts.peek().is_none() {
+                return Ok(Some((fa, fb)));
+            }
+            let dir = |f: Found| f.filter(|(mode, _)| is_tree_mode(*mode)).map(|(_, id)| id);
+            dirs = (dir(fa), dir(fb));
+        }
+        Ok(Some((None, None)))
     }
 
     /// The entry at `path` under the tree `root`: `Ok(Some(None))` when there is none,
