@@ -11,6 +11,10 @@
 //!    `cog check`;
 //! 3. a 10,000-commit push into a bare repository checked by the pre-receive hook.
 //!
+//! Both histories are repacked after `git fast-import`, and the commands of 1. and 2.
+//! are timed in interleaved rounds (each command once per round, in turn), so that a
+//! change of load on a shared machine hits every tool alike.
+//!
 //! With `JITCOMMIT_BENCH_KEEP=1` it generates the history, prints where it kept it and
 //! stops, for profiling a single command against it.
 #![allow(clippy::unwrap_used, missing_docs)]
@@ -76,99 +80,138 @@ fn main() {
     // A bullet naming a path that is not staged: the rejection computes the whole staged
     // set for its "nearest changed paths" hint.
     let unstaged = msg.replace("crates/core/tests/config.rs", "crates/core/tests/other.rs");
-    let ours = median(41, || {
-        let mut c = env.cmd(&bin, &repo);
-        c.args(["--stdin", "--no-trace-paths"]);
-        feed(c, msg)
-    });
-    let ours_traced = median(41, || {
-        let mut c = env.cmd(&bin, &repo);
-        c.arg("--stdin");
-        feed(c, msg)
-    });
-    let ours_rejected = median(41, || {
-        let mut c = env.cmd(&bin, &repo);
-        c.arg("--stdin");
-        feed(c, &unstaged)
-    });
-    println!("\none message, whole process (median of 41):");
-    println!(
-        "  jitcommit-check --stdin                  {}",
-        ms(ours_traced)
-    );
-    println!("  jitcommit-check --stdin --no-trace-paths {}", ms(ours));
-    println!(
-        "  jitcommit-check --stdin, a path not staged (rejected) {}",
-        ms(ours_rejected)
-    );
+    // Every command runs once per round, in turn, so that all of them meet the same
+    // load on a shared machine; each figure is the median of its rounds.
+    let feed_cmd = |program: &Path, args: &'static [&'static str], input: String| {
+        let (env, repo) = (&env, &repo);
+        let program = program.to_owned();
+        move || {
+            let mut c = env.cmd(&program, repo);
+            c.args(args);
+            feed(c, &input)
+        }
+    };
+    let mut one: Vec<Timed<'_>> = vec![
+        (
+            "ours",
+            Box::new(feed_cmd(&bin, &["--stdin"], msg.to_owned())),
+        ),
+        (
+            "untraced",
+            Box::new(feed_cmd(
+                &bin,
+                &["--stdin", "--no-trace-paths"],
+                msg.to_owned(),
+            )),
+        ),
+        ("rejected", Box::new(feed_cmd(&bin, &["--stdin"], unstaged))),
+    ];
     if let Some(convco) = &convco {
-        let t = median(41, || {
-            let mut c = env.cmd(convco, &repo);
-            c.args(["check", "--from-stdin", "--strip"]);
-            feed(c, msg)
-        });
-        println!(
-            "  convco check --from-stdin --strip        {}   ratio ours/convco = {:.2}",
-            ms(t),
-            ratio(ours_traced, t)
-        );
-    } else {
-        println!("  convco: not installed (bench/check.sh installs it)");
+        one.push((
+            "convco",
+            Box::new(feed_cmd(
+                convco,
+                &["check", "--from-stdin", "--strip"],
+                msg.to_owned(),
+            )),
+        ));
     }
     if let Some(cog) = &cog {
-        let t = median(41, || {
-            let mut c = env.cmd(cog, &repo);
-            c.args(["verify", msg]);
-            status(c)
-        });
-        println!(
+        let cog = cog.clone();
+        let (env, repo) = (&env, &repo);
+        one.push((
+            "cog",
+            Box::new(move || {
+                let mut c = env.cmd(&cog, repo);
+                c.args(["verify", msg]);
+                status(c)
+            }),
+        ));
+    }
+    let t = medians(41, &mut one);
+    println!("\none message, whole process (median of 41 interleaved rounds):");
+    println!(
+        "  jitcommit-check --stdin                  {}",
+        ms(t["ours"])
+    );
+    println!(
+        "  jitcommit-check --stdin --no-trace-paths {}",
+        ms(t["untraced"])
+    );
+    println!(
+        "  jitcommit-check --stdin, a path not staged (rejected) {}",
+        ms(t["rejected"])
+    );
+    match t.get("convco") {
+        Some(c) => println!(
+            "  convco check --from-stdin --strip        {}   ratio ours/convco = {:.2} (untraced {:.2})",
+            ms(*c),
+            ratio(t["ours"], *c),
+            ratio(t["untraced"], *c)
+        ),
+        None => println!("  convco: not installed (bench/check.sh installs it)"),
+    }
+    match t.get("cog") {
+        Some(c) => println!(
             "  cog verify                               {}   ratio ours/cog = {:.2}",
-            ms(t),
-            ratio(ours_traced, t)
-        );
-    } else {
-        println!("  cog: not installed (bench/check.sh installs it)");
+            ms(*c),
+            ratio(t["ours"], *c)
+        ),
+        None => println!("  cog: not installed (bench/check.sh installs it)"),
     }
 
     // ---- 2. the range ----
-    let off = median(5, || {
-        let mut c = env.cmd(&bin, &repo);
-        c.args(["--range", &range, "--no-trace-paths"]);
-        status(c)
-    });
-    let on = median(5, || {
-        let mut c = env.cmd(&bin, &repo);
-        c.args(["--range", &range]);
-        status(c)
-    });
-    println!("\n--range over {n_range} commits (median of 5):");
-    println!("  jitcommit-check --range, tracing off     {}", ms(off));
-    println!("  jitcommit-check --range, tracing on      {}", ms(on));
-    if let Some(convco) = &convco {
-        let t = median(5, || {
-            let mut c = env.cmd(convco, &repo);
-            c.args(["check", &range]);
+    let run = |program: &Path, args: Vec<String>| {
+        let (env, repo) = (&env, &repo);
+        let program = program.to_owned();
+        move || {
+            let mut c = env.cmd(&program, repo);
+            c.args(&args);
             status(c)
-        });
-        println!(
-            "  convco check                             {}   ratio off/convco = {:.2}, on/convco = {:.2}",
-            ms(t),
-            ratio(off, t),
-            ratio(on, t)
-        );
+        }
+    };
+    let mut ranges: Vec<Timed<'_>> = vec![
+        (
+            "off",
+            Box::new(run(
+                &bin,
+                vec!["--range".into(), range.clone(), "--no-trace-paths".into()],
+            )),
+        ),
+        (
+            "on",
+            Box::new(run(&bin, vec!["--range".into(), range.clone()])),
+        ),
+    ];
+    if let Some(convco) = &convco {
+        ranges.push((
+            "convco",
+            Box::new(run(convco, vec!["check".into(), range.clone()])),
+        ));
     }
     if let Some(cog) = &cog {
-        let t = median(5, || {
-            let mut c = env.cmd(cog, &repo);
-            c.args(["check", &range]);
-            status(c)
-        });
-        println!(
-            "  cog check                                {}   ratio off/cog = {:.2}, on/cog = {:.2}",
-            ms(t),
-            ratio(off, t),
-            ratio(on, t)
-        );
+        ranges.push((
+            "cog",
+            Box::new(run(cog, vec!["check".into(), range.clone()])),
+        ));
+    }
+    let t = medians(9, &mut ranges);
+    let (off, on) = (t["off"], t["on"]);
+    println!("\n--range over {n_range} commits (median of 9 interleaved rounds):");
+    println!("  jitcommit-check --range, tracing off     {}", ms(off));
+    println!("  jitcommit-check --range, tracing on      {}", ms(on));
+    for (tool, label) in [
+        ("convco", "convco check                           "),
+        ("cog", "cog check                              "),
+    ] {
+        if let Some(t) = t.get(tool) {
+            println!(
+                "  {label}  {}   ratio off/{tool} = {:.2}, on/{tool} = {:.2}",
+                ms(*t),
+                ratio(off, *t),
+                ratio(on, *t)
+            );
+        }
     }
 
     // ---- 3. a 10,000-commit push through pre-receive ----
@@ -303,17 +346,34 @@ fn status(mut c: Command) {
         .unwrap();
 }
 
-fn median(n: usize, mut f: impl FnMut()) -> Duration {
-    f(); // warm the page cache
-    let mut v: Vec<Duration> = (0..n)
-        .map(|_| {
+/// A named command to time.
+type Timed<'a> = (&'static str, Box<dyn FnMut() + 'a>);
+
+/// The median time of each command over `rounds` rounds, every round running each
+/// command once in turn (after one warm-up round for the page cache).
+fn medians<'a>(
+    rounds: usize,
+    commands: &mut [Timed<'a>],
+) -> std::collections::HashMap<&'a str, Duration> {
+    for (_, f) in commands.iter_mut() {
+        f();
+    }
+    let mut times: Vec<Vec<Duration>> = vec![Vec::with_capacity(rounds); commands.len()];
+    for _ in 0..rounds {
+        for ((_, f), t) in commands.iter_mut().zip(&mut times) {
             let s = Instant::now();
             f();
-            s.elapsed()
+            t.push(s.elapsed());
+        }
+    }
+    commands
+        .iter()
+        .zip(times)
+        .map(|((name, _), mut t)| {
+            t.sort();
+            (*name, t[rounds / 2])
         })
-        .collect();
-    v.sort();
-    v[n / 2]
+        .collect()
 }
 
 fn ms(d: Duration) -> String {
