@@ -21,8 +21,9 @@
 //! ([`apply_delta`]): gix's delta application is private, and `decode_entry` asked for
 //! one link (with a cache handing it the base) copies the base into its work buffer,
 //! zeroes a second buffer as large, applies, and copies the result again — 29% of the
-//! range's instructions. Applying here writes each object once: 1.8 billion (1.9 with
-//! the 8 MiB cache chosen below).
+//! range's instructions. Applying here writes each object once: 1.8 billion at a
+//! 16 MiB cache (1.06 billion once the probes shared the cached trees, see
+//! [`CACHE_BYTES`]).
 //!
 //! Anything it does not handle (a loose object, a REF_DELTA base in no pack, a corrupt
 //! entry, an absurd chain) reads as `None`, and the caller asks gix, which reports a truly
@@ -41,13 +42,12 @@ use pack::data::entry::Header;
 use super::Repo;
 
 /// Bytes of decoded entries a reader keeps. Measured on the 3,500-commit range (2
-/// threads): after `git repack -adf`, 4 MiB 2.85 billion instructions, 8 MiB 1.93,
-/// 16 MiB 1.76, 32 MiB 1.70; in the fast-import layout 1.75 at 8 and 16 MiB alike. Each
-/// doubling past 8 MiB adds ~10 MB resident per thread for under 10% fewer instructions;
-/// at 8 MiB the check's peak RSS stays below what it was before the reader (100 MB against
-/// 112 MB). A range check runs up to 4 threads, each with its own reader: 32 MiB at
-/// worst, a third of git's one 96 MiB `core.deltaBaseCacheLimit`.
-pub(crate) const CACHE_BYTES: usize = 8 * 1024 * 1024;
+/// threads) after `git repack -adf`, with the path probes' trees sharing the cached
+/// buffers: 8 MiB 1.23 billion instructions and 79 MB peak RSS, 16 MiB 1.06 and 88 MB,
+/// 32 MiB 1.00 and 120 MB (before the sharing, 4 MiB took 2.85, and 8 MiB 1.93 with
+/// 100 MB). A range check runs up to 4 threads, each with its own reader: 64 MiB at
+/// worst, two thirds of git's one 96 MiB `core.deltaBaseCacheLimit`.
+pub(crate) const CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Links a chain may have before the reader leaves it to gix. git writes at most 4095
 /// (`pack.depth` is capped there); REF_DELTA links can form a cycle, which this bounds.
