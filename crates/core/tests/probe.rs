@@ -66,6 +66,25 @@ fn content_changes(raw: &[u8]) -> Vec<String> {
     out
 }
 
+/// `git diff --cached --raw -z` and the content changes it lists.
+fn staged_changes(sb: &Sandbox, r: &Path) -> (Vec<u8>, Vec<String>) {
+    let raw = sb
+        .git_cmd(r)
+        .args([
+            "diff",
+            "--cached",
+            "--raw",
+            "-z",
+            "--no-renames",
+            "--no-abbrev",
+        ])
+        .output()
+        .unwrap()
+        .stdout;
+    let changed = content_changes(&raw);
+    (raw, changed)
+}
+
 fn expected(changed: &[String], p: &str) -> bool {
     changed
         .iter()
@@ -118,20 +137,7 @@ fn probes_prove_exactly_the_content_changes() {
             edit(&mut rng, &sb, &r, step);
 
             // The staged set (also before the first commit: HEAD unborn).
-            let raw = sb
-                .git_cmd(&r)
-                .args([
-                    "diff",
-                    "--cached",
-                    "--raw",
-                    "-z",
-                    "--no-renames",
-                    "--no-abbrev",
-                ])
-                .output()
-                .unwrap()
-                .stdout;
-            let changed = content_changes(&raw);
+            let (raw, changed) = staged_changes(&sb, &r);
             let repo = Repo::discover(&r).unwrap();
             let full = ChangedPaths::new(&repo.staged_changes_for_tracing().unwrap());
             mode_only += FILES
@@ -298,20 +304,7 @@ fn every_index_layout_is_read() {
         };
         assert_eq!(version, want, "{layout}");
         assert!(index.len() > 2 * 64 * 1024, "{layout}: {}", index.len());
-        let raw = sb
-            .git_cmd(&r)
-            .args([
-                "diff",
-                "--cached",
-                "--raw",
-                "-z",
-                "--no-renames",
-                "--no-abbrev",
-            ])
-            .output()
-            .unwrap()
-            .stdout;
-        let changed = content_changes(&raw);
+        let (_, changed) = staged_changes(&sb, &r);
         let repo = Repo::discover(&r).unwrap();
         let mut candidates: Vec<String> = CANDIDATES.iter().map(|p| p.to_string()).collect();
         candidates.extend([

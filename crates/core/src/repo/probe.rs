@@ -229,6 +229,13 @@ impl RawTree {
     }
 }
 
+/// The `/`-separated components of a bullet path; `None` when the path or a component
+/// is empty (no tree entry has such a path).
+fn components(path: &[u8]) -> Option<impl Iterator<Item = &[u8]>> {
+    let parts = path.split(|b| *b == b'/');
+    (!path.is_empty() && !parts.clone().any(<[u8]>::is_empty)).then_some(parts)
+}
+
 /// How many leading bytes `a` and `b` share: compared a block at a time (a slice
 /// comparison is a vectorised `memcmp`), the differing block then byte by byte.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
@@ -392,11 +399,11 @@ impl Repo {
         new: ObjectId,
         path: &[u8],
     ) -> Result<Option<(Found, Found)>, RepoError> {
-        if path.is_empty() || path.split(|b| *b == b'/').any(<[u8]>::is_empty) {
+        let Some(parts) = components(path) else {
             return Ok(None);
-        }
+        };
         let mut dirs = (Some(old), Some(new));
-        let mut parts = path.split(|b| *b == b'/').peekable();
+        let mut parts = parts.peekable();
         while let Some(part) = parts.next() {
             if dirs.0 == dirs.1 {
                 return Ok(Some((None, None)));
@@ -429,11 +436,11 @@ impl Repo {
     /// The entry at `path` under the tree `root`: `Ok(Some(None))` when there is none,
     /// `Ok(None)` when the answer cannot be trusted (a malformed tree, a bad path).
     fn lookup_path(&self, root: ObjectId, path: &[u8]) -> Result<Option<Found>, RepoError> {
-        if path.is_empty() || path.split(|b| *b == b'/').any(<[u8]>::is_empty) {
+        let Some(parts) = components(path) else {
             return Ok(None);
-        }
+        };
         let mut tree = self.raw_tree(root)?;
-        let mut parts = path.split(|b| *b == b'/').peekable();
+        let mut parts = parts.peekable();
         while let Some(part) = parts.next() {
             let Ok(found) = tree.lookup(part) else {
                 return Ok(None);

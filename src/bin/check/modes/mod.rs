@@ -88,13 +88,10 @@ impl RepoSource<'_> {
     fn get(&mut self) -> Result<&Repo, RepoError> {
         match self {
             RepoSource::Open(repo) => Ok(repo),
-            RepoSource::Lazy(cwd, opened) => {
-                let repo = match opened.take() {
-                    Some(repo) => repo,
-                    None => Box::new(Repo::discover(cwd)?),
-                };
-                Ok(opened.insert(repo))
-            }
+            RepoSource::Lazy(cwd, opened) => match opened {
+                Some(repo) => Ok(repo),
+                None => Ok(opened.insert(Box::new(Repo::discover(cwd)?))),
+            },
         }
     }
 }
