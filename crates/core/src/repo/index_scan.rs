@@ -55,6 +55,11 @@ const MODE_AT: usize = 24;
 /// Scans the index file at `path` (a missing file is the empty index) for the entries
 /// at and under each of `paths`.
 ///
+/// With `stop_early` the scan ends at the first entry that sorts after every wanted path
+/// and everything under it (entries are sorted by path), without reading the rest or the
+/// extensions. Only a split index needs them (its `link` extension says which entries
+/// live in the shared index), so the caller passes `false` when one may be in use.
+///
 /// The file is read through a small buffer rather than whole: an index of a few thousand
 /// entries is hundreds of kilobytes, and a fresh buffer that size costs a page fault per
 /// page, more than the scan itself.
@@ -62,6 +67,7 @@ pub(crate) fn scan_file(
     path: &Path,
     hash: gix::hash::Kind,
     paths: &[&[u8]],
+    stop_early: bool,
 ) -> std::io::Result<IndexScan> {
     let mut found: Vec<AtPath> = paths.iter().map(|_| AtPath::default()).collect();
     let file = match std::fs::File::open(path) {
@@ -80,11 +86,27 @@ pub(crate) fn scan_file(
         consumed: 0,
     };
     Ok(
-        match scan_entries(&mut window, len, hash, paths, &mut found)? {
+        match scan_entries(&mut window, len, hash, paths, stop_early, &mut found)? {
             Some(()) => IndexScan::Paths(found),
             None => IndexScan::Unusual,
         },
     )
+}
+
+/// Whether the index at `index` may be split (`git update-index --split-index`,
+/// `core.splitIndex`): a `sharedindex.<id>` file beside it or in the git dir `git_dir`.
+/// An unreadable directory counts as "may be".
+pub(crate) fn may_be_split(index: &Path, git_dir: &Path) -> bool {
+    let shared = |dir: &Path| match std::fs::read_dir(dir) {
+        Ok(entries) => entries.filter_map(Result::ok).any(|e| {
+            e.file_name()
+                .as_encoded_bytes()
+                .starts_with(b"sharedindex.")
+        }),
+        Err(_) => true,
+    };
+    let beside = index.parent().unwrap_or(git_dir);
+    shared(git_dir) || (beside != git_dir && shared(beside))
 }
 
 /// Bytes read at a time.
@@ -257,6 +279,7 @@ fn scan_entries(
     file_len: u64,
     hash: gix::hash::Kind,
     paths: &[&[u8]],
+    stop_early: bool,
     found: &mut [AtPath],
 ) -> std::io::Result<Option<()>> {
     let hash_len = hash.len_in_bytes();
@@ -274,6 +297,13 @@ fn scan_entries(
     let Some(end) = file_len.checked_sub(hash_len as u64) else {
         return Ok(None);
     };
+    // Entries sort by path: once one sorts after the greatest `path/`, none that follows
+    // is at or under a wanted path.
+    let last: Option<Vec<u8>> = paths
+        .iter()
+        .filter(|_| stop_early)
+        .map(|p| [*p, b"/"].concat())
+        .max();
     let mut firsts = [false; 256];
     for p in paths {
         if let Some(b) = p.first() {
@@ -311,6 +341,12 @@ fn scan_entries(
         } else {
             name
         };
+        if let Some(key) = &last {
+            let n = path.len().min(key.len());
+            if path[..n] > key[..n] {
+                return Ok(Some(()));
+            }
+        }
         // Most entries start with a byte no wanted path starts with.
         if path.first().is_some_and(|b| firsts[usize::from(*b)]) {
             for (w, out) in paths.iter().zip(found.iter_mut()) {
@@ -365,7 +401,7 @@ mod tests {
                 .iter()
                 .map(|v| {
                     let r = sb.init(&format!("v{v}"));
-                    for f in ["a.rs", "b/c.rs", "b/d/e.rs", "b-x/y.rs"] {
+                    for f in ["a.rs", "b/c.rs", "b/d/e.rs", "b-x/y.rs", "b0"] {
                         jitcommit_testkit::write(&r, f, f);
                     }
                     sb.git(&r, &["add", "-A"]);
@@ -381,11 +417,15 @@ mod tests {
         })
     }
 
-    fn scan_bytes(data: &[u8]) -> IndexScan {
+    fn scan_with(data: &[u8], paths: &[&[u8]], stop_early: bool) -> IndexScan {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("index");
         std::fs::write(&path, data).unwrap();
-        scan_file(&path, gix::hash::Kind::Sha1, &[b"b", b"a.rs", b"b/d/e.rs"]).unwrap()
+        scan_file(&path, gix::hash::Kind::Sha1, paths, stop_early).unwrap()
+    }
+
+    fn scan_bytes(data: &[u8]) -> IndexScan {
+        scan_with(data, &[b"b", b"a.rs", b"b/d/e.rs"], false)
     }
 
     #[test]
@@ -396,6 +436,32 @@ mod tests {
             };
             assert_eq!(found[0].under.len(), 2, "version {}", data[7]);
             assert!(found[1].exact.is_some() && found[2].exact.is_some());
+        }
+    }
+
+    /// Stopping at the first entry past the wanted paths finds what the whole scan finds,
+    /// with names that sort around `/` (`b-x/` before `b/`, `b0` after).
+    #[test]
+    fn stopping_early_finds_the_same() {
+        let sets: &[&[&[u8]]] = &[
+            &[b"b"],
+            &[b"a.rs"],
+            &[b"b/d"],
+            &[b"b-x"],
+            &[b"b", b"b-x"],
+            &[b"b/d/e.rs", b"a.rs"],
+            &[b"b0", b"b"],
+            &[b"zzz"],
+        ];
+        for data in indexes() {
+            for set in sets {
+                assert_eq!(
+                    scan_with(data, set, true),
+                    scan_with(data, set, false),
+                    "version {}: {set:?}",
+                    data[7]
+                );
+            }
         }
     }
 

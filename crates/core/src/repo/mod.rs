@@ -12,6 +12,7 @@ mod env;
 mod index_scan;
 mod packs;
 mod patch;
+mod peek;
 mod probe;
 mod staged;
 mod types;
@@ -29,6 +30,8 @@ pub use gix::ObjectId;
 #[doc(hidden)]
 pub use packs::PackStats;
 pub use patch::similarity_index;
+#[doc(hidden)]
+pub use peek::PeekStats;
 pub use staged::{quote_path, status_short};
 pub use types::*;
 
@@ -142,6 +145,9 @@ pub struct Repo {
     /// Objects read straight from the packs with a delta base cache, for path probes;
     /// set up on first use.
     packs: std::cell::RefCell<packs::Packs>,
+    /// Objects read without gix's object database, for the staged probe; set up on first
+    /// use.
+    peek: std::cell::RefCell<Option<peek::Peek>>,
     /// Abbreviating ids for `index` lines, set up on first use.
     abbrev: std::cell::RefCell<Option<abbrev::Abbrev>>,
     /// Each commit's tree and first parent, as read (a walk reads each commit once).
@@ -246,6 +252,7 @@ impl Repo {
             diff_cache: Default::default(),
             trees: Default::default(),
             packs: Default::default(),
+            peek: Default::default(),
             abbrev: Default::default(),
             links: Default::default(),
         })

@@ -87,12 +87,7 @@ impl RawTree {
         let mut names = self.names.borrow_mut();
         let beyond = |n: &Name| {
             past.is_some_and(|p| {
-                let name = &self.data[n.start as usize..n.end as usize];
-                // The first bytes decide for most entries, without a call.
-                match name[0].cmp(&p[0]) {
-                    Ordering::Equal => git_cmp(name, n.tree, p, true).is_gt(),
-                    o => o.is_gt(),
-                }
+                sorts_after(&self.data[n.start as usize..n.end as usize], n.tree, p)
             })
         };
         if names.last().is_some_and(beyond) {
@@ -100,34 +95,10 @@ impl RawTree {
         }
         let data = self.data.as_slice();
         let mut at = self.indexed_to.get();
-        while let Some(rest) = data.get(at..).filter(|r| !r.is_empty()) {
-            // `100644 `, `100755 `, `120000 `, `160000 ` or `40000 `.
-            let space = match (rest.get(6), rest.get(5)) {
-                (Some(b' '), _) => 6,
-                (_, Some(b' ')) => 5,
-                _ => rest
-                    .iter()
-                    .take(8)
-                    .position(|b| *b == b' ')
-                    .ok_or(Malformed)?,
-            };
-            let mut mode = 0u32;
-            let mut digits = true;
-            for d in &rest[..space] {
-                digits &= d & 0xf8 == b'0';
-                mode = mode * 8 + u32::from(d & 7);
-            }
-            let nul = find_nul(&rest[space + 1..]).ok_or(Malformed)? + space + 1;
-            if !digits || space == 0 || nul == space + 1 || nul + 1 + self.hash_len > rest.len() {
-                return Err(Malformed);
-            }
-            let name = Name {
-                start: u32::try_from(at + space + 1).map_err(|_| Malformed)?,
-                end: u32::try_from(at + nul).map_err(|_| Malformed)?,
-                tree: is_tree_mode(mode),
-            };
+        while at < data.len() {
+            let (name, next) = entry_at(data, at, self.hash_len)?;
             names.push(name);
-            at += nul + 1 + self.hash_len;
+            at = next;
             self.indexed_to.set(at);
             if beyond(&name) {
                 break;
@@ -229,6 +200,49 @@ impl RawTree {
     }
 }
 
+/// The entry of tree data `data` at `at` and where the next one starts; `Malformed`
+/// also when `data` ends inside it.
+#[inline]
+fn entry_at(data: &[u8], at: usize, hash_len: usize) -> Result<(Name, usize), Malformed> {
+    let rest = &data[at..];
+    // `100644 `, `100755 `, `120000 `, `160000 ` or `40000 `.
+    let space = match (rest.get(6), rest.get(5)) {
+        (Some(b' '), _) => 6,
+        (_, Some(b' ')) => 5,
+        _ => rest
+            .iter()
+            .take(8)
+            .position(|b| *b == b' ')
+            .ok_or(Malformed)?,
+    };
+    let mut mode = 0u32;
+    let mut digits = true;
+    for d in &rest[..space] {
+        digits &= d & 0xf8 == b'0';
+        mode = mode * 8 + u32::from(d & 7);
+    }
+    let nul = find_nul(&rest[space + 1..]).ok_or(Malformed)? + space + 1;
+    if !digits || space == 0 || nul == space + 1 || nul + 1 + hash_len > rest.len() {
+        return Err(Malformed);
+    }
+    let name = Name {
+        start: u32::try_from(at + space + 1).map_err(|_| Malformed)?,
+        end: u32::try_from(at + nul).map_err(|_| Malformed)?,
+        tree: is_tree_mode(mode),
+    };
+    Ok((name, at + nul + 1 + hash_len))
+}
+
+/// Whether an entry `name` (a directory when `tree`) sorts after a directory named
+/// `past`, the later of the two places an entry named `past` can be.
+fn sorts_after(name: &[u8], tree: bool, past: &[u8]) -> bool {
+    // The first bytes decide for most entries, without a call.
+    match name[0].cmp(&past[0]) {
+        Ordering::Equal => git_cmp(name, tree, past, true).is_gt(),
+        o => o.is_gt(),
+    }
+}
+
 /// The `/`-separated components of a bullet path; `None` when the path or a component
 /// is empty (no tree entry has such a path).
 fn components(path: &[u8]) -> Option<impl Iterator<Item = &[u8]>> {
@@ -294,6 +308,9 @@ pub(crate) struct TreeCache {
     bytes: usize,
 }
 
+/// Trees read only in part by the staged probe, with the name each was read for.
+type PartialTrees = HashMap<ObjectId, (Rc<RawTree>, Vec<u8>)>;
+
 /// What a lookup found at a path: an entry's mode and id.
 type Found = Option<(u32, ObjectId)>;
 
@@ -335,25 +352,132 @@ impl Repo {
     pub fn staged_changes_all(&self, paths: &[String]) -> Result<bool, RepoError> {
         let wanted: Vec<&[u8]> = paths.iter().map(|p| p.as_bytes()).collect();
         // An index that cannot be read is left to the full diff, which reports it.
+        let index = self.repo.index_path();
+        let whole = index_scan::may_be_split(&index, self.repo.git_dir());
         let Ok(IndexScan::Paths(staged)) =
-            index_scan::scan_file(&self.repo.index_path(), self.repo.object_hash(), &wanted)
+            index_scan::scan_file(&index, self.repo.object_hash(), &wanted, !whole)
         else {
             return Ok(false);
         };
-        let head = self
-            .repo
-            .head_tree_id_or_empty()
-            .map_err(|e| RepoError::Head(Box::new(e)))?
-            .detach();
-        for (p, at) in paths.iter().zip(staged) {
-            let Some(tree_side) = self.lookup_path(head, p.as_bytes())? else {
+        let head = match self.head_tree_peeked() {
+            Some(id) => id,
+            None => self
+                .repo
+                .head_tree_id_or_empty()
+                .map_err(|e| RepoError::Head(Box::new(e)))?
+                .detach(),
+        };
+        // Last path first: a directory's first (partial) read then reaches as far as every
+        // later lookup in it needs.
+        let mut order: Vec<usize> = (0..paths.len()).collect();
+        order.sort_by(|a, b| paths[*b].cmp(&paths[*a]));
+        let mut staged: Vec<Option<AtPath>> = staged.into_iter().map(Some).collect();
+        let mut partial = PartialTrees::new();
+        for i in order {
+            let p = paths[i].as_bytes();
+            let Some(tree_side) = self.lookup_path(head, p, &mut partial)? else {
                 return Ok(false);
             };
-            if !self.staged_differs(at, tree_side, p.as_bytes())? {
+            let at = staged[i].take().unwrap_or_default();
+            if !self.staged_differs(at, tree_side, p)? {
                 return Ok(false);
             }
         }
         Ok(true)
+    }
+
+    /// HEAD's tree (the empty tree when HEAD is unborn), its commit read without gix's
+    /// object database; `None` when that does not work out (gix then reads it).
+    fn head_tree_peeked(&self) -> Option<ObjectId> {
+        let head = self.repo.head().ok()?;
+        if head.is_unborn() {
+            return Some(ObjectId::empty_tree(self.repo.object_hash()));
+        }
+        let id = head.id()?.detach();
+        let commit = self.peek(&id, &mut |_| false)?;
+        if commit.kind != gix::object::Kind::Commit || !commit.complete {
+            return None;
+        }
+        gix::objs::CommitRefIter::from_bytes(&commit.data, self.repo.object_hash())
+            .tree_id()
+            .ok()
+    }
+
+    /// Reads `id` with the [`peek::Peek`](super::peek) reader, set up on first use.
+    fn peek(
+        &self,
+        id: &gix::oid,
+        enough: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> Option<super::peek::Peeked> {
+        let mut peek = self.peek.borrow_mut();
+        peek.get_or_insert_with(|| {
+            super::peek::Peek::new(
+                super::packs::object_dirs(&self.repo),
+                self.repo.object_hash(),
+            )
+        })
+        .read(id, enough)
+    }
+
+    /// What the staged probe's reader did so far. For tests and measurements.
+    #[doc(hidden)]
+    pub fn peek_stats(&self) -> super::peek::PeekStats {
+        self.peek
+            .borrow()
+            .as_ref()
+            .map(|p| p.stats)
+            .unwrap_or_default()
+    }
+
+    /// The tree `id` as far as a lookup of `name` needs: from the cache, or inflated only
+    /// up to the first entry that sorts after `name` (kept in `partial` for the lookups
+    /// it covers), else read whole.
+    fn tree_upto(
+        &self,
+        id: ObjectId,
+        name: &[u8],
+        partial: &mut PartialTrees,
+    ) -> Result<Rc<RawTree>, RepoError> {
+        if let Some(t) = self.trees.borrow().trees.get(&id) {
+            return Ok(Rc::clone(t));
+        }
+        if let Some((t, upto)) = partial.get(&id) {
+            // It holds every entry up to the first after a directory named `upto`.
+            if !git_cmp(name, true, upto, true).is_gt() {
+                return Ok(Rc::clone(t));
+            }
+        }
+        if id.is_empty_tree() || name.is_empty() {
+            return self.raw_tree(id);
+        }
+        let hash_len = id.kind().len_in_bytes();
+        let (mut scanned, mut cut) = (0, None);
+        let mut enough = |data: &[u8]| {
+            while let Ok((entry, next)) = entry_at(data, scanned, hash_len) {
+                scanned = next;
+                if sorts_after(
+                    &data[entry.start as usize..entry.end as usize],
+                    entry.tree,
+                    name,
+                ) {
+                    cut = Some(next);
+                    return true;
+                }
+            }
+            false
+        };
+        match self.peek(&id, &mut enough) {
+            Some(p) if p.kind == gix::object::Kind::Tree && p.complete => {
+                Ok(self.cache_tree(id, Rc::new(p.data)))
+            }
+            Some(mut p) if p.kind == gix::object::Kind::Tree => {
+                p.data.truncate(cut.unwrap_or(0));
+                let tree = Rc::new(RawTree::new(Rc::new(p.data), id.kind()));
+                partial.insert(id, (Rc::clone(&tree), name.to_vec()));
+                Ok(tree)
+            }
+            _ => self.raw_tree(id),
+        }
     }
 
     /// The tree `id`, from the cache when it was read before.
@@ -377,6 +501,11 @@ impl Repo {
                 ),
             }
         };
+        Ok(self.cache_tree(id, data))
+    }
+
+    /// Keeps the whole tree `id` read as `data`.
+    fn cache_tree(&self, id: ObjectId, data: Rc<Vec<u8>>) -> Rc<RawTree> {
         let tree = Rc::new(RawTree::new(data, id.kind()));
         let mut cache = self.trees.borrow_mut();
         if cache.bytes + tree.data.len() > TREE_CACHE_BYTES {
@@ -385,7 +514,7 @@ impl Repo {
         }
         cache.bytes += tree.data.len();
         cache.trees.insert(id, Rc::clone(&tree));
-        Ok(tree)
+        tree
     }
 
     /// The entries at `path` under the trees `old` and `new`, as [`Repo::lookup_path`]
@@ -433,16 +562,22 @@ impl Repo {
         Ok(Some((None, None)))
     }
 
-    /// The entry at `path` under the tree `root`: `Ok(Some(None))` when there is none,
-    /// `Ok(None)` when the answer cannot be trusted (a malformed tree, a bad path).
-    fn lookup_path(&self, root: ObjectId, path: &[u8]) -> Result<Option<Found>, RepoError> {
+    /// The entry at `path` under the tree `root`, each tree read as far as the lookup
+    /// needs (see [`Repo::tree_upto`]): `Ok(Some(None))` when there is none, `Ok(None)`
+    /// when the answer cannot be trusted (a malformed tree, a bad path).
+    fn lookup_path(
+        &self,
+        root: ObjectId,
+        path: &[u8],
+        partial: &mut PartialTrees,
+    ) -> Result<Option<Found>, RepoError> {
         let Some(parts) = components(path) else {
             return Ok(None);
         };
-        let mut tree = self.raw_tree(root)?;
+        let mut dir = root;
         let mut parts = parts.peekable();
         while let Some(part) = parts.next() {
-            let Ok(found) = tree.lookup(part) else {
+            let Ok(found) = self.tree_upto(dir, part, partial)?.lookup(part) else {
                 return Ok(None);
             };
             let Some((mode, id)) = found else {
@@ -454,7 +589,7 @@ impl Repo {
             if !is_tree_mode(mode) {
                 return Ok(Some(None));
             }
-            tree = self.raw_tree(id)?;
+            dir = id;
         }
         Ok(Some(None))
     }
