@@ -8,10 +8,11 @@ usage() {
 	cat <<'USAGE'
 Usage: install.sh [OPTIONS]
 
-Builds jitcommit-draft and jitcommit-check (cargo install --path <source> --locked)
-and installs the client hooks (prepare-commit-msg, commit-msg) into the current
-repository's hooks folder (`git rev-parse --git-path hooks`: follows core.hooksPath
-and linked worktrees).
+Builds jitcommit-draft and jitcommit-check (cargo install --path <source> --locked,
+in <source>/target or CARGO_TARGET_DIR; on Linux with glibc jitcommit-check is then
+linked statically) and installs the client hooks (prepare-commit-msg, commit-msg)
+into the current repository's hooks folder (`git rev-parse --git-path hooks`:
+follows core.hooksPath and linked worktrees).
 
 Options:
   --repo DIR          install into the repository at DIR instead of the current one
@@ -22,6 +23,9 @@ Options:
                       instead of ~/.cargo/bin
   --no-build          do not build: use jitcommit binaries already installed
                       (DIR/bin with --prefix, else PATH, else ~/.cargo/bin)
+  --dynamic           keep jitcommit-check dynamically linked (on Linux with glibc
+                      it is linked statically by default, which makes each check
+                      start faster; see scripts/static-check.sh)
   --uninstall         remove jitcommit's hooks and put back the hooks they replaced
                       (the binaries stay: `cargo uninstall jitcommit` removes them)
   -h, --help          show this help
@@ -53,6 +57,7 @@ server=
 server_hook=pre-receive
 prefix=
 build=1
+static=1
 uninstall=0
 
 need_arg() {
@@ -70,6 +75,7 @@ while [ "$#" -gt 0 ]; do
 	--prefix) need_arg "$@"; prefix=$2; shift 2 ;;
 	--prefix=*) prefix=${1#--prefix=}; shift ;;
 	--no-build) build=0; shift ;;
+	--dynamic) static=0; shift ;;
 	--uninstall) uninstall=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown option: $1 (see --help)" ;;
@@ -171,6 +177,10 @@ fi
 if [ "$build" = 1 ]; then
 	command -v cargo >/dev/null 2>&1 ||
 		die "cargo not found on PATH: install Rust (https://rustup.rs), or use --no-build with binaries already installed"
+	# One target dir for cargo install and the static link, which then reuses the
+	# dependencies; kept, so that the next install builds only what changed.
+	CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$src_dir/target}
+	export CARGO_TARGET_DIR
 	if [ -n "$prefix" ]; then
 		say "Building and installing jitcommit-draft and jitcommit-check into $prefix/bin ..."
 		cargo install --path "$src_dir" --locked --root "$prefix"
@@ -184,7 +194,11 @@ if [ "$build" = 1 ]; then
 		[ -x "$bin_dir/$b" ] || die "cargo install finished but $bin_dir/$b is missing"
 	done
 	say "built     $bin_dir/jitcommit-draft"
-	say "built     $bin_dir/jitcommit-check"
+	if [ "$static" = 1 ] && sh "$src_dir/scripts/static-check.sh" "$bin_dir/jitcommit-check"; then
+		say "built     $bin_dir/jitcommit-check (statically linked: it starts faster)"
+	else
+		say "built     $bin_dir/jitcommit-check"
+	fi
 else
 	bin_dir=
 	if [ -n "$prefix" ]; then

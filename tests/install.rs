@@ -728,6 +728,7 @@ fn help_names_every_option() {
         "--server-hook",
         "--prefix",
         "--no-build",
+        "--dynamic",
         "--uninstall",
         "--help",
     ] {
