@@ -178,8 +178,17 @@ if [ "$build" = 1 ]; then
 	command -v cargo >/dev/null 2>&1 ||
 		die "cargo not found on PATH: install Rust (https://rustup.rs), or use --no-build with binaries already installed"
 	# One target dir for cargo install and the static link, which then reuses the
-	# dependencies; kept, so that the next install builds only what changed.
-	CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$src_dir/target}
+	# dependencies; kept, so that the next install builds only what changed. A source
+	# tree we cannot write to builds in a temporary dir, removed afterwards.
+	build_tmp=
+	if [ -z "${CARGO_TARGET_DIR:-}" ]; then
+		if [ -w "$src_dir" ]; then
+			CARGO_TARGET_DIR=$src_dir/target
+		else
+			build_tmp=$(mktemp -d)
+			CARGO_TARGET_DIR=$build_tmp
+		fi
+	fi
 	export CARGO_TARGET_DIR
 	if [ -n "$prefix" ]; then
 		say "Building and installing jitcommit-draft and jitcommit-check into $prefix/bin ..."
@@ -199,6 +208,7 @@ if [ "$build" = 1 ]; then
 	else
 		say "built     $bin_dir/jitcommit-check"
 	fi
+	[ -z "$build_tmp" ] || rm -rf -- "$build_tmp"
 else
 	bin_dir=
 	if [ -n "$prefix" ]; then

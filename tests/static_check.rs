@@ -11,29 +11,14 @@
 use std::path::Path;
 use std::process::Command;
 
-use jitcommit_testkit::{Sandbox, assert_ok, write};
-
-/// Whether the ELF file `bin` has a PT_INTERP program header (names a dynamic loader).
-fn has_interpreter(bin: &[u8]) -> bool {
-    assert_eq!(&bin[..4], b"\x7fELF", "not an ELF file");
-    assert_eq!(bin[4], 2, "not a 64-bit ELF file");
-    let u16_at = |at: usize| usize::from(u16::from_le_bytes([bin[at], bin[at + 1]]));
-    let phoff = u64::from_le_bytes(bin[0x20..0x28].try_into().unwrap()) as usize;
-    let (phentsize, phnum) = (u16_at(0x36), u16_at(0x38));
-    (0..phnum).any(|i| {
-        let at = phoff + i * phentsize;
-        u32::from_le_bytes(bin[at..at + 4].try_into().unwrap()) == 3
-    })
-}
+use jitcommit_testkit::{
+    Sandbox, assert_ok, elf_has_interpreter as has_interpreter, host_is_linux_gnu, write,
+};
 
 #[test]
 fn static_check_links_a_binary_that_needs_no_loader_and_checks_commits() {
-    let host = Command::new("rustc").arg("-vV").output().unwrap();
-    let host = String::from_utf8(host.stdout).unwrap();
     let dynamic = env!("CARGO_BIN_EXE_jitcommit-check");
-    // The control: cargo's own build names the loader.
-    assert!(has_interpreter(&std::fs::read(dynamic).unwrap()));
-    if !host.contains("-linux-gnu") {
+    if !host_is_linux_gnu() {
         // The script's other branch: it refuses and leaves OUT alone.
         let sb = Sandbox::new();
         let out = sb.path().join("jitcommit-check");
@@ -50,6 +35,8 @@ fn static_check_links_a_binary_that_needs_no_loader_and_checks_commits() {
         assert!(!out.exists());
         return;
     }
+    // The control: cargo's own build names the loader.
+    assert!(has_interpreter(&std::fs::read(dynamic).unwrap()));
     let sb = Sandbox::new();
     let bin_dir = sb.path().join("bin");
     std::fs::create_dir_all(&bin_dir).unwrap();
