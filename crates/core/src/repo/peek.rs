@@ -17,7 +17,6 @@
 //! reads the object through gix, which also reports a truly missing or corrupt object.
 
 use std::fs::File;
-use std::os::unix::fs::FileExt as _;
 use std::path::PathBuf;
 
 use gix::object::Kind;
@@ -49,7 +48,7 @@ impl OpenPack {
     fn open(idx_path: &std::path::Path) -> Option<OpenPack> {
         let idx = File::open(idx_path).ok()?;
         let mut head = [0u8; 8 + FAN_LEN];
-        idx.read_exact_at(&mut head, 0).ok()?;
+        read_exact_at(&idx, &mut head, 0)?;
         if head[..8] != IDX_V2 {
             return None;
         }
@@ -80,9 +79,7 @@ impl OpenPack {
         }
         let ids_at = FAN_AT + FAN_LEN as u64;
         let mut bucket = vec![0u8; (hi - lo) * hash_len];
-        self.idx
-            .read_exact_at(&mut bucket, ids_at + (lo * hash_len) as u64)
-            .ok()?;
+        read_exact_at(&self.idx, &mut bucket, ids_at + (lo * hash_len) as u64)?;
         let (mut a, mut b) = (0, hi - lo);
         let found = loop {
             if a >= b {
@@ -98,16 +95,14 @@ impl OpenPack {
         // After the ids: a CRC32 per object, then the 32-bit offsets, then the 64-bit ones.
         let offsets_at = ids_at + count * hash_len as u64 + count * 4;
         let mut word = [0u8; 4];
-        self.idx
-            .read_exact_at(&mut word, offsets_at + found as u64 * 4)
-            .ok()?;
+        read_exact_at(&self.idx, &mut word, offsets_at + found as u64 * 4)?;
         let small = u32::from_be_bytes(word);
         if small & 0x8000_0000 == 0 {
             return Some(u64::from(small));
         }
         let mut long = [0u8; 8];
         let large_at = offsets_at + count * 4 + u64::from(small & 0x7fff_ffff) * 8;
-        self.idx.read_exact_at(&mut long, large_at).ok()?;
+        read_exact_at(&self.idx, &mut long, large_at)?;
         Some(u64::from_be_bytes(long))
     }
 }
@@ -350,10 +345,31 @@ fn inflate_packed(
 
 /// Reads at most `buf.len()` bytes at `at`; `None` at the end of the file or on an error.
 fn read_some(file: &File, buf: &mut [u8], at: u64) -> Option<usize> {
-    match file.read_at(buf, at) {
+    match read_at(file, buf, at) {
         Ok(0) | Err(_) => None,
         Ok(n) => Some(n),
     }
+}
+
+/// Fills `buf` from `at`; `None` when the file ends first or on an error.
+fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> Option<()> {
+    let mut done = 0;
+    while done < buf.len() {
+        done += read_some(file, &mut buf[done..], at + done as u64)?;
+    }
+    Some(())
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, at)
+}
+
+#[cfg(not(unix))]
+fn read_at(mut file: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    use std::io::{Read as _, Seek as _};
+    file.seek(std::io::SeekFrom::Start(at))?;
+    file.read(buf)
 }
 
 #[cfg(test)]
