@@ -90,6 +90,20 @@ proptest! {
         prop_assert_eq!(parse(&text).message(), Some(m), "{}", text);
     }
 
+    /// What parses from any text, carriage returns and control characters included,
+    /// survives a render and a parse (the fuzz target's round trip, here on every run).
+    #[test]
+    fn what_parses_survives_render(
+        lines in prop::collection::vec("(- |[A-Z][a-z]*: )?[a-z,. \u{1}#—]{0,6}\r{0,3}", 0..6),
+        end in "\r{0,2}\n?",
+    ) {
+        let text = format!("feat: x\n\n{}{end}", lines.join("\n"));
+        if let Some(m) = parse(&text).message() {
+            let rendered = render(&m);
+            prop_assert_eq!(parse(&rendered).message(), Some(m), "{:?}", rendered);
+        }
+    }
+
     #[test]
     fn parse_never_panics(text in "(?s).{0,400}") {
         let _ = parse(&text).message();
@@ -101,6 +115,16 @@ proptest! {
     ) {
         let _ = parse(&text).message();
     }
+}
+
+/// Found by the fuzz target: a line that ends in several carriage returns lost one per
+/// round trip (only one was taken as part of a CRLF line end).
+#[test]
+fn a_run_of_carriage_returns_ends_a_line_once() {
+    let text = "J: .\n\n, \n\u{1}\r\r\r";
+    let m = parse(text).message().unwrap();
+    assert_eq!(m.prose, vec![", \n\u{1}".to_string()]);
+    assert_eq!(parse(&render(&m)).message(), Some(m));
 }
 
 #[test]

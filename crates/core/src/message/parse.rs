@@ -239,15 +239,16 @@ impl Parsed {
     }
 }
 
-/// The message's lines, without their `\n` or `\r\n`; a final newline adds no line.
+/// The message's lines, without their `\n` or `\r\n`; a final newline adds no line. A
+/// run of carriage returns before a line end is part of it (as trailing whitespace git's
+/// cleanup strips), so a line never ends in one and a rendered message parses back to
+/// the same lines.
 pub fn split_lines(text: &str) -> Vec<&str> {
     let body = text.strip_suffix('\n').unwrap_or(text);
     if text.is_empty() {
         return Vec::new();
     }
-    body.split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect()
+    body.split('\n').map(|l| l.trim_end_matches('\r')).collect()
 }
 
 /// The 1-based char column of byte offset `byte` in `line` (clamped to the line).
