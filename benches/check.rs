@@ -86,6 +86,15 @@ fn main() {
     let unstaged = msg.replace("crates/core/tests/config.rs", "crates/core/tests/other.rs");
     // Every command runs once per round, in turn, so that all of them meet the same
     // load on a shared machine; each figure is the median of its rounds.
+    let run = |program: &Path, args: Vec<String>| {
+        let (env, repo) = (&env, &repo);
+        let program = program.to_owned();
+        move || {
+            let mut c = env.cmd(&program, repo);
+            c.args(&args);
+            status(c)
+        }
+    };
     let feed_cmd = |program: &Path, args: &'static [&'static str], input: String| {
         let (env, repo) = (&env, &repo);
         let program = program.to_owned();
@@ -136,16 +145,7 @@ fn main() {
         ));
     }
     if let Some(cog) = &cog {
-        let cog = cog.clone();
-        let (env, repo) = (&env, &repo);
-        one.push((
-            "cog",
-            Box::new(move || {
-                let mut c = env.cmd(&cog, repo);
-                c.args(["verify", msg]);
-                status(c)
-            }),
-        ));
+        one.push(("cog", Box::new(run(cog, vec!["verify".into(), msg.into()]))));
     }
     let t = medians(41, &mut one);
     println!("\none message, whole process (median of 41 interleaved rounds):");
@@ -199,15 +199,6 @@ fn main() {
     }
 
     // ---- 2. the range ----
-    let run = |program: &Path, args: Vec<String>| {
-        let (env, repo) = (&env, &repo);
-        let program = program.to_owned();
-        move || {
-            let mut c = env.cmd(&program, repo);
-            c.args(&args);
-            status(c)
-        }
-    };
     let mut ranges: Vec<Timed<'_>> = vec![
         (
             "off",

@@ -91,6 +91,25 @@ fn expected(changed: &[String], p: &str) -> bool {
         .any(|q| q == p || q.strip_prefix(p).is_some_and(|r| r.starts_with('/')))
 }
 
+/// Whether a fresh open of `r` proves every one of `paths` staged.
+fn staged_proved(r: &Path, paths: &[&str]) -> bool {
+    let paths: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
+    Repo::discover(r)
+        .unwrap()
+        .staged_changes_all(&paths)
+        .unwrap()
+}
+
+/// `git update-index --index-info` with `info` on its stdin.
+fn index_info(sb: &Sandbox, r: &Path, info: &str) {
+    let mut cmd = sb.git_cmd(r);
+    cmd.args(["update-index", "--index-info"]);
+    assert_ok(
+        &run_with_input(cmd, info.as_bytes()),
+        "update-index --index-info",
+    );
+}
+
 fn edit(rng: &mut Rng, sb: &Sandbox, r: &Path, step: u64) {
     for f in FILES {
         let path = r.join(f);
@@ -227,13 +246,11 @@ fn unusual_indexes_are_not_proven() {
     sb.git(&r, &["commit", "-qm", "base"]);
     write(&r, "a.rs", "two\n");
     sb.git(&r, &["add", "-A"]);
-    let repo = Repo::discover(&r).unwrap();
-    assert!(repo.staged_changes_all(&["a.rs".into()]).unwrap());
+    assert!(staged_proved(&r, &["a.rs"]));
     write(&r, "new.rs", "later\n");
     sb.git(&r, &["add", "-N", "new.rs"]);
-    let repo = Repo::discover(&r).unwrap();
-    assert!(!repo.staged_changes_all(&["a.rs".into()]).unwrap());
-    assert!(!repo.staged_changes_all(&["".into()]).unwrap());
+    assert!(!staged_proved(&r, &["a.rs"]));
+    assert!(!staged_proved(&r, &[""]));
 }
 
 /// The staged probe reads the index file itself (not through gix's decode): every layout
@@ -275,12 +292,7 @@ fn every_index_layout_is_read() {
                 )
             })
             .collect();
-        let mut cmd = sb.git_cmd(&r);
-        cmd.args(["update-index", "--index-info"]);
-        assert_ok(
-            &run_with_input(cmd, many.as_bytes()),
-            "update-index --index-info",
-        );
+        index_info(&sb, &r, &many);
         match layout {
             "v3" => {
                 sb.git(&r, &["update-index", "--skip-worktree", "run.sh"]);
@@ -341,12 +353,7 @@ fn split_and_conflicted_indexes_are_not_proven() {
     sb.git(&r, &["commit", "-qm", "base"]);
     write(&r, "a.rs", "two\n");
     sb.git(&r, &["add", "-A"]);
-    assert!(
-        Repo::discover(&r)
-            .unwrap()
-            .staged_changes_all(&["a.rs".into()])
-            .unwrap()
-    );
+    assert!(staged_proved(&r, &["a.rs"]));
 
     sb.git(&r, &["update-index", "--split-index"]);
     let repo = Repo::discover(&r).unwrap();
@@ -354,12 +361,7 @@ fn split_and_conflicted_indexes_are_not_proven() {
     let full = ChangedPaths::new(&repo.staged_changes_for_tracing().unwrap());
     assert!(full.contains("a.rs"));
     sb.git(&r, &["update-index", "--no-split-index"]);
-    assert!(
-        Repo::discover(&r)
-            .unwrap()
-            .staged_changes_all(&["a.rs".into()])
-            .unwrap()
-    );
+    assert!(staged_proved(&r, &["a.rs"]));
 
     let blob = sb.git(&r, &["hash-object", "-w", "b.rs"]);
     let info = format!(
@@ -367,20 +369,10 @@ fn split_and_conflicted_indexes_are_not_proven() {
         "0".repeat(40),
         blob.trim()
     );
-    let mut cmd = sb.git_cmd(&r);
-    cmd.args(["update-index", "--index-info"]);
-    assert_ok(
-        &run_with_input(cmd, info.as_bytes()),
-        "update-index --index-info",
-    );
+    index_info(&sb, &r, &info);
     let status = sb.git(&r, &["ls-files", "--stage", "b.rs"]);
     assert!(status.contains(" 2\tb.rs"), "{status}");
-    assert!(
-        !Repo::discover(&r)
-            .unwrap()
-            .staged_changes_all(&["a.rs".into()])
-            .unwrap()
-    );
+    assert!(!staged_proved(&r, &["a.rs"]));
 }
 
 /// The staged probe reads HEAD's trees itself (loose, or whole entries of a pack) and
@@ -434,10 +426,8 @@ fn staged_probe_reads_large_trees_in_part() {
             &["big/f010.rs", "big/nope.rs"],
         ];
         for set in sets {
-            let repo = Repo::discover(&r).unwrap();
-            let paths: Vec<String> = set.iter().map(|p| p.to_string()).collect();
             assert_eq!(
-                repo.staged_changes_all(&paths).unwrap(),
+                staged_proved(&r, set),
                 set.iter().all(|p| expected(&changed, p)),
                 "{layout}: {set:?} (changes {changed:?})"
             );

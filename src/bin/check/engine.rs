@@ -84,14 +84,15 @@ pub fn check<E>(
             raw_findings,
         });
     }
-    let paths = rules::traced_paths(&cleaned);
+    let parsed = jitcommit_core::message::parse(&cleaned);
+    let paths = rules::traced_paths(&parsed);
     // No bullet path to trace: the rule would not look at the set, so none is computed.
     let changed = if paths.is_empty() {
         None
     } else {
         trace(&paths)?
     };
-    let findings = rules::check(&cleaned, conv, changed.as_ref())
+    let findings = rules::check_parsed(&cleaned, parsed, conv, changed.as_ref())
         .into_iter()
         .map(item)
         .collect();

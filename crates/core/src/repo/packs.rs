@@ -339,8 +339,10 @@ pub(crate) struct Packs {
 
 /// Trees the path probes read through gix before they open the pack reader. Opening it
 /// reads each pack index again (gix holds its own copy): ~150,000 instructions for the
-/// bench's 26,000-object pack, 5% of a one-message `--stdin` check, which reads five
-/// trees and gains nothing from a delta cache. A range reads thousands.
+/// bench's 26,000-object pack, which a check of a few commits, or a staged check whose
+/// bullet names a directory (its trees are read whole), does not win back from a delta
+/// cache. A range reads thousands. (A staged check's lookups read HEAD's trees through
+/// [`super::peek`], not here.)
 const WARM_UP_READS: u32 = 16;
 
 impl Repo {

@@ -369,16 +369,13 @@ impl Repo {
         };
         // Last path first: a directory's first (partial) read then reaches as far as every
         // later lookup in it needs.
-        let mut order: Vec<usize> = (0..paths.len()).collect();
-        order.sort_by(|a, b| paths[*b].cmp(&paths[*a]));
-        let mut staged: Vec<Option<AtPath>> = staged.into_iter().map(Some).collect();
+        let mut pairs: Vec<(&[u8], AtPath)> = wanted.into_iter().zip(staged).collect();
+        pairs.sort_by(|a, b| b.0.cmp(a.0));
         let mut partial = PartialTrees::new();
-        for i in order {
-            let p = paths[i].as_bytes();
+        for (p, at) in pairs {
             let Some(tree_side) = self.lookup_path(head, p, &mut partial)? else {
                 return Ok(false);
             };
-            let at = staged[i].take().unwrap_or_default();
             if !self.staged_differs(at, tree_side, p)? {
                 return Ok(false);
             }

@@ -109,6 +109,17 @@ pub(crate) struct Ctx<'a> {
 /// tracing (`None`: not traced). Exempt messages give no findings. The findings come
 /// sorted by line, then column. Never panics.
 pub fn check(text: &str, conv: &Convention, changed: Option<&ChangedPaths>) -> Vec<Finding> {
+    check_parsed(text, parse(text), conv, changed)
+}
+
+/// [`check`] of `text` already parsed as `parsed` (a caller that first asks
+/// [`traced_paths`] parses once).
+pub fn check_parsed(
+    text: &str,
+    parsed: Parsed,
+    conv: &Convention,
+    changed: Option<&ChangedPaths>,
+) -> Vec<Finding> {
     if exemption(text, conv).is_some() {
         return Vec::new();
     }
@@ -125,7 +136,7 @@ pub fn check(text: &str, conv: &Convention, changed: Option<&ChangedPaths>) -> V
         return sorted(out);
     }
     let ctx = Ctx {
-        parsed: parse(text),
+        parsed,
         lines,
         conv,
         changed,

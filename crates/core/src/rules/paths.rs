@@ -92,13 +92,12 @@ impl ChangedPaths {
     }
 }
 
-/// The paths `bullet-path` traces in a cleaned message, as [`ChangedPaths::contains`]
+/// The paths `bullet-path` traces in a parsed message, as [`ChangedPaths::contains`]
 /// compares them (trimmed, without `./` and a trailing `/`): every bullet's path and
 /// rename target that is non-empty and repo-relative. A set holding exactly these makes
 /// every bullet pass, so a caller that proves each one changed needs no full diff. A
 /// path that normalises to nothing (`./`) comes as `""`, which no probe can prove.
-pub fn traced_paths(text: &str) -> Vec<String> {
-    let parsed = crate::message::parse(text);
+pub fn traced_paths(parsed: &crate::message::Parsed) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for b in parsed.bullets() {
         for p in [&b.path, &b.to].into_iter().flatten() {
