@@ -556,3 +556,95 @@ fn no_verify_skips_the_hook() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(!r.join(".git/jitcommit/REJECTED_EDITMSG").exists());
 }
+
+#[test]
+fn a_saved_message_is_what_git_would_store_and_an_earlier_one_is_kept() {
+    let sb = Sandbox::new();
+    let r = client(&sb, "r");
+    write(&r, "a.txt", "b\n");
+    sb.git(&r, &["add", "a.txt"]);
+    let ed = editor(&sb, BAD);
+    let o = git_try(&sb, &r, &["commit", "-q", "-v"], &[("GIT_EDITOR", &ed)]);
+    assert_eq!(code(&o), 1);
+    let saved = r.join(".git/jitcommit/REJECTED_EDITMSG");
+    assert_eq!(
+        std::fs::read_to_string(&saved).unwrap(),
+        BAD,
+        "no comment block, no -v diff: `git commit -F` stores it as it is"
+    );
+    // A second rejection with other words keeps the first as .1, and says so.
+    let ed = editor(&sb, "other words\n");
+    let o = git_try(&sb, &r, &["commit", "-q"], &[("GIT_EDITOR", &ed)]);
+    assert_eq!(code(&o), 1);
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), "other words\n");
+    let older = r.join(".git/jitcommit/REJECTED_EDITMSG.1");
+    assert_eq!(std::fs::read_to_string(&older).unwrap(), BAD);
+    assert!(stderr(&o).contains("REJECTED_EDITMSG.1"), "{}", stderr(&o));
+    // `git commit -F` of a fixed saved text stores no '#' line.
+    std::fs::write(&saved, good("fix: correct a", &["a.txt"])).unwrap();
+    let o = git_try(
+        &sb,
+        &r,
+        &["commit", "-q", "-F", saved.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!head_message(&sb, &r).contains('#'));
+}
+
+#[test]
+fn a_broken_convention_keeps_the_message_and_says_how_to_reuse_it() {
+    let sb = Sandbox::new();
+    let r = client(&sb, "r");
+    write(
+        &r,
+        ".commit-convention.toml",
+        "types = [\"feat\"]\nsubjekt-max = 50\n",
+    );
+    write(&r, "a.txt", "b\n");
+    sb.git(&r, &["add", "a.txt"]);
+    let msg = good("feat: correct a", &["a.txt"]);
+    let ed = editor(&sb, &msg);
+    let o = git_try(&sb, &r, &["commit", "-q"], &[("GIT_EDITOR", &ed)]);
+    assert_eq!(code(&o), 1, "git reports the hook's failure");
+    let err = stderr(&o);
+    assert!(err.contains(".commit-convention.toml"), "{err}");
+    assert!(err.contains("subjekt-max"), "{err}");
+    assert!(err.contains("git commit -e -F"), "{err}");
+    let saved = r.join(".git/jitcommit/REJECTED_EDITMSG");
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), msg);
+    // Fix the convention, reuse the saved text.
+    write(&r, ".commit-convention.toml", "types = [\"feat\"]\n");
+    let o = git_try(
+        &sb,
+        &r,
+        &["commit", "-q", "-F", saved.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(head_message(&sb, &r), format!("{msg}\n"));
+}
+
+#[test]
+fn what_git_stores_decides_whitespace_comments_and_encoding() {
+    let sb = Sandbox::new();
+    let r = client(&sb, "r");
+    write(&r, "a.txt", "b\n");
+    sb.git(&r, &["add", "a.txt"]);
+    // `-m '# heading' -m …`: no editor, so git keeps the '#' line as the subject.
+    let body = good("fix: correct a", &["a.txt"]);
+    let o = git_try(
+        &sb,
+        &r,
+        &["commit", "-q", "-m", "# heading", "-m", &body],
+        &[],
+    );
+    assert_eq!(code(&o), 1, "git would store '# heading' as the subject");
+    assert!(stderr(&o).contains("subject-format"), "{}", stderr(&o));
+    // A Latin-1 line staged and shown by `commit -v` below the scissors is cut off.
+    write(&r, "a.txt", b"caf\xe9\n".as_slice());
+    sb.git(&r, &["add", "a.txt"]);
+    let ed = editor(&sb, &body);
+    let o = git_try(&sb, &r, &["commit", "-q", "-v"], &[("GIT_EDITOR", &ed)]);
+    assert_eq!(code(&o), 0, "the diff is not stored: {}", stderr(&o));
+}

@@ -220,14 +220,26 @@ pub fn scissors_line(prefix: &str) -> String {
 /// `text` up to (not including) the scissors line for `prefix`. As in git, the line
 /// must be exactly the scissors line ending in `\n` (a `\r\n` ending does not count).
 pub fn cut_at_scissors<'a>(text: &'a str, prefix: &str) -> &'a str {
+    let kept = cut_at_scissors_bytes(text.as_bytes(), prefix).len();
+    // The cut is just after a `\n`, a char boundary.
+    text.get(..kept).unwrap_or(text)
+}
+
+/// [`cut_at_scissors`] over bytes that need not be UTF-8.
+pub fn cut_at_scissors_bytes<'a>(text: &'a [u8], prefix: &str) -> &'a [u8] {
     let line = format!("{}\n", scissors_line(prefix));
-    if text.starts_with(&line) {
-        return "";
+    let line = line.as_bytes();
+    if text.starts_with(line) {
+        return &[];
     }
-    match text.find(&format!("\n{line}")) {
-        Some(i) => text.get(..=i).unwrap_or(text),
-        None => text,
+    let mut at = 0;
+    for piece in text.split_inclusive(|b| *b == b'\n') {
+        if piece == line {
+            return &text[..at];
+        }
+        at += piece.len();
     }
+    text
 }
 
 /// git's `strbuf_stripspace`: drops lines starting with `comment` (when given),
@@ -235,30 +247,102 @@ pub fn cut_at_scissors<'a>(text: &'a str, prefix: &str) -> &'a str {
 /// blank lines into one, drops leading and trailing blank lines and ends the text
 /// with one `\n` (or returns an empty string when nothing is left).
 pub fn stripspace(text: &str, comment: Option<&str>) -> String {
-    let mut out = String::with_capacity(text.len() + 1);
+    // Dropping whole lines and trailing ASCII whitespace keeps UTF-8 valid.
+    String::from_utf8_lossy(&stripspace_bytes(text.as_bytes(), comment)).into_owned()
+}
+
+/// [`stripspace`] over bytes that need not be UTF-8, as git does it.
+pub fn stripspace_bytes(text: &[u8], comment: Option<&str>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() + 1);
     let mut empties = 0usize;
-    let mut lines = text.split('\n');
+    let mut lines = text.split(|b| *b == b'\n');
     // A final "\n" leaves an empty last piece that is not a line.
-    if text.ends_with('\n') || text.is_empty() {
+    if text.ends_with(b"\n") || text.is_empty() {
         lines.next_back();
     }
     for line in lines {
-        if comment.is_some_and(|c| line.starts_with(c)) {
+        if comment.is_some_and(|c| line.starts_with(c.as_bytes())) {
             continue;
         }
-        let kept = line.trim_end_matches([' ', '\t', '\r']);
+        let end = line
+            .iter()
+            .rposition(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+            .map_or(0, |i| i + 1);
+        let kept = &line[..end];
         if kept.is_empty() {
             empties += 1;
             continue;
         }
         if empties > 0 && !out.is_empty() {
-            out.push('\n');
+            out.push(b'\n');
         }
         empties = 0;
-        out.push_str(kept);
-        out.push('\n');
+        out.extend_from_slice(kept);
+        out.push(b'\n');
     }
     out
+}
+
+/// git's cleanup modes (`--cleanup=`, `commit.cleanup`), after `default` is resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CleanupMode {
+    /// `strip`: comment lines dropped, whitespace stripped (`default` when an editor ran).
+    Strip,
+    /// `whitespace`: whitespace stripped, comment lines kept (`default` without an editor).
+    Whitespace,
+    /// `scissors`: like `whitespace`, but the text is cut at the scissors line.
+    Scissors,
+    /// `verbatim`: stored as it is.
+    Verbatim,
+}
+
+impl CleanupMode {
+    /// The mode a `--cleanup=` value or `commit.cleanup` names; `default` (or an unknown
+    /// value, which git refuses) resolves by whether an editor runs.
+    pub fn from_setting(value: Option<&str>, editor: bool) -> CleanupMode {
+        match value.map(str::trim) {
+            Some("strip") => CleanupMode::Strip,
+            Some("whitespace") => CleanupMode::Whitespace,
+            Some("scissors") => CleanupMode::Scissors,
+            Some("verbatim") => CleanupMode::Verbatim,
+            _ if editor => CleanupMode::Strip,
+            _ => CleanupMode::Whitespace,
+        }
+    }
+}
+
+/// Everything git's `cleanup_message` needs: the mode, whether `-v` (`commit.verbose`)
+/// put a diff below a scissors line, and the comment prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MessageCleanup {
+    /// The resolved mode.
+    pub mode: CleanupMode,
+    /// `git commit -v`: the text is cut at the scissors line whatever the mode.
+    pub verbose: bool,
+    /// The comment prefix.
+    pub prefix: CommentPrefix,
+}
+
+impl MessageCleanup {
+    /// The message git will store from the raw message file `raw` (sequencer.c's
+    /// `cleanup_message`): cut at the scissors line with `-v` or in scissors mode, then
+    /// strip whitespace (and comments in strip mode) unless verbatim. Bytes in, bytes out:
+    /// whether what git stores is UTF-8 is decided on this, not on the raw file.
+    pub fn apply(&self, raw: &[u8]) -> Vec<u8> {
+        let lossy = String::from_utf8_lossy(raw);
+        let prefix = self.prefix.resolve(&lossy);
+        let cut = match prefix {
+            Some(p) if self.verbose || self.mode == CleanupMode::Scissors => {
+                cut_at_scissors_bytes(raw, p)
+            }
+            _ => raw,
+        };
+        match self.mode {
+            CleanupMode::Verbatim => cut.to_vec(),
+            CleanupMode::Strip => stripspace_bytes(cut, prefix),
+            CleanupMode::Whitespace | CleanupMode::Scissors => stripspace_bytes(cut, None),
+        }
+    }
 }
 
 /// git's default cleanup of a message that went through an editor (`strip` mode):

@@ -14,6 +14,7 @@ pub mod budget;
 pub mod config;
 pub mod fragments;
 pub mod gitenv;
+pub mod invocation;
 pub mod message;
 pub mod offline;
 pub mod prompt;

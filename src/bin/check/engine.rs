@@ -1,10 +1,8 @@
 //! The one place the binary calls the library's message pipeline: decode, git's cleanup,
 //! exemptions, the rules and path tracing. Modes hand it bytes and get printable items.
 
-use std::borrow::Cow;
-
 use jitcommit_core::config::Convention;
-use jitcommit_core::gitenv::{self, CommentPrefix};
+use jitcommit_core::gitenv::{self, CommentPrefix, MessageCleanup};
 use jitcommit_core::repo::Change;
 use jitcommit_core::rules::{self, ChangedPaths};
 
@@ -13,11 +11,8 @@ use crate::output::Item;
 /// How the text is cleaned before it is checked.
 #[derive(Debug, Clone)]
 pub enum Cleanup {
-    /// A message file before git cleans it: cut at the scissors, drop comment lines with
-    /// this prefix, strip whitespace (git's default when an editor ran).
-    Strip(CommentPrefix),
-    /// Like git's `whitespace` mode: cut at the scissors, keep comment lines.
-    Whitespace(CommentPrefix),
+    /// A message file before git cleans it, the way git will clean it.
+    Hook(MessageCleanup),
     /// A stored commit message: git already cleaned it.
     Stored,
 }
@@ -28,28 +23,25 @@ pub fn prefix(comment_string: Option<&str>, comment_char: Option<&str>) -> Comme
     gitenv::comment_prefix(comment_string, comment_char)
 }
 
-fn clean(text: &str, cleanup: &Cleanup) -> String {
+/// The text git stores for `raw`: bytes, because whether that text is UTF-8 is decided
+/// on what git keeps (a Latin-1 line below the scissors or in a comment is cut off).
+fn clean(raw: &[u8], cleanup: &Cleanup) -> Vec<u8> {
     match cleanup {
-        Cleanup::Strip(p) => gitenv::cleanup(text, p),
-        Cleanup::Whitespace(p) => match p.resolve(text) {
-            Some(p) => gitenv::cleanup_whitespace(gitenv::cut_at_scissors(text, p)),
-            None => gitenv::cleanup_whitespace(text),
-        },
-        Cleanup::Stored => gitenv::cleanup_whitespace(text),
+        Cleanup::Hook(how) => how.apply(raw),
+        Cleanup::Stored => gitenv::stripspace_bytes(raw, None),
     }
 }
 
 /// What checking one message found.
 #[derive(Debug, Clone)]
 pub struct Checked {
-    /// The text as git stores it (what `findings` line numbers refer to).
+    /// The text as git stores it (what `findings` line numbers refer to); not UTF-8
+    /// parts are shown as U+FFFD.
     pub cleaned: String,
     /// The exemption that applied, if any (no rule findings then).
     pub exempt: Option<String>,
     /// Findings about the cleaned text; lines refer to `cleaned`.
     pub findings: Vec<Item>,
-    /// Findings about the raw bytes (encoding); lines refer to the input as given.
-    pub raw_findings: Vec<Item>,
 }
 
 /// Checks one message. `trace` is asked for the changed-path set when the message has
@@ -62,16 +54,16 @@ pub fn check<E>(
     cleanup: &Cleanup,
     trace: impl FnOnce(&[String]) -> Result<Option<ChangedPaths>, E>,
 ) -> Result<Checked, E> {
-    let (text, raw_findings) = match rules::decode(raw) {
-        Ok(text) => (Cow::Borrowed(text), Vec::new()),
+    let stored = clean(raw, cleanup);
+    let (cleaned, encoding) = match rules::decode(&stored) {
+        Ok(text) => (text.to_owned(), Vec::new()),
         // Not UTF-8 or a NUL byte: one finding at the first bad byte, then the rest is
         // checked as lossy text so the user sees every other problem too.
         Err(f) => (
-            Cow::Owned(String::from_utf8_lossy(raw).replace('\0', "\u{fffd}")),
+            String::from_utf8_lossy(&stored).replace('\0', "\u{fffd}"),
             vec![item(f)],
         ),
     };
-    let cleaned = clean(&text, cleanup);
     if let Some(e) = rules::exemption(&cleaned, conv) {
         let name = serde_json::to_value(e)
             .ok()
@@ -80,8 +72,7 @@ pub fn check<E>(
         return Ok(Checked {
             cleaned,
             exempt: Some(name),
-            findings: Vec::new(),
-            raw_findings,
+            findings: encoding,
         });
     }
     let parsed = jitcommit_core::message::parse(&cleaned);
@@ -92,15 +83,16 @@ pub fn check<E>(
     } else {
         trace(&paths)?
     };
-    let findings = rules::check_parsed(&cleaned, parsed, conv, changed.as_ref())
-        .into_iter()
-        .map(item)
-        .collect();
+    let mut findings = encoding;
+    findings.extend(
+        rules::check_parsed(&cleaned, parsed, conv, changed.as_ref())
+            .into_iter()
+            .map(item),
+    );
     Ok(Checked {
         cleaned,
         exempt: None,
         findings,
-        raw_findings,
     })
 }
 

@@ -55,6 +55,9 @@ pub enum CheckError {
     /// `--explain` of an unknown rule.
     #[error("unknown rule {0:?} (see --list-rules)")]
     UnknownRule(String),
+    /// The error was already printed, with what the user can do about it.
+    #[error("(reported above)")]
+    Reported,
     /// Writing the output failed (other than a closed pipe).
     #[error("cannot write output")]
     Output(#[source] std::io::Error),

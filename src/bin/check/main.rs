@@ -1,7 +1,8 @@
 //! `jitcommit-check`: the validator. commit-msg hook, `--stdin`, `--range A..B` for CI,
 //! `--pre-receive` / `--update` on servers. `main` only parses the arguments into
 //! settings, dispatches to a mode and maps the outcome to an exit code:
-//! 0 clean, 1 findings, 2 usage or internal error. A closed pipe exits quietly.
+//! 0 clean, 1 findings, 2 usage or internal error — decided by the verdict alone: a
+//! closed pipe or a full disk on stdout never turns findings into a pass.
 
 mod args;
 mod engine;
@@ -20,9 +21,11 @@ fn main() -> ExitCode {
     match run() {
         Ok(Outcome::Clean) => ExitCode::from(0),
         Ok(Outcome::Findings) => ExitCode::from(1),
+        // `--help | head -1`: the informational modes have no verdict to lose.
         Err(CheckError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             ExitCode::from(0)
         }
+        Err(CheckError::Reported) => ExitCode::from(2),
         Err(e) => {
             report_error(&e);
             ExitCode::from(2)
@@ -47,7 +50,7 @@ fn run() -> Result<Outcome, CheckError> {
 }
 
 /// Prints the error and its cause chain; usage errors point at `--help`.
-fn report_error(e: &CheckError) {
+pub(crate) fn report_error(e: &CheckError) {
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "jitcommit-check: error: {e}");
     let mut source = std::error::Error::source(e);

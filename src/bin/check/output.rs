@@ -1,8 +1,10 @@
 //! Writing results: human lines (`FILE:LINE:COL: rule-id: message` + the hint) or JSON
 //! Lines (one object per checked message), colour only when asked for or on a terminal.
 //!
-//! Everything here writes to a `dyn Write` so tests and the broken-pipe handling in
-//! `main` see the same bytes a user does.
+//! Everything here writes to a `dyn Write` so tests see the same bytes a user does.
+//! Writing never fails a check: a gate's exit code comes from its verdict alone, so a
+//! closed pipe or a full disk on stdout (`git commit … 2>&1 | head -1`) stops the
+//! printing, and the verdict still decides whether the commit or push goes through.
 
 use std::io::{self, Write};
 
@@ -96,21 +98,40 @@ impl Style {
     }
 }
 
-/// Writes reports in the chosen format.
+/// Writes reports in the chosen format. After the first failed write it writes nothing
+/// more (the reader is gone or the disk is full) and says so to no one: the caller's
+/// verdict is unaffected.
 pub struct Printer<'a> {
     out: &'a mut dyn Write,
     format: Format,
     style: Style,
+    failed: bool,
 }
 
 impl<'a> Printer<'a> {
     /// A printer over `out`.
     pub fn new(out: &'a mut dyn Write, format: Format, style: Style) -> Self {
-        Printer { out, format, style }
+        Printer {
+            out,
+            format,
+            style,
+            failed: false,
+        }
+    }
+
+    /// Runs one write unless an earlier one failed, and remembers a failure.
+    fn attempt(&mut self, write: impl FnOnce(&mut Self) -> io::Result<()>) {
+        if !self.failed && write(self).is_err() {
+            self.failed = true;
+        }
     }
 
     /// Writes one report: in JSON always (one line), in human form only its findings.
-    pub fn report(&mut self, r: &Report) -> io::Result<()> {
+    pub fn report(&mut self, r: &Report) {
+        self.attempt(|p| p.write_report(r));
+    }
+
+    fn write_report(&mut self, r: &Report) -> io::Result<()> {
         match self.format {
             Format::Json => {
                 serde_json::to_writer(&mut *self.out, r).map_err(io::Error::other)?;
@@ -121,12 +142,12 @@ impl<'a> Printer<'a> {
     }
 
     /// Writes one pushed commit: its short id and subject, then its findings (human).
-    pub fn pushed(&mut self, r: &Report) -> io::Result<()> {
-        match self.format {
-            Format::Json => self.report(r),
+    pub fn pushed(&mut self, r: &Report) {
+        self.attempt(|p| match p.format {
+            Format::Json => p.write_report(r),
             Format::Human if r.findings.is_empty() => Ok(()),
-            Format::Human => self.human(r, true),
-        }
+            Format::Human => p.human(r, true),
+        });
     }
 
     fn human(&mut self, r: &Report, heading: bool) -> io::Result<()> {
@@ -161,16 +182,15 @@ impl<'a> Printer<'a> {
     }
 
     /// Writes a free-form line (human only; JSON output stays machine-readable).
-    pub fn note(&mut self, line: &str) -> io::Result<()> {
-        match self.format {
-            Format::Json => Ok(()),
-            Format::Human => writeln!(self.out, "{line}"),
+    pub fn note(&mut self, line: &str) {
+        if self.format == Format::Human {
+            self.attempt(|p| writeln!(p.out, "{line}"));
         }
     }
 
     /// Flushes the stream.
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+    pub fn flush(&mut self) {
+        self.attempt(|p| p.out.flush());
     }
 }
 
@@ -218,9 +238,9 @@ mod tests {
         let mut buf = Vec::new();
         let mut p = Printer::new(&mut buf, format, Style { color });
         if heading {
-            p.pushed(r).unwrap()
+            p.pushed(r)
         } else {
-            p.report(r).unwrap()
+            p.report(r)
         }
         String::from_utf8(buf).unwrap()
     }
@@ -288,6 +308,49 @@ mod tests {
             ..r
         };
         assert_eq!(render(Format::Human, false, true, &clean), "");
+    }
+
+    /// A writer that takes `room` bytes and then fails, as a closed pipe or a full disk.
+    struct Full {
+        room: usize,
+        writes_after_failure: usize,
+        failed: bool,
+    }
+
+    impl Write for Full {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.failed {
+                self.writes_after_failure += 1;
+            }
+            if self.room == 0 {
+                self.failed = true;
+                return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failed_write_stops_the_printing_and_nothing_else() {
+        let mut full = Full {
+            room: 10,
+            writes_after_failure: 0,
+            failed: false,
+        };
+        let mut p = Printer::new(&mut full, Format::Human, Style::plain());
+        for _ in 0..3 {
+            p.report(&file_report());
+            p.pushed(&file_report());
+            p.note("a note");
+        }
+        p.flush();
+        assert!(p.failed);
+        assert_eq!(full.writes_after_failure, 0);
     }
 
     #[test]

@@ -47,7 +47,10 @@ impl Repo {
     }
 
     /// The tree and first parent of `commit`, remembered so a walk reads each commit once.
-    fn commit_links(&self, commit: ObjectId) -> Result<(ObjectId, Option<ObjectId>), RepoError> {
+    pub(crate) fn commit_links(
+        &self,
+        commit: ObjectId,
+    ) -> Result<(ObjectId, Option<ObjectId>), RepoError> {
         if let Some(links) = self.links.borrow().get(&commit) {
             return Ok(*links);
         }

@@ -4,7 +4,7 @@
 
 use gix::bstr::{BStr, ByteSlice};
 
-use super::{Change, ChangeKind, Repo, RepoError, S_IFMT, StagedState};
+use super::{Change, ChangeKind, ObjectId, Repo, RepoError, S_IFMT, StagedState};
 
 impl Repo {
     /// The staged changes, HEAD → index, sorted bytewise by path as git sorts them. Cheap:
@@ -29,18 +29,48 @@ impl Repo {
             .collect())
     }
 
+    /// The changes of the commit `git commit --amend` is about to make, as path tracing
+    /// sees them: an amend replaces HEAD, so its changes run from HEAD's first parent
+    /// (the empty tree for a root commit) to the index. Renames come as a deletion and an
+    /// addition, as in [`Repo::staged_changes_for_tracing`].
+    pub fn amend_changes_for_tracing(&self) -> Result<Vec<Change>, RepoError> {
+        let parent = match self.head_commit() {
+            Some(head) => self.commit_links(head)?.1,
+            None => None,
+        };
+        let tree = match parent {
+            Some(p) => self.commit_links(p)?.0,
+            None => ObjectId::empty_tree(self.repo.object_hash()),
+        };
+        Ok(self
+            .entries_against(tree, None, "HEAD's first parent against the index")?
+            .into_iter()
+            .map(|e| e.change)
+            .collect())
+    }
+
     /// The staged changes with the object ids on both sides; `rewrites: None` turns rename
     /// detection off.
     pub(crate) fn staged_entries(
         &self,
         rewrites: Option<gix::diff::Rewrites>,
     ) -> Result<Vec<Entry>, RepoError> {
-        let index = self.read_index()?;
         let tree = self
             .repo
             .head_tree_id_or_empty()
             .map_err(|e| RepoError::Head(Box::new(e)))?
             .detach();
+        self.entries_against(tree, rewrites, "HEAD against the index")
+    }
+
+    /// `tree` against the index git names, sorted by path.
+    fn entries_against(
+        &self,
+        tree: ObjectId,
+        rewrites: Option<gix::diff::Rewrites>,
+        what: &str,
+    ) -> Result<Vec<Entry>, RepoError> {
+        let index = self.read_index()?;
         let mut out = Vec::new();
         self.repo
             .tree_index_status(
@@ -57,7 +87,7 @@ impl Repo {
                 },
             )
             .map_err(|e| RepoError::Diff {
-                what: "HEAD against the index".into(),
+                what: what.into(),
                 source: Box::new(e),
             })?;
         sort_entries(&mut out);

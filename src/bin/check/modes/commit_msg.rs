@@ -1,13 +1,18 @@
 //! The commit-msg hook (`jitcommit-check FILE`) and `--stdin`: one message, cleaned the
-//! way git will clean it, checked against the staged paths of the index git names.
+//! way git will clean it, checked against the paths the commit changes: HEAD → the index
+//! git names, or HEAD's first parent → the index for an amend (which replaces HEAD).
 //!
-//! A rejected message is copied into the git dir so the user's text survives the failed
+//! A rejected message — by the rules, or because the convention itself is broken — is
+//! saved in the git dir as git would store it, so the user's text survives the failed
 //! commit, and the error prints the command that brings it back into the editor.
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
+use jitcommit_core::gitenv::{CleanupMode, MessageCleanup};
+use jitcommit_core::invocation::{self, CommitArgs};
 use jitcommit_core::repo::{Repo, RepoError};
+use jitcommit_core::rules::ChangedPaths;
 
 use crate::args::Settings;
 use crate::engine::{self, Cleanup};
@@ -15,8 +20,12 @@ use crate::error::CheckError;
 use crate::modes::{Outcome, local_convention, tracing};
 use crate::output::{Printer, Report, Style, line_map};
 
-/// Where a rejected message is kept, relative to the git dir.
+/// Where the newest rejected message is kept, relative to the git dir; older ones are
+/// `REJECTED_EDITMSG.1` (the one before) up to `.{KEPT_REJECTED}`.
 pub const REJECTED: &str = "jitcommit/REJECTED_EDITMSG";
+
+/// How many earlier rejected messages are kept beside the newest.
+const KEPT_REJECTED: usize = 4;
 
 /// Checks the message in `file` (commit-msg) or on stdin (`file` = `None`).
 pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckError> {
@@ -37,11 +46,42 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
     };
     let cwd = super::current_dir()?;
     let repo = open_optional(&cwd)?;
-    let loaded = local_convention(settings, repo.as_ref())?;
+    // The git command that runs the hook, when it can be read: it says what git will
+    // store (`--cleanup`, `-v`, an editor or not) and whether this is an amend.
+    let commit = match (&repo, file) {
+        (Some(r), Some(_)) => {
+            invocation::git_commit_args(&|name| r.config_string(&format!("alias.{name}")))
+        }
+        _ => None,
+    };
+    let cleanup = cleanup_for(repo.as_ref(), commit.as_ref(), file.is_some());
+    let saver = match (&repo, file) {
+        (Some(r), Some(_)) => Some(Saver {
+            git_dir: r.git_dir(),
+            text: clean_for_saving(&raw, &cleanup),
+        }),
+        _ => None,
+    };
+    let loaded = match local_convention(settings, repo.as_ref()) {
+        Ok(l) => l,
+        Err(e) => {
+            // The convention is broken: the commit cannot be checked, but the user's
+            // words must not be lost with it.
+            if let Some(saver) = &saver {
+                crate::report_error(&e);
+                saver.save_and_tell("the commit convention could not be read");
+                return Err(CheckError::Reported);
+            }
+            return Err(e);
+        }
+    };
     let conv = &loaded.convention;
-    let cleanup = cleanup_for(repo.as_ref());
+    let amend = commit.as_ref().is_some_and(|c| c.amend);
     let checked = engine::check(&raw, conv, &cleanup, |paths| match &repo {
         Some(r) if tracing(settings, conv) => {
+            if amend {
+                return Ok(Some(ChangedPaths::new(&r.amend_changes_for_tracing()?)));
+            }
             let proved = r.staged_changes_all(paths)?;
             engine::traced_set(paths, proved, || r.staged_changes_for_tracing()).map(Some)
         }
@@ -56,7 +96,6 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
             f.line = l;
         }
     }
-    findings.splice(0..0, checked.raw_findings);
     findings.sort_by_key(|f| (f.line, f.column));
     let report = Report {
         commit: None,
@@ -70,21 +109,13 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
     let style = Style::new(settings.color, stdout.is_terminal());
     let mut lock = stdout.lock();
     let mut out = Printer::new(&mut lock, settings.format, style);
-    out.report(&report)?;
-    out.flush()?;
+    out.report(&report);
+    out.flush();
     if report.findings.is_empty() {
         return Ok(Outcome::Clean);
     }
-    if let (Some(repo), Some(_)) = (&repo, file) {
-        let saved = save_rejected(repo.git_dir(), &raw)?;
-        let mut err = std::io::stderr().lock();
-        writeln!(
-            err,
-            "jitcommit-check: commit message rejected; your text is saved in {}\n\
-             jitcommit-check: edit it and commit again with: git commit -e -F {}",
-            saved.display(),
-            shell_quote(&saved.display().to_string())
-        )?;
+    if let Some(saver) = &saver {
+        saver.save_and_tell("commit message rejected");
     }
     Ok(Outcome::Findings)
 }
@@ -98,27 +129,109 @@ fn open_optional(cwd: &Path) -> Result<Option<Repo>, CheckError> {
     }
 }
 
-/// git's cleanup as the hook can know it: `commit.cleanup` from config (the hook cannot
-/// see `--cleanup=` on git's command line), else git's default with an editor: strip.
-fn cleanup_for(repo: Option<&Repo>) -> Cleanup {
+/// git's cleanup as the hook can know it. The mode is `--cleanup=` from the git command
+/// line when it can be read, else `commit.cleanup`, else git's default: strip when an
+/// editor runs, whitespace when none does (`-m`, `-F`, `--no-edit`: git then exports
+/// `GIT_EDITOR=:`). The text is cut at the scissors line with `-v` (`commit.verbose`);
+/// when the command line cannot be read, a scissors line in the file is taken to be
+/// git's, as `-v` writes it.
+fn cleanup_for(repo: Option<&Repo>, commit: Option<&CommitArgs>, hook: bool) -> Cleanup {
     let Some(repo) = repo else {
-        return Cleanup::Strip(engine::prefix(None, None));
+        return Cleanup::Hook(MessageCleanup {
+            mode: CleanupMode::Strip,
+            verbose: true,
+            prefix: engine::prefix(None, None),
+        });
     };
     let prefix = engine::prefix(
         repo.config_string("core.commentString").as_deref(),
         repo.config_string("core.commentChar").as_deref(),
     );
-    match repo.config_string("commit.cleanup").as_deref() {
-        Some("whitespace" | "verbatim" | "scissors") => Cleanup::Whitespace(prefix),
-        _ => Cleanup::Strip(prefix),
+    let editor = match commit {
+        Some(c) => c.editor,
+        None if hook => std::env::var_os("GIT_EDITOR").is_none_or(|e| e != ":"),
+        None => true,
+    };
+    let setting = commit
+        .and_then(|c| c.cleanup.clone())
+        .or_else(|| repo.config_string("commit.cleanup"));
+    let verbose = match commit {
+        Some(c) => c
+            .verbose
+            .unwrap_or_else(|| repo.config_bool("commit.verbose").unwrap_or(false)),
+        None => true,
+    };
+    Cleanup::Hook(MessageCleanup {
+        mode: CleanupMode::from_setting(setting.as_deref(), editor),
+        verbose,
+        prefix,
+    })
+}
+
+/// The text to save for `git commit -e -F` / `-F`: what git would store (no comment
+/// block, no `-v` diff); in whitespace mode, where comments stay, cut at the scissors
+/// line all the same, so a diff never comes back as message text.
+fn clean_for_saving(raw: &[u8], cleanup: &Cleanup) -> Vec<u8> {
+    match cleanup {
+        Cleanup::Hook(how) => MessageCleanup {
+            verbose: true,
+            ..how.clone()
+        }
+        .apply(raw),
+        Cleanup::Stored => raw.to_vec(),
     }
 }
 
-/// Copies the message (up to a scissors line, so `-e -F` does not bring back a `-v` diff)
-/// to `<git-dir>/jitcommit/REJECTED_EDITMSG`.
-fn save_rejected(git_dir: &Path, raw: &[u8]) -> Result<PathBuf, CheckError> {
+/// Saves a rejected message and tells the user how to get it back.
+struct Saver<'a> {
+    git_dir: &'a Path,
+    text: Vec<u8>,
+}
+
+impl Saver<'_> {
+    /// Saves the text (keeping the earlier ones) and prints where it went and the
+    /// command that reuses it. A failure to save is said, never fatal: the verdict stands.
+    fn save_and_tell(&self, why: &str) {
+        let mut err = std::io::stderr().lock();
+        if self.text.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        match save_rejected(self.git_dir, &self.text) {
+            Ok((saved, older)) => {
+                let shown = shell_quote(&saved.display().to_string());
+                let _ = writeln!(
+                    err,
+                    "jitcommit-check: {why}; your text is saved in {}\n\
+                     jitcommit-check: edit it and commit again with: git commit -e -F {shown}",
+                    saved.display()
+                );
+                if let Some(older) = older {
+                    let _ = writeln!(
+                        err,
+                        "jitcommit-check: the message rejected before it is in {}",
+                        older.display()
+                    );
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(err, "jitcommit-check: could not save your message: {e}");
+            }
+        }
+    }
+}
+
+/// Writes `text` to `<git-dir>/jitcommit/REJECTED_EDITMSG`. The one saved before moves
+/// to `.1` (and `.1` to `.2`, …, up to [`KEPT_REJECTED`]) unless it holds the same text,
+/// so a second rejection (a failed reword, then a failed `git commit --amend`) never
+/// destroys the first. Returns the path written and the previous message's, if kept.
+fn save_rejected(git_dir: &Path, text: &[u8]) -> Result<(PathBuf, Option<PathBuf>), CheckError> {
     let path = git_dir.join(REJECTED);
     let path = std::path::absolute(&path).unwrap_or(path);
+    let numbered = |n: usize| {
+        let mut p = path.clone().into_os_string();
+        p.push(format!(".{n}"));
+        PathBuf::from(p)
+    };
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|source| CheckError::File {
             what: "create",
@@ -126,33 +239,27 @@ fn save_rejected(git_dir: &Path, raw: &[u8]) -> Result<PathBuf, CheckError> {
             source,
         })?;
     }
-    std::fs::write(&path, cut_at_scissors(raw)).map_err(|source| CheckError::File {
+    let previous = std::fs::read(&path).ok();
+    let older = match previous {
+        Some(p) if p != text => {
+            for n in (1..KEPT_REJECTED).rev() {
+                let _ = std::fs::rename(numbered(n), numbered(n + 1));
+            }
+            std::fs::rename(&path, numbered(1)).map_err(|source| CheckError::File {
+                what: "keep",
+                path: path.clone(),
+                source,
+            })?;
+            Some(numbered(1))
+        }
+        _ => None,
+    };
+    std::fs::write(&path, text).map_err(|source| CheckError::File {
         what: "write",
         path: path.clone(),
         source,
     })?;
-    Ok(path)
-}
-
-/// The bytes before git's scissors line (`<comment> ------------------------ >8 ---…`),
-/// whatever the comment prefix.
-pub fn cut_at_scissors(raw: &[u8]) -> &[u8] {
-    const CUT: &[u8] = b" ------------------------ >8 ------------------------";
-    let mut start = 0;
-    for line in raw.split_inclusive(|b| *b == b'\n') {
-        let trimmed = line.strip_suffix(b"\n").unwrap_or(line);
-        let trimmed = trimmed.strip_suffix(b"\r").unwrap_or(trimmed);
-        if trimmed.len() > CUT.len()
-            && trimmed.ends_with(CUT)
-            && !trimmed[..trimmed.len() - CUT.len()]
-                .iter()
-                .any(u8::is_ascii_whitespace)
-        {
-            return &raw[..start];
-        }
-        start += line.len();
-    }
-    raw
+    Ok((path, older))
 }
 
 /// Quotes a path for a POSIX shell when it needs it.
@@ -170,15 +277,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scissors_cut_for_any_prefix() {
-        let m =
-            b"feat: x\n\n# c\n# ------------------------ >8 ------------------------\ndiff --git\n";
-        assert_eq!(cut_at_scissors(m), b"feat: x\n\n# c\n");
-        let m = b"feat: x\n// ------------------------ >8 ------------------------\r\nd\n";
-        assert_eq!(cut_at_scissors(m), b"feat: x\n");
-        assert_eq!(cut_at_scissors(b"feat: x\n"), b"feat: x\n");
-        let m = b"a\n ------------------------ >8 ------------------------\n";
-        assert_eq!(cut_at_scissors(m), m);
+    fn rejected_messages_are_kept_newest_first() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (p, older) = save_rejected(dir.path(), b"first\n").expect("save");
+        assert_eq!(older, None);
+        let (_, older) = save_rejected(dir.path(), b"first\n").expect("save");
+        assert_eq!(older, None, "the same text twice is kept once");
+        for n in 2..=7 {
+            let (_, older) =
+                save_rejected(dir.path(), format!("msg {n}\n").as_bytes()).expect("save");
+            assert!(older.is_some());
+        }
+        let read = |suffix: &str| {
+            std::fs::read_to_string(format!("{}{suffix}", p.display())).unwrap_or_default()
+        };
+        assert_eq!(read(""), "msg 7\n");
+        assert_eq!(read(".1"), "msg 6\n");
+        assert_eq!(read(".4"), "msg 3\n");
+        assert_eq!(read(".5"), "", "at most four older ones");
     }
 
     #[test]

@@ -117,7 +117,7 @@ fn check_stored(
         subject: Some(subject),
         file: None,
         exempt: checked.exempt,
-        findings: [checked.raw_findings, checked.findings].concat(),
+        findings: checked.findings,
     })
 }
 
@@ -172,21 +172,18 @@ pub fn check_commits(repo: &Repo, cwd: &Path, jobs: &[Job<'_>]) -> Result<Vec<Re
     })
 }
 
-/// Writes the reports of a history check and the summary line; returns the outcome.
-pub fn finish_history(
-    out: &mut Printer<'_>,
-    reports: &[Report],
-    what: &str,
-) -> std::io::Result<Outcome> {
+/// Writes the summary line of a history check; returns its outcome (from the reports,
+/// whatever happened to the output).
+pub fn finish_history(out: &mut Printer<'_>, reports: &[Report], what: &str) -> Outcome {
     let bad = reports.iter().filter(|r| !r.findings.is_empty()).count();
     let findings: usize = reports.iter().map(|r| r.findings.len()).sum();
     if bad == 0 {
-        return Ok(Outcome::Clean);
+        return Outcome::Clean;
     }
     out.note(&format!(
         "jitcommit-check: {bad} of {} {what} do not follow the convention ({findings} finding{})",
         reports.len(),
         if findings == 1 { "" } else { "s" }
-    ))?;
-    Ok(Outcome::Findings)
+    ));
+    Outcome::Findings
 }

@@ -183,17 +183,17 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
         if incoming.len() == 1 || !owner.is_empty() {
             r.refname = Some(incoming[who(id)].refname.clone());
         }
-        out.pushed(r)?;
+        out.pushed(r);
     }
-    let outcome = finish_history(&mut out, &reports, "new commits")?;
+    let outcome = finish_history(&mut out, &reports, "new commits");
     if outcome == Outcome::Findings {
         let whence: Vec<&str> = policies.iter().map(|(_, w)| w.as_str()).collect();
         out.note(&format!(
             "jitcommit-check: push rejected; the convention is {}",
             whence.join("; ")
-        ))?;
+        ));
     }
-    out.flush()?;
+    out.flush();
     Ok(outcome)
 }
 
