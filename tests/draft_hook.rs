@@ -373,3 +373,26 @@ fn broken_arguments_never_block() {
     let out = r.draft_cmd().arg("--version").output().unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("jitcommit-draft "));
 }
+
+#[test]
+fn the_footer_never_ends_up_in_a_stored_commit() {
+    // `--cleanup=scissors` (on the command line, which the hook reads from git's own
+    // argv) and `verbatim` keep comment lines: the footer is left out there.
+    for how in [
+        vec!["commit", "-q", "--cleanup=scissors"],
+        vec!["commit", "-q", "--cleanup", "verbatim"],
+        vec!["-c", "commit.cleanup=whitespace", "commit", "-q"],
+        vec!["commit", "-q", "-v", "--cleanup=scissors"],
+    ] {
+        let r = Repo::new();
+        write(&r.dir, "a.txt", "a\n");
+        r.git(&["add", "a.txt"]);
+        r.ok(&how);
+        let stored = r.last_message();
+        assert!(stored.starts_with("docs: add a.txt"), "{stored:?}");
+        assert!(
+            !stored.contains("# jitcommit"),
+            "{how:?} stored the footer: {stored:?}"
+        );
+    }
+}

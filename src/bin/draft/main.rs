@@ -5,6 +5,19 @@
 //! `main` only dispatches: the source decision ([`source`]) runs first, from argv,
 //! the environment and marker files, so the no-op path opens neither the repository
 //! nor any config; the drafting flow is in [`run`].
+//!
+//! Nothing here may abort a commit: every line goes through [`say!`], which ignores a
+//! stderr that cannot be written (`2>/dev/full`, a closed pipe) where `eprintln!` would
+//! panic, and a panic anywhere is caught and still exits 0.
+#![deny(clippy::print_stderr, clippy::print_stdout)]
+
+/// One line on stderr, never failing: a hook whose stderr is gone still exits 0.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 mod args;
 mod msgfile;
@@ -16,19 +29,33 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // A bug must not block a commit: the panic's message is tried on stderr by the
+    // default hook (which ignores a failed write), and the exit is 0 all the same.
+    let _ = std::panic::catch_unwind(real_main);
+    ExitCode::SUCCESS
+}
+
+/// Writes `text` to stdout, ignoring a reader that is gone.
+fn print_out(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+fn real_main() -> ExitCode {
     let args = match args::parse(std::env::args_os().skip(1)) {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("jitcommit-draft: {e} (see --help); leaving the message as it is");
+            say!("jitcommit-draft: {e} (see --help); leaving the message as it is");
             return ExitCode::SUCCESS;
         }
     };
     if args.help {
-        print!("{}", args::HELP);
+        print_out(args::HELP);
         return ExitCode::SUCCESS;
     }
     if args.version {
-        println!("jitcommit-draft {}", env!("CARGO_PKG_VERSION"));
+        print_out(&format!("jitcommit-draft {}\n", env!("CARGO_PKG_VERSION")));
         return ExitCode::SUCCESS;
     }
     let env = |k: &str| -> Option<OsString> { std::env::var_os(k) };
@@ -40,14 +67,23 @@ fn main() -> ExitCode {
         Some(inv) => source::decide(inv, &env),
         None if args.dry_run => source::Decision::Draft,
         None => {
-            eprintln!("jitcommit-draft: no message file given (see --help)");
+            say!("jitcommit-draft: no message file given (see --help)");
             return ExitCode::SUCCESS;
         }
     };
+    // Only git's message file is ever rewritten: a regular file. A device node, a FIFO
+    // (which would block the read), a directory or a symlink is left alone.
+    if let Some(inv) = &inv
+        && !matches!(decision, source::Decision::Skip(_))
+        && let Err(why) = msgfile::regular_file(&inv.file)
+    {
+        say!("jitcommit-draft: {why}; leaving it alone");
+        return ExitCode::SUCCESS;
+    }
     match decision {
         source::Decision::Skip(why) => {
             if std::env::var_os("JITCOMMIT_DEBUG").is_some() {
-                eprintln!("jitcommit-draft: not drafting: {why}");
+                say!("jitcommit-draft: not drafting: {why}");
             }
             ExitCode::SUCCESS
         }
@@ -72,7 +108,7 @@ fn main() -> ExitCode {
 /// Prints a run's one-line failure and exits 0 regardless.
 fn finish(r: Result<(), run::RunError>) -> ExitCode {
     if let Err(e) = r {
-        eprintln!("jitcommit-draft: {e}; leaving the message as it is");
+        say!("jitcommit-draft: {e}; leaving the message as it is");
     }
     ExitCode::SUCCESS
 }

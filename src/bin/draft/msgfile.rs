@@ -82,9 +82,34 @@ pub fn prepend_comments(original: &str, lines: &[String]) -> String {
     out
 }
 
+/// `Ok` when `path` is a regular file (not followed through a symlink), else why not:
+/// git's message file is always one, and replacing anything else (`/dev/null` run as
+/// root, a FIFO, a symlink into the work tree) would break what it is.
+pub fn regular_file(path: &Path) -> Result<(), String> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_file() => Ok(()),
+        Ok(m) => {
+            let kind = if m.file_type().is_symlink() {
+                "a symbolic link"
+            } else if m.is_dir() {
+                "a directory"
+            } else {
+                "not a regular file"
+            };
+            Err(format!(
+                "{} is {kind}, not git's message file",
+                path.display()
+            ))
+        }
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
 /// Replaces `path` with `text` atomically: a temporary file in the same directory,
-/// given the original's permissions, then renamed over it.
+/// given the original's permissions, then renamed over it. Only a regular file is
+/// replaced (checked again here, just before the rename).
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    regular_file(path).map_err(std::io::Error::other)?;
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

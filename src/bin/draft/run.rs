@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use jitcommit_core::config::{self, Convention};
+use jitcommit_core::gitenv::CleanupMode;
+use jitcommit_core::invocation;
 use jitcommit_core::message::{self, Bullet, Message, Subject, Target};
 use jitcommit_core::prompt::{self, DraftJson};
 use jitcommit_core::repo::{ChangeKind, Repo, StagedState};
@@ -162,13 +164,21 @@ pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), Run
     } else {
         intent_from(args)
     };
-    let no_editor = std::env::var_os("GIT_EDITOR").is_some_and(|e| e == ":");
-    let cleanup = repo
-        .config_string("commit.cleanup")
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    let comments =
-        !no_editor && !from_message && matches!(cleanup.as_str(), "" | "default" | "strip");
+    // Comment lines (the footer, the "no draft" note) are written only where git is
+    // sure to drop them: strip mode, which needs an editor. The git command line says
+    // `--cleanup=` and whether an editor runs; without it, `commit.cleanup` and
+    // `GIT_EDITOR=:` (git's mark for "no editor") decide.
+    let commit = invocation::git_commit_args(&|name| repo.config_string(&format!("alias.{name}")));
+    let editor = match &commit {
+        Some(c) => c.editor,
+        None => std::env::var_os("GIT_EDITOR").is_none_or(|e| e != ":"),
+    };
+    let cleanup = commit
+        .and_then(|c| c.cleanup)
+        .or_else(|| repo.config_string("commit.cleanup"))
+        .map(|c| c.to_ascii_lowercase());
+    let comments = !from_message
+        && CleanupMode::from_setting(cleanup.as_deref(), editor) == CleanupMode::Strip;
     let prefix = comment_prefix(&repo, &original);
 
     let drafted = match draft(&repo, args, intent.as_deref(), start) {
@@ -190,7 +200,7 @@ pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), Run
     ));
     if from_message && matches!(drafted, Drafted::Offline { .. }) {
         // The user's own words beat a placeholder draft.
-        eprintln!(
+        say!(
             "jitcommit-draft: {}; keeping the -m message",
             offline_why(&drafted)
         );
@@ -199,7 +209,7 @@ pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), Run
     if let Drafted::Offline { why, .. } = &drafted
         && !comments
     {
-        eprintln!("jitcommit-draft: offline draft ({why})");
+        say!("jitcommit-draft: offline draft ({why})");
     }
     let footer: Vec<String> = if comments {
         drafted
@@ -224,7 +234,7 @@ pub fn dry_run(args: &Args) -> Result<(), RunError> {
     let repo = Repo::discover(&cwd)?;
     let d = draft(&repo, args, intent_from(args).as_deref(), start)?;
     for l in d.footer() {
-        eprintln!("{l}");
+        say!("{l}");
     }
     use std::io::Write;
     std::io::stdout()
@@ -279,7 +289,7 @@ fn intent_from(args: &Args) -> Option<String> {
 
 fn debug(line: &str) {
     if std::env::var_os("JITCOMMIT_DEBUG").is_some() {
-        eprintln!("{line}");
+        say!("{line}");
     }
 }
 

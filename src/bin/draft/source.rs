@@ -67,26 +67,28 @@ pub enum Decision {
 /// Turns the positional arguments and the pre-commit framework's variables into an
 /// [`Invocation`]. `None` when there is no message file argument.
 ///
-/// git passes `file [source [object]]`; the pre-commit framework passes the file as
-/// the last argument (after any `args:` of the manifest) and the source and object in
-/// `PRE_COMMIT_COMMIT_MSG_SOURCE` / `PRE_COMMIT_COMMIT_OBJECT_NAME`.
+/// git passes `file [source [object]]`; the pre-commit framework passes the file as the
+/// only positional argument (after the manifest's flags) and the source and object in
+/// `PRE_COMMIT_COMMIT_MSG_SOURCE` / `PRE_COMMIT_COMMIT_OBJECT_NAME`. The framework's call
+/// is told by that shape alone: `PRE_COMMIT=1` is exported to everything a hook runs (a
+/// hook that commits passes it on to git and to this hook), so it proves nothing, and a
+/// source variable inherited the same way comes with git's own two or three arguments.
+/// With one argument and no source variable, both readings mean a plain commit.
 pub fn invocation(
     positional: &[OsString],
     env: &dyn Fn(&str) -> Option<OsString>,
 ) -> Option<Invocation> {
     let var = |k: &str| env(k).map(|v| v.to_string_lossy().into_owned());
-    let pre_source = var("PRE_COMMIT_COMMIT_MSG_SOURCE");
-    let under_pre_commit = pre_source.is_some() || var("PRE_COMMIT").as_deref() == Some("1");
-    if under_pre_commit {
-        let file = positional.last()?;
+    let file = positional.first()?;
+    if positional.len() == 1
+        && let Some(pre_source) = var("PRE_COMMIT_COMMIT_MSG_SOURCE")
+    {
         let object = var("PRE_COMMIT_COMMIT_OBJECT_NAME");
-        let source = Source::parse(pre_source.as_deref().unwrap_or(""), object.as_deref());
         return Some(Invocation {
             file: PathBuf::from(file),
-            source,
+            source: Source::parse(&pre_source, object.as_deref()),
         });
     }
-    let file = positional.first()?;
     let source = match positional.get(1) {
         None => Source::Plain,
         // `--squash=<c>` arrives as `message ""`: still a message the user asked for.
@@ -269,13 +271,34 @@ mod tests {
             ("PRE_COMMIT_COMMIT_MSG_SOURCE", "commit"),
             ("PRE_COMMIT_COMMIT_OBJECT_NAME", "HEAD"),
         ]);
-        let inv = invocation(&os(&["--flag-from-manifest", ".git/COMMIT_EDITMSG"]), &env)
-            .expect("a file");
+        let inv = invocation(&os(&[".git/COMMIT_EDITMSG"]), &env).expect("a file");
         assert_eq!(inv.file, PathBuf::from(".git/COMMIT_EDITMSG"));
         assert_eq!(inv.source, Source::Commit("HEAD".into()));
         let env = env_of(&[("PRE_COMMIT", "1")]);
         let inv = invocation(&os(&[".git/COMMIT_EDITMSG"]), &env).expect("a file");
         assert_eq!(inv.source, Source::Plain);
+    }
+
+    #[test]
+    fn variables_inherited_from_the_framework_do_not_override_git() {
+        // A hook run by the framework commits: git calls this hook directly with its
+        // own arguments, and the framework's variables are still in the environment.
+        for env in [
+            env_of(&[("PRE_COMMIT", "1")]),
+            env_of(&[
+                ("PRE_COMMIT", "1"),
+                ("PRE_COMMIT_COMMIT_MSG_SOURCE", "commit"),
+                ("PRE_COMMIT_COMMIT_OBJECT_NAME", "HEAD"),
+            ]),
+        ] {
+            let inv = invocation(&os(&[".git/COMMIT_EDITMSG", "message"]), &env).expect("a file");
+            assert_eq!(inv.file, PathBuf::from(".git/COMMIT_EDITMSG"));
+            assert_eq!(inv.source, Source::Message);
+            let inv =
+                invocation(&os(&[".git/COMMIT_EDITMSG", "commit", "HEAD"]), &env).expect("a file");
+            assert_eq!(inv.file, PathBuf::from(".git/COMMIT_EDITMSG"));
+            assert_eq!(inv.source, Source::Commit("HEAD".into()));
+        }
     }
 
     #[test]
