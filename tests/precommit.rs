@@ -233,4 +233,26 @@ fn pre_commit_framework_drafts_rejects_and_accepts_real_commits() {
         sb.git(&repo, &["log", "-1", "--format=%B"]).trim_end(),
         good.trim_end()
     );
+
+    // 4. Amends and a reword through the framework: traced against HEAD's first parent
+    //    (the framework's Python process stands between git and the hook).
+    let amend = |args: &[&str]| {
+        let mut c = sb.git_cmd(&repo);
+        env.apply(&mut c)
+            .env("GIT_EDITOR", "true")
+            .env("GIT_SEQUENCE_EDITOR", "sed -i -e '1s/^pick/reword/'")
+            .args(args)
+            .stdin(Stdio::null());
+        c.output().unwrap()
+    };
+    let o = amend(&["commit", "-q", "--amend", "--no-edit"]);
+    assert!(o.status.success(), "amend --no-edit: {}", text(&o));
+    let o = amend(&["rebase", "-q", "-i", "HEAD~1"]);
+    assert!(o.status.success(), "rebase -i with reword: {}", text(&o));
+    let o = amend(&["commit", "-q", "--amend", "-m", &good_message("greet.py")]);
+    assert!(
+        !o.status.success(),
+        "an amend naming a path it does not touch was accepted: {}",
+        text(&o)
+    );
 }

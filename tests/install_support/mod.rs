@@ -25,14 +25,58 @@ pub fn built_bin_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// The test's PATH without any directory that holds a jitcommit binary, so "missing
-/// binary" cases cannot be fooled by an installed copy.
+/// Whether `name` is one of jitcommit's programs (the hooks' binaries, the `jitcommit`
+/// command and its `git jitcommit` name).
+fn is_jitcommit_program(name: &std::ffi::OsStr) -> bool {
+    let name = name.to_string_lossy();
+    name.starts_with("jitcommit") || name.starts_with("git-jitcommit")
+}
+
+/// The test's PATH with every jitcommit program taken out, so "missing binary" cases
+/// cannot be fooled by an installed copy, and nothing else lost: `./install.sh` puts the
+/// binaries in `$CARGO_HOME/bin` next to `cargo`, so a directory that holds one is
+/// replaced by a shadow directory of links to everything else in it (made once per test
+/// process, in the system's temporary directory).
 pub fn path_without_jitcommit() -> OsString {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let kept: Vec<PathBuf> = std::env::split_paths(&path)
-        .filter(|d| !d.join("jitcommit-check").exists() && !d.join("jitcommit-draft").exists())
-        .collect();
-    std::env::join_paths(kept).unwrap()
+    static SHADOWED: std::sync::OnceLock<OsString> = std::sync::OnceLock::new();
+    SHADOWED
+        .get_or_init(|| {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            let mut shadows: Option<tempfile::TempDir> = None;
+            let dirs: Vec<PathBuf> = std::env::split_paths(&path)
+                .enumerate()
+                .map(|(i, dir)| {
+                    let Ok(entries) = std::fs::read_dir(&dir) else {
+                        return dir;
+                    };
+                    let entries: Vec<_> = entries.flatten().collect();
+                    if !entries.iter().any(|e| is_jitcommit_program(&e.file_name())) {
+                        return dir;
+                    }
+                    let root = shadows.get_or_insert_with(|| {
+                        tempfile::Builder::new()
+                            .prefix("jitcommit-path-")
+                            .tempdir()
+                            .unwrap()
+                    });
+                    let shadow = root.path().join(i.to_string());
+                    std::fs::create_dir_all(&shadow).unwrap();
+                    for e in entries {
+                        if !is_jitcommit_program(&e.file_name()) {
+                            let _ =
+                                std::os::unix::fs::symlink(e.path(), shadow.join(e.file_name()));
+                        }
+                    }
+                    shadow
+                })
+                .collect();
+            // The shadows must outlive every command the tests run.
+            if let Some(root) = shadows {
+                let _ = root.keep();
+            }
+            std::env::join_paths(dirs).unwrap()
+        })
+        .clone()
 }
 
 /// PATH with `dir` first, then [`path_without_jitcommit`].

@@ -143,8 +143,8 @@ EXAMPLES:
     jitcommit-check --range origin/main..HEAD --format json
     # as hooks/pre-receive in a bare repository
     exec jitcommit-check --pre-receive --config /etc/jitcommit/convention.toml
-    # a quick try
-    echo 'feat: add x' | jitcommit-check --stdin --no-trace-paths
+    # a quick try (the default convention wants a bullet per change)
+    printf 'feat: add x\\n\\n- Add: x.txt — the new file\\n' | jitcommit-check --stdin --no-trace-paths
 ";
 
 /// Parses the process arguments (without argv\[0\]).

@@ -1,0 +1,106 @@
+//! The README's two commands, one after the other, as a newcomer runs them: in a fresh
+//! HOME, `install.sh` in a new repository (the binaries land in `$CARGO_HOME/bin`, next
+//! to `cargo`, and that directory is on PATH), then the README's test command in the
+//! same shell environment. It failed before: the tests dropped every PATH directory
+//! holding a jitcommit binary, and `cargo` with it.
+//!
+//! The inner test run runs this file too; it is told so by
+//! `JITCOMMIT_README_SEQUENCE=inner` and then has nothing more to do (the outer run is
+//! the one that checks).
+#![allow(clippy::unwrap_used)]
+
+mod install_support;
+
+use std::path::Path;
+use std::process::Stdio;
+
+use install_support::*;
+use jitcommit_testkit::Sandbox;
+
+/// The README's test command, read from the README itself so the two cannot drift.
+fn readme_test_command() -> String {
+    let readme = std::fs::read_to_string(source_root().join("README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("cargo test") || l.starts_with("cargo nextest"))
+        .expect("README.md has a line starting with the test command");
+    line.split('#').next().unwrap().trim().to_string()
+}
+
+/// An install root whose `bin/` holds links to the real toolchain's programs, given to
+/// install.sh as `CARGO_INSTALL_ROOT`: the binaries land in one directory with `cargo`,
+/// as in `~/.cargo/bin` after rustup and `./install.sh`, without touching the real one
+/// (`CARGO_HOME` stays the real one, so the registry's sources and every build are
+/// shared with the outer run).
+fn install_root(sb: &Sandbox) -> std::path::PathBuf {
+    let [(_, real), _] = real_rust_homes();
+    let root = sb.path().join("cargo-home");
+    std::fs::create_dir_all(root.join("bin")).unwrap();
+    for e in std::fs::read_dir(real.join("bin")).unwrap().flatten() {
+        let name = e.file_name();
+        if !name.to_string_lossy().contains("jitcommit") {
+            std::os::unix::fs::symlink(e.path(), root.join("bin").join(&name)).unwrap();
+        }
+    }
+    root
+}
+
+#[test]
+fn install_then_the_test_command_pass_one_after_the_other() {
+    if std::env::var_os("JITCOMMIT_README_SEQUENCE").is_some() {
+        return; // the inner run: the outer one is checking it
+    }
+    require_dash();
+    let sb = Sandbox::new();
+    let repo = sb.init("project");
+    let cargo_home = install_root(&sb);
+    let [(_, real_cargo_home), (_, rustup_home)] = real_rust_homes();
+    let mut path = vec![cargo_home.join("bin")];
+    path.extend(std::env::split_paths(&path_without_jitcommit()));
+    let path = std::env::join_paths(path).unwrap();
+    // install.sh builds where the other release builds of the suite do (its own
+    // `<source>/target` would be one more release build of everything).
+    let script = format!(
+        "set -e\ncd '{repo}'\nCARGO_TARGET_DIR='{target}' '{install}'\n\
+         command -v jitcommit-check\ncd '{src}'\n{test}\n",
+        repo = repo.display(),
+        target = shared_install_target().display(),
+        install = source_root().join("install.sh").display(),
+        src = source_root().display(),
+        test = readme_test_command(),
+    );
+    let out = sb
+        .cmd("sh", Path::new("/"))
+        .args(["-c", &script])
+        .env("PATH", &path)
+        .env("CARGO_HOME", &real_cargo_home)
+        .env("CARGO_INSTALL_ROOT", &cargo_home)
+        .env("RUSTUP_HOME", &rustup_home)
+        .env("JITCOMMIT_README_SEQUENCE", "inner")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = text(&out);
+    let tail: String = {
+        let chars: Vec<char> = text.chars().collect();
+        chars[chars.len().saturating_sub(20_000)..].iter().collect()
+    };
+    assert!(
+        out.status.success(),
+        "the README's sequence failed ({}):\n{tail}",
+        out.status
+    );
+    let installed = cargo_home.join("bin/jitcommit-check");
+    assert!(
+        installed.exists(),
+        "install.sh put the binaries in $CARGO_HOME/bin"
+    );
+    assert!(
+        text.contains(&installed.display().to_string()),
+        "the installed binary was on PATH for the test command"
+    );
+    assert!(
+        text.contains("test result: ok") && !text.contains("test result: FAILED"),
+        "the inner test run ran tests and all passed"
+    );
+}
