@@ -45,6 +45,8 @@ pub enum SubjectError {
     UnclosedScope,
     /// `()`.
     EmptyScope,
+    /// A `(` inside the scope, as in `fix((parser): …`.
+    ParenInScope,
     /// No `:` after the type, scope and `!`.
     MissingColon,
     /// `:` not followed by a space.
@@ -420,12 +422,16 @@ fn is_footer(par: &[&str]) -> bool {
 /// line and every line after it up to the next token line, indented or not.
 fn parse_footer(lines: &[&str], start: usize, end: usize, parsed: &mut Parsed) {
     let mut open: Option<ParsedTrailer> = None;
+    // After a misspelt breaking-change footer (reported by its own rule), the lines that
+    // continue its value are not trailer errors of their own.
+    let mut misspelt = false;
     for (idx, line) in lines.iter().enumerate().take(end).skip(start) {
         let lineno = idx + 1;
         if is_blank(line) {
             continue;
         }
         if let Some((token, value, vstart)) = parse_trailer(line) {
+            misspelt = false;
             parsed.trailers.extend(open.take());
             open = Some(ParsedTrailer {
                 token: Spanned::new(token.to_string(), Pos::new(lineno, 1)),
@@ -441,6 +447,10 @@ fn parse_footer(lines: &[&str], start: usize, end: usize, parsed: &mut Parsed) {
             continue;
         }
         parsed.trailers.extend(open.take());
+        if misspelt && !is_breaking_attempt(line) {
+            continue;
+        }
+        misspelt = is_breaking_attempt(line);
         parsed
             .malformed_trailers
             .push(Spanned::new((*line).to_string(), Pos::new(lineno, 1)));
@@ -494,7 +504,7 @@ fn parse_subject(line: &str) -> ParsedSubject {
     };
     let at = |b: usize| Pos::new(1, column(line, b));
     let end = line
-        .find(|c: char| matches!(c, '(' | '!' | ':') || c.is_whitespace())
+        .find(|c: char| matches!(c, '(' | ')' | '!' | ':') || c.is_whitespace())
         .unwrap_or(line.len());
     if end == 0 {
         s.error = Some(Spanned::new(SubjectError::MissingType, at(0)));
@@ -511,6 +521,10 @@ fn parse_subject(line: &str) -> ParsedSubject {
         s.scope = Some(Spanned::new(scope.to_string(), at(i + 1)));
         if scope.trim().is_empty() {
             s.error = Some(Spanned::new(SubjectError::EmptyScope, at(i)));
+            return s;
+        }
+        if let Some(k) = scope.find('(') {
+            s.error = Some(Spanned::new(SubjectError::ParenInScope, at(i + 1 + k)));
             return s;
         }
         i += close + 1;

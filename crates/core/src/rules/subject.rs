@@ -60,6 +60,10 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 "the scope's \"(\" is never closed".to_string(),
                 "close the scope: \"type(scope): summary\"".to_string(),
             ),
+            SubjectError::ParenInScope => (
+                "a \"(\" inside the scope".to_string(),
+                "write one pair of parentheses: \"type(scope): summary\"".to_string(),
+            ),
             SubjectError::EmptyScope => (
                 "the scope \"()\" is empty".to_string(),
                 "name a scope or drop the parentheses".to_string(),

@@ -37,8 +37,8 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         } else {
             (
                 format!("\"{}\" is not a trailer", shorten(&bad.value)),
-                "write \"Token: value\" (a token without spaces, e.g. \"Reviewed-by: Z\"), \
-                 indent a continuation line, or put prose before a blank line"
+                "write \"Token: value\" or \"Token #value\" (a token without spaces, e.g. \
+                 \"Reviewed-by: Z\", \"Refs #12\"), or put prose before a blank line"
                     .to_string(),
             )
         };
