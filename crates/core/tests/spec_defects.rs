@@ -76,6 +76,10 @@ fn footer_values_continue_on_unindented_lines() {
         "feat: x\n\nReviewed-by: Z\nand by the whole team\nRefs: #133\n",
         "fix: x\n\nCloses #12\nwhich was filed twice\n",
         "feat: x\n\nNote: the value runs on\n- even over a line that starts with a dash\n",
+        // The value on the lines after "Token:" (cocogitto's colon-with-newline separator).
+        "style: validate rule configuration\n\nBREAKING CHANGE:\nDue to additional validation\n",
+        "fix: x\n\nBREAKING CHANGE:\n\nThe order of the resolution is changed.\n",
+        "chore: x\n\nupdated-dependencies:\n- dependency-name: foo\n  dependency-type: direct\n",
     ] {
         assert_clean(&conv, text);
     }
@@ -149,6 +153,7 @@ fn a_breaking_change_missing_its_colon_says_so() {
             "expected one space after",
         ),
         ("feat: x\n\nBREAKING CHANGE:", "has no description"),
+        ("feat: x\n\nBREAKING CHANGE\nthe key moved", "has no \":\" after its token"),
     ] {
         let f = check(text, &conv, None);
         assert_eq!(rules(&f), ["breaking-change"], "{text}");

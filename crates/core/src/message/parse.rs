@@ -307,6 +307,18 @@ pub fn parse_trailer(line: &str) -> Option<(&str, String, usize)> {
     }
 }
 
+/// `Token:` alone on its line, its value on the lines after it (cocogitto's
+/// "colon with newline" separator; `BREAKING CHANGE:` and a paragraph is how Angular-style
+/// histories write a breaking change): the token.
+fn open_trailer(line: &str) -> Option<&str> {
+    let token = line.trim_end().strip_suffix(':')?;
+    let ok = token == "BREAKING CHANGE"
+        || (!token.is_empty()
+            && token.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && token.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
+    ok.then_some(token)
+}
+
 /// A line that tries to be a breaking-change footer, in any spelling: `breaking`, an
 /// optional space, `_` or `-`, `change` or `changes`, optional whitespace, then `:` or
 /// `#` (what `(?i)^breaking[ _-]?changes?\s*[:#]` matches); or exactly the token
@@ -405,9 +417,9 @@ fn is_verb_bullet(line: &str) -> bool {
 /// breaking-change footer, so the lines after it are checked as footers), or every
 /// line not indented is one.
 fn is_footer(par: &[&str]) -> bool {
-    let first_is_trailer = par
-        .first()
-        .is_some_and(|l| parse_trailer(l).is_some() || is_breaking_attempt(l));
+    let first_is_trailer = par.first().is_some_and(|l| {
+        parse_trailer(l).is_some() || open_trailer(l).is_some() || is_breaking_attempt(l)
+    });
     if first_is_trailer {
         return true;
     }
@@ -439,9 +451,23 @@ fn parse_footer(lines: &[&str], start: usize, end: usize, parsed: &mut Parsed) {
             });
             continue;
         }
+        if let Some(token) = open_trailer(line) {
+            misspelt = false;
+            parsed.trailers.extend(open.take());
+            open = Some(ParsedTrailer {
+                token: Spanned::new(token.to_string(), Pos::new(lineno, 1)),
+                value: Spanned::new(String::new(), Pos::new(lineno, line.len() + 1)),
+            });
+            continue;
+        }
         if let Some(t) = open.as_mut()
             && !is_breaking_attempt(line)
         {
+            if t.value.value.is_empty() {
+                t.value.pos = Pos::new(lineno, column(line, line.len() - line.trim_start().len()));
+                t.value.value.push_str(line.trim());
+                continue;
+            }
             t.value.value.push(' ');
             t.value.value.push_str(line.trim());
             continue;

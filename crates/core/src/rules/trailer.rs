@@ -75,9 +75,14 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
             .iter()
             .find_map(|t| line.strip_prefix(t))
             .filter(|rest| !rest.starts_with(char::is_alphanumeric));
+        let footer = parsed.trailers.iter().find(|t| {
+            t.token.pos.line == idx + 1
+                && (t.token.value == "BREAKING CHANGE" || t.token.value == "BREAKING-CHANGE")
+        });
         let parsed_ok = parse_trailer(line)
             .is_some_and(|(t, _, _)| t == "BREAKING CHANGE" || t == "BREAKING-CHANGE");
         let finding = match after {
+            Some(_) if footer.is_some_and(|t| !t.value.value.is_empty()) => None,
             None => Some((
                 format!(
                     "\"{}\" is not the breaking-change token",
