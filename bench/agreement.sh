@@ -45,8 +45,8 @@ for repo in "$@"; do
     done
     # convco: one "FAIL  <short id>  <reason>  <subject>" line per rejected commit.
     (cd "$repo" && "$convco" check 2>&1) > "$work/$name.convco" || true
-    # cog: one error block per rejected commit, "Commit <short id> by <author> …".
-    (cd "$repo" && "$cog" check 2>&1) > "$work/$name.cog" || true
+    # cog: one block per rejected commit, "Errored commit: <id> <author>".
+    (cd "$repo" && RUST_BACKTRACE=0 "$cog" check 2>&1) > "$work/$name.cog" || true
     python3 - "$repo" "$work/$name" <<'PY'
 import json, re, subprocess, sys
 repo, base = sys.argv[1], sys.argv[2]
@@ -65,7 +65,7 @@ for line in open(base + '.jit'):
 def short_fails(path, pattern):
     return {m.group(1) for m in re.finditer(pattern, open(path, errors='replace').read(), re.M)}
 convco = short_fails(base + '.convco', r'^FAIL\s+([0-9a-f]{7,40})\b')
-cog = short_fails(base + '.cog', r'\b[Cc]ommit ([0-9a-f]{7,40})\b')
+cog = short_fails(base + '.cog', r'^\s*Errored commit: ([0-9a-f]{7,40})\b')
 def failed(h, shorts):
     return any(h.startswith(s) for s in shorts)
 rows = []
