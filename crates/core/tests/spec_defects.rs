@@ -153,7 +153,10 @@ fn a_breaking_change_missing_its_colon_says_so() {
             "expected one space after",
         ),
         ("feat: x\n\nBREAKING CHANGE:", "has no description"),
-        ("feat: x\n\nBREAKING CHANGE\nthe key moved", "has no \":\" after its token"),
+        (
+            "feat: x\n\nBREAKING CHANGE\nthe key moved",
+            "has no \":\" after its token",
+        ),
     ] {
         let f = check(text, &conv, None);
         assert_eq!(rules(&f), ["breaking-change"], "{text}");
