@@ -126,9 +126,11 @@ pub fn output_schema(conv: &Convention, paths: &[String]) -> Value {
 
 fn convention_text(conv: &Convention) -> String {
     let mut s = String::from("# Convention\n");
+    let limit = conv
+        .subject_limit()
+        .map_or(String::new(), |max| format!(", at most {max} characters"));
     s.push_str(&format!(
-        "Subject: <type>(<scope>)!: <summary> — scope optional, ! marks a breaking change, at most {} characters.\n",
-        conv.subject_max
+        "Subject: <type>(<scope>)!: <summary> — scope optional, ! marks a breaking change{limit}.\n"
     ));
     if conv.types.is_empty() {
         s.push_str("Types: any\n");
