@@ -145,6 +145,15 @@ fn check_example(w: &World, line: &str) {
             let good = push(GOOD);
             assert!(good.status.success(), "{}", text(&good));
         }
+        "jitcommit-check --commit HEAD" => {
+            w.ok(&w.origin, line, &[]);
+            let bad = w.sh(
+                &w.work,
+                "git commit -q --no-verify --allow-empty -m 'wip' && jitcommit-check --commit HEAD",
+                &[],
+            );
+            assert_eq!(bad.status.code(), Some(1), "{}", text(&bad));
+        }
         l if l.ends_with("| jitcommit-check --stdin --no-trace-paths") => {
             w.ok(&w.work, l, &[]);
         }

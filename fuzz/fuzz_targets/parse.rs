@@ -5,7 +5,9 @@
 
 use std::collections::BTreeMap;
 
-use jitcommit_core::config::{BodyPolicy, ContextSettings, Convention, Encoding, Exemption};
+use jitcommit_core::config::{
+    BodyPolicy, ContextSettings, Convention, Encoding, Exemption, TypeCase,
+};
 use jitcommit_core::message::{parse, render, render_wrapped};
 use jitcommit_core::rules::{ChangedPaths, check, check_bytes, decode};
 use libfuzzer_sys::fuzz_target;
@@ -16,7 +18,10 @@ fn convention(strict: bool) -> Convention {
         types: strings(&["feat", "fix", "docs", "revert"]),
         scopes: if strict { strings(&["core"]) } else { Vec::new() },
         verbs: strings(&["Add", "Update", "Fix", "Remove", "Rename", "Move"]),
-        subject_max: if strict { 50 } else { 72 },
+        type_case: if strict { TypeCase::Lower } else { TypeCase::Any },
+        subject_max: if strict { 50 } else { 0 },
+        subject_period: strict,
+        placeholders: strings(&["<why?>", "<summary>"]),
         body: if strict { BodyPolicy::Required } else { BodyPolicy::Optional },
         body_wrap: 0,
         trace_paths: true,

@@ -59,7 +59,9 @@ pub fn draft(state: &StagedState, conv: &Convention) -> Result<Message, OfflineE
     };
     let mut summary = summarize(state, &paths);
     let prefix_len = kind.chars().count() + scope.as_ref().map_or(0, |s| s.chars().count() + 2) + 2;
-    let room = conv.subject_max.saturating_sub(prefix_len).max(8);
+    let room = conv
+        .subject_limit()
+        .map_or(usize::MAX, |max| max.saturating_sub(prefix_len).max(8));
     if summary.chars().count() > room {
         summary = summary
             .chars()

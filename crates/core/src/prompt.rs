@@ -99,10 +99,14 @@ pub fn output_schema(conv: &Convention, paths: &[String]) -> Value {
         "additionalProperties": false,
         "required": ["type", "scope", "breaking", "summary", "bullets"],
         "properties": {
-            "type": {"type": "string", "enum": conv.types},
+            "type": if conv.types.is_empty() {
+                json!({"type": "string", "minLength": 1})
+            } else {
+                json!({"type": "string", "enum": conv.types})
+            },
             "scope": scope,
             "breaking": {"type": "boolean"},
-            "summary": {"type": "string", "minLength": 1, "maxLength": conv.subject_max},
+            "summary": {"type": "string", "minLength": 1, "maxLength": conv.subject_limit().unwrap_or(u32::MAX as usize)},
             "bullets": {
                 "type": "array",
                 "items": {
@@ -122,11 +126,17 @@ pub fn output_schema(conv: &Convention, paths: &[String]) -> Value {
 
 fn convention_text(conv: &Convention) -> String {
     let mut s = String::from("# Convention\n");
+    let limit = conv
+        .subject_limit()
+        .map_or(String::new(), |max| format!(", at most {max} characters"));
     s.push_str(&format!(
-        "Subject: <type>(<scope>)!: <summary> — scope optional, ! marks a breaking change, at most {} characters.\n",
-        conv.subject_max
+        "Subject: <type>(<scope>)!: <summary> — scope optional, ! marks a breaking change{limit}.\n"
     ));
-    s.push_str(&format!("Types: {}\n", conv.types.join(", ")));
+    if conv.types.is_empty() {
+        s.push_str("Types: any\n");
+    } else {
+        s.push_str(&format!("Types: {}\n", conv.types.join(", ")));
+    }
     if conv.scopes.is_empty() {
         s.push_str("Scopes: any, or none\n");
     } else {
@@ -137,7 +147,7 @@ fn convention_text(conv: &Convention) -> String {
         "Body: {} — one bullet per change: - <Verb>: <path> — <what and why>\n",
         match conv.body {
             crate::config::BodyPolicy::Required => "required",
-            crate::config::BodyPolicy::Optional => "optional",
+            crate::config::BodyPolicy::Optional | crate::config::BodyPolicy::Free => "optional",
         }
     ));
     if !conv.sections.is_empty() {

@@ -3,7 +3,7 @@
 
 mod rules_common;
 
-use jitcommit_core::config::{Convention, Exemption};
+use jitcommit_core::config::{Convention, Exemption, TypeCase};
 use jitcommit_core::repo::{Change, ChangeKind};
 use jitcommit_core::rules::{
     ChangedPaths, RULES, WHY_PLACEHOLDER, check, check_bytes, decode, exemption, exemption_kind,
@@ -42,6 +42,18 @@ fn untraced() -> Convention {
         ..conv()
     }
 }
+fn lower_case() -> Convention {
+    Convention {
+        type_case: TypeCase::Lower,
+        ..conv()
+    }
+}
+fn template() -> Convention {
+    Convention {
+        placeholders: vec!["<summary>".into()],
+        ..conv()
+    }
+}
 fn nothing_exempt() -> Convention {
     Convention {
         exempt: Vec::new(),
@@ -65,7 +77,7 @@ const CASES: &[Case] = &[
     Case { name: "bang after scope", with: conv, text: "fix(core)!: x\n\n- Fix: src/parser.rs — x", expect: &[] },
     // subject-type
     Case { name: "unknown type", with: conv, text: "feature: x\n\n- Fix: src/parser.rs — x", expect: &[("subject-type", 1, 1)] },
-    Case { name: "upper-case type", with: conv, text: "Feat: x\n\n- Fix: src/parser.rs — x", expect: &[("subject-type", 1, 1)] },
+    Case { name: "upper-case type under type-case = lower", with: lower_case, text: "Feat: x\n\n- Fix: src/parser.rs — x", expect: &[("subject-type", 1, 1)] },
     Case { name: "spec revert type", with: conv, text: "revert: x\n\n- Fix: src/parser.rs — x", expect: &[] },
     // subject-scope
     Case { name: "unknown scope", with: core_scope, text: "fix(croe): x\n\n- Fix: src/parser.rs — x", expect: &[("subject-scope", 1, 5)] },
@@ -113,7 +125,7 @@ const CASES: &[Case] = &[
     Case { name: "parent path", with: untraced, text: "feat: x\n\n- Add: src/../x — y", expect: &[("bullet-path", 3, 8)] },
     Case { name: "tracing off", with: untraced, text: "feat: x\n\n- Add: src/lexer.rs — y", expect: &[] },
     // trailer-format
-    Case { name: "trailer without colon", with: conv, text: "feat: x\n\n- Add: src/parser.rs — y\n\nReviewed-by: Z\nSigned-off-by Alice", expect: &[("trailer-format", 6, 1)] },
+    Case { name: "indented line before any trailer", with: conv, text: "feat: x\n\n- Add: src/parser.rs — y\n\n  Reviewed-by: Z\nRefs: #12", expect: &[("trailer-format", 5, 1)] },
     Case { name: "trailer glued to bullets", with: conv, text: "feat: x\n\n- Add: src/parser.rs — y\nRefs: #12", expect: &[("trailer-format", 4, 1)] },
     Case { name: "good trailers", with: conv, text: "feat: x\n\n- Add: src/parser.rs — y\n\nReviewed-by: Z\nRefs #133\nSigned-off-by: A <a@example.com>\nCo-authored-by: B <b@example.com>\n  continued", expect: &[] },
     // breaking-change
@@ -125,7 +137,7 @@ const CASES: &[Case] = &[
     // placeholder
     Case { name: "why placeholder", with: conv, text: "feat: x\n\n- Add: src/parser.rs — <why?>", expect: &[("placeholder", 3, 24)] },
     Case { name: "placeholder on a continuation line", with: conv, text: "feat: x\n\n- Add: src/parser.rs — does\n  <why?>", expect: &[("placeholder", 4, 3)] },
-    Case { name: "template placeholder", with: conv, text: "feat: <summary>\n\n- Add: src/parser.rs — y", expect: &[("placeholder", 1, 7)] },
+    Case { name: "template placeholder the convention lists", with: template, text: "feat: <summary>\n\n- Add: src/parser.rs — y", expect: &[("placeholder", 1, 7)] },
     Case { name: "generics are fine", with: conv, text: "feat: x\n\n- Add: src/parser.rs — return Vec<u8> and Option<String>", expect: &[] },
     // message-encoding
     Case { name: "nul", with: conv, text: "feat: x\0\n\n- Add: src/parser.rs — y", expect: &[("message-encoding", 1, 8)] },
@@ -222,6 +234,15 @@ fn separator_hint_shows_the_em_dash() {
     let f = check(
         "feat: x\n\n- Add: src/parser.rs - y",
         &conv(),
+        Some(&changed()),
+    );
+    assert_eq!(
+        f[0].hint.as_deref(),
+        Some("use \" — \" (em dash) or \" -- \" between the path and the description")
+    );
+    let f = check(
+        "feat: x\n\n- Add: src/parser.rs - y",
+        &strict(),
         Some(&changed()),
     );
     assert_eq!(

@@ -17,6 +17,8 @@ pub enum Mode {
     Stdin,
     /// Check every commit of `A..B` (CI).
     Range(String),
+    /// Check one existing commit's message against its own diff.
+    Commit(String),
     /// pre-receive: `<old> <new> <ref>` lines on stdin.
     PreReceive,
     /// update: one ref, from argv.
@@ -101,7 +103,9 @@ pub enum UsageError {
     #[error("--update expects REF OLD NEW")]
     UpdateArity,
     /// Nothing to check.
-    #[error("no message file given (use FILE, --stdin, --range, --pre-receive or --update)")]
+    #[error(
+        "no message file given (use FILE, --stdin, --commit, --range, --pre-receive or --update)"
+    )]
     NoMode,
     /// Extra positional arguments.
     #[error("unexpected argument {0:?} (only one message file is checked)")]
@@ -117,7 +121,9 @@ jitcommit-check: check commit messages against the repository's convention
 
 USAGE:
     jitcommit-check [OPTIONS] FILE            commit-msg hook (FILE is git's message file)
-    jitcommit-check [OPTIONS] --stdin         check the message on stdin
+    jitcommit-check [OPTIONS] --stdin         check the message on stdin (bullet paths are
+                                              traced against what is staged now)
+    jitcommit-check [OPTIONS] --commit REV    check a commit's message against its own diff
     jitcommit-check [OPTIONS] --range A..B    check every commit of a range (CI)
     jitcommit-check [OPTIONS] --pre-receive   server hook: <old> <new> <ref> lines on stdin
     jitcommit-check [OPTIONS] --update REF OLD NEW    server update hook
@@ -143,6 +149,8 @@ EXAMPLES:
     jitcommit-check --range origin/main..HEAD --format json
     # as hooks/pre-receive in a bare repository
     exec jitcommit-check --pre-receive --config /etc/jitcommit/convention.toml
+    # the last commit, traced against its own diff
+    jitcommit-check --commit HEAD
     # a quick try (the default convention wants a bullet per change)
     printf 'feat: add x\\n\\n- Add: x.txt — the new file\\n' | jitcommit-check --stdin --no-trace-paths
 ";
@@ -173,6 +181,10 @@ where
                     return Err(UsageError::BadRange(v));
                 }
                 modes.push(("--range".into(), Mode::Range(v)));
+            }
+            Long("commit") => {
+                let v = utf8(p.value()?, "--commit")?;
+                modes.push(("--commit".into(), Mode::Commit(v)));
             }
             Long("pre-receive") => modes.push(("--pre-receive".into(), Mode::PreReceive)),
             Long("update") => {
@@ -317,6 +329,12 @@ mod tests {
             Mode::Range("main..HEAD".into())
         );
         assert_eq!(ok(&["--range=..b"]).mode, Mode::Range("..b".into()));
+        assert_eq!(
+            ok(&["--commit", "HEAD~2"]).mode,
+            Mode::Commit("HEAD~2".into())
+        );
+        assert!(err(&["--commit", "HEAD", "--stdin"]).contains("cannot be used together"));
+        assert!(err(&["--commit"]).contains("--commit"));
         assert!(err(&["--range", "a...b"]).contains("A..B"));
         assert_eq!(ok(&["--pre-receive"]).mode, Mode::PreReceive);
         assert_eq!(

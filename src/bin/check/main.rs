@@ -39,6 +39,7 @@ fn run() -> Result<Outcome, CheckError> {
         Mode::File(path) => modes::commit_msg::run(&settings, Some(path)),
         Mode::Stdin => modes::commit_msg::run(&settings, None),
         Mode::Range(spec) => modes::range::run(&settings, spec),
+        Mode::Commit(rev) => modes::commit::run(&settings, rev),
         Mode::PreReceive => modes::push::pre_receive(&settings),
         Mode::Update { refname, old, new } => modes::push::update(&settings, refname, old, new),
         Mode::DumpConfig => modes::info::dump_config(&settings),

@@ -8,8 +8,23 @@ use std::collections::BTreeMap;
 pub enum BodyPolicy {
     /// At least one bullet is required.
     Required,
-    /// A subject line alone is fine.
+    /// A subject line alone is fine; a body that has bullets is held to their format.
     Optional,
+    /// The body is free text (Conventional Commits' own rule): the subject and the
+    /// footers are checked, body lines are never held to the bullet format. For a
+    /// project adopting jitcommit on top of an existing history.
+    Free,
+}
+
+/// Which letter case a subject's type must be in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TypeCase {
+    /// Any case: `Feat`, `FEAT` and `feat` are the type `feat` (the spec's rule 16:
+    /// its units are not case-sensitive, except `BREAKING CHANGE`).
+    Any,
+    /// Lower case only: `Feat` gets a `subject-type` finding whose hint says `feat`.
+    Lower,
 }
 
 /// Kinds of message exempt from the convention.
@@ -59,14 +74,18 @@ pub struct ContextSettings {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct Convention {
-    /// Allowed subject types, in order.
+    /// Allowed subject types, in order; empty means any type.
     pub types: Vec<String>,
+    /// Whether a type must be written as listed, or may be in any case.
+    pub type_case: TypeCase,
     /// Allowed scopes; empty means any scope.
     pub scopes: Vec<String>,
     /// Allowed bullet verbs.
     pub verbs: Vec<String>,
-    /// Maximum subject length in characters.
+    /// Maximum subject length in characters; 0 turns the length check off.
     pub subject_max: usize,
+    /// A summary must not end with a period (`subject-period`).
+    pub subject_period: bool,
     /// Body policy.
     pub body: BodyPolicy,
     /// Wrap body lines at this many columns (0 = no wrapping asked).
@@ -77,6 +96,9 @@ pub struct Convention {
     pub strict_separator: bool,
     /// Message kinds exempt from every rule.
     pub exempt: Vec<Exemption>,
+    /// The exact texts the `placeholder` rule rejects (ASCII case ignored): the
+    /// draft's own marker and whatever the project's template leaves to fill in.
+    pub placeholders: Vec<String>,
     /// type → CHANGELOG section.
     pub sections: BTreeMap<String, String>,
     /// Prompt fitting.
@@ -124,11 +146,13 @@ impl Default for Convention {
                 "feat", "fix", "perf", "refactor", "docs", "test", "build", "ci", "chore",
                 "revert", "style",
             ]),
+            type_case: TypeCase::Any,
             scopes: Vec::new(),
             verbs: strings(&[
                 "Add", "Update", "Fix", "Remove", "Rename", "Move", "Refactor", "Document", "Test",
             ]),
             subject_max: 72,
+            subject_period: true,
             body: BodyPolicy::Required,
             body_wrap: 0,
             trace_paths: true,
@@ -140,6 +164,11 @@ impl Default for Convention {
                 Exemption::Squash,
                 Exemption::Amend,
             ],
+            placeholders: strings(&[
+                crate::rules::WHY_PLACEHOLDER,
+                "<what and why>",
+                "<what breaks>",
+            ]),
             sections: sections
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
@@ -155,6 +184,27 @@ impl Convention {
     /// config file from the effective one.
     pub fn to_toml(&self) -> String {
         write::to_toml(self)
+    }
+
+    /// The longest subject allowed, or `None` when `subject-max = 0` turned the check off.
+    pub fn subject_limit(&self) -> Option<usize> {
+        (self.subject_max > 0).then_some(self.subject_max)
+    }
+
+    /// The allowed type `kind` is, as listed in `types` (`Some(kind)` itself when any
+    /// type is allowed), matched in any case; `type-case` is checked on its own.
+    pub fn allowed_type<'a>(&'a self, kind: &'a str) -> Option<&'a str> {
+        if self.types.is_empty() {
+            return Some(kind);
+        }
+        let found = self.types.iter().find(|t| t.eq_ignore_ascii_case(kind));
+        found.map(String::as_str)
+    }
+
+    /// Whether `scope` is allowed: any scope when `scopes` is empty, else one of them in
+    /// any case (the spec's units are not case-sensitive).
+    pub fn allows_scope(&self, scope: &str) -> bool {
+        self.scopes.is_empty() || self.scopes.iter().any(|s| s.eq_ignore_ascii_case(scope))
     }
 }
 

@@ -10,20 +10,23 @@ use toml::de::{DeTable, DeValue};
 
 use super::{
     BodyPolicy, ConfigError, ContextSettings, Convention, Encoding, Exemption, Loaded, Location,
-    Origin,
+    Origin, TypeCase,
 };
 
 /// The keys of the convention table, in the order `to_toml` writes them.
 pub(super) const KEYS: &[&str] = &[
     "types",
+    "type-case",
     "scopes",
     "verbs",
     "subject-max",
+    "subject-period",
     "body",
     "body-wrap",
     "trace-paths",
     "strict-separator",
     "exempt",
+    "placeholders",
     "sections",
     "context",
 ];
@@ -183,10 +186,20 @@ fn convention(doc: &Doc<'_>, table: &DeTable<'_>, prefix: &str) -> Result<Conven
         let name = k.get_ref().as_ref();
         let key = dotted(prefix, name);
         match name {
-            "types" => c.types = list(doc, &key, v, false, check_type)?,
+            "types" => c.types = list(doc, &key, v, true, check_type)?,
+            "type-case" => {
+                c.type_case = choice(
+                    doc,
+                    &key,
+                    v,
+                    &[("any", TypeCase::Any), ("lower", TypeCase::Lower)],
+                )?;
+            }
+            "subject-period" => c.subject_period = boolean(doc, &key, v)?,
+            "placeholders" => c.placeholders = list(doc, &key, v, true, check_placeholder)?,
             "scopes" => c.scopes = list(doc, &key, v, true, check_scope)?,
             "verbs" => c.verbs = list(doc, &key, v, false, check_verb)?,
-            "subject-max" => c.subject_max = int(doc, &key, v, 1, u32::MAX as i64)?,
+            "subject-max" => c.subject_max = int(doc, &key, v, 0, u32::MAX as i64)?,
             "body" => {
                 c.body = choice(
                     doc,
@@ -195,6 +208,7 @@ fn convention(doc: &Doc<'_>, table: &DeTable<'_>, prefix: &str) -> Result<Conven
                     &[
                         ("required", BodyPolicy::Required),
                         ("optional", BodyPolicy::Optional),
+                        ("free", BodyPolicy::Free),
                     ],
                 )?;
             }
@@ -241,7 +255,7 @@ fn convention(doc: &Doc<'_>, table: &DeTable<'_>, prefix: &str) -> Result<Conven
     }
     if let Some(spans) = sections_at {
         for (ty, span) in spans {
-            if !c.types.contains(&ty) {
+            if c.allowed_type(&ty).is_none() {
                 return Err(ConfigError::InvalidValue {
                     at: doc.at(&span),
                     key: dotted(&dotted(prefix, "sections"), &ty),
@@ -502,6 +516,13 @@ fn list(
 fn check_type(s: &str) -> Result<(), &'static str> {
     if s.is_empty() || s.chars().any(|c| c.is_whitespace() || "():!".contains(c)) {
         return Err("a type is a non-empty word without spaces, '(', ')', ':' or '!'");
+    }
+    Ok(())
+}
+
+fn check_placeholder(s: &str) -> Result<(), &'static str> {
+    if s.trim().is_empty() || s.contains('\n') {
+        return Err("a placeholder is non-empty text on one line");
     }
     Ok(())
 }

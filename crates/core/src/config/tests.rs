@@ -1,6 +1,7 @@
 //! Table-driven unit tests of discovery, strict parsing and `to_toml`.
 #![allow(clippy::unwrap_used)]
 
+use super::TypeCase;
 use super::*;
 
 /// An in-memory tree: (repo-relative name, text).
@@ -213,20 +214,56 @@ safety-margin-percent = 25
     assert_eq!(again, c);
 }
 
+/// The settings a project adopting jitcommit on an existing history needs (issue 13):
+/// each is read, and each survives `to_toml`.
+#[test]
+fn policy_settings_for_existing_histories_are_read() {
+    let text = r#"
+types = []
+type-case = "lower"
+subject-max = 0
+subject-period = false
+body = "free"
+placeholders = ["<type>", "<summary>"]
+
+[sections]
+anything = "Changed"
+"#;
+    let c = discover_files(&[(".commit-convention.toml", text)])
+        .unwrap()
+        .convention;
+    assert!(c.types.is_empty());
+    assert_eq!(c.type_case, TypeCase::Lower);
+    assert_eq!((c.subject_max, c.subject_limit()), (0, None));
+    assert!(!c.subject_period);
+    assert_eq!(c.body, BodyPolicy::Free);
+    assert_eq!(c.placeholders, ["<type>", "<summary>"]);
+    assert_eq!(c.allowed_type("Whatever"), Some("Whatever"));
+    let again = discover_files(&[(".commit-convention.toml", &c.to_toml())])
+        .unwrap()
+        .convention;
+    assert_eq!(again, c);
+    let d = Convention::default();
+    assert_eq!(d.allowed_type("FEAT"), Some("feat"));
+    assert_eq!(d.allowed_type("feature"), None);
+}
+
 /// (file, text, expected Display, expected dotted key)
 const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
     (
         "pyproject.toml",
         "[project]\nname = \"x\"\n\n[tool.commit-convention]\ntypes = [\"feat\"]\ntype = [\"fix\"]\n",
-        "pyproject.toml:6:1: unknown key \"type\" in [tool.commit-convention] (known: types, scopes, \
-         verbs, subject-max, body, body-wrap, trace-paths, strict-separator, exempt, sections, context)",
+        "pyproject.toml:6:1: unknown key \"type\" in [tool.commit-convention] (known: types, type-case, scopes, \
+         verbs, subject-max, subject-period, body, body-wrap, trace-paths, strict-separator, exempt, \
+         placeholders, sections, context)",
         Some("tool.commit-convention.type"),
     ),
     (
         ".commit-convention.toml",
         "\n\n  colour = true\n",
-        ".commit-convention.toml:3:3: unknown key \"colour\" in the top level (known: types, scopes, \
-         verbs, subject-max, body, body-wrap, trace-paths, strict-separator, exempt, sections, context)",
+        ".commit-convention.toml:3:3: unknown key \"colour\" in the top level (known: types, type-case, scopes, \
+         verbs, subject-max, subject-period, body, body-wrap, trace-paths, strict-separator, exempt, \
+         placeholders, sections, context)",
         Some("colour"),
     ),
     (
@@ -281,9 +318,9 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
     ),
     (
         "pyproject.toml",
-        "[tool.commit-convention]\nscopes = []\ntypes = []\n",
-        "pyproject.toml:3:9: tool.commit-convention.types: the list must not be empty",
-        Some("tool.commit-convention.types"),
+        "[tool.commit-convention]\nscopes = []\ntype-case = \"upper\"\n",
+        "pyproject.toml:3:13: tool.commit-convention.type-case: invalid value \"upper\": expected one of: any, lower",
+        Some("tool.commit-convention.type-case"),
     ),
     (
         ".commit-convention.toml",
@@ -334,7 +371,7 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
     (
         ".commit-convention.toml",
         "body = \"mandatory\"\n",
-        ".commit-convention.toml:1:8: body: invalid value \"mandatory\": expected one of: required, optional",
+        ".commit-convention.toml:1:8: body: invalid value \"mandatory\": expected one of: required, optional, free",
         Some("body"),
     ),
     (
@@ -354,7 +391,7 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
     (
         ".commit-convention.toml",
         "subject-max = -5\n",
-        ".commit-convention.toml:1:15: subject-max: invalid value \"-5\": expected an integer from 1 \
+        ".commit-convention.toml:1:15: subject-max: invalid value \"-5\": expected an integer from 0 \
          to 4294967295",
         Some("subject-max"),
     ),

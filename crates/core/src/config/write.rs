@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{BodyPolicy, Convention, Encoding, Exemption};
+use super::{BodyPolicy, Convention, Encoding, Exemption, TypeCase};
 
 /// A TOML basic string for `s`, escaped so any text round-trips.
 fn quote(s: &str) -> String {
@@ -55,12 +55,19 @@ pub(super) fn exemption_name(e: Exemption) -> &'static str {
 pub(super) fn to_toml(c: &Convention) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "types = {}", list(c.types.iter().map(String::as_str)));
+    let case = match c.type_case {
+        TypeCase::Any => "any",
+        TypeCase::Lower => "lower",
+    };
+    let _ = writeln!(s, "type-case = {}", quote(case));
     let _ = writeln!(s, "scopes = {}", list(c.scopes.iter().map(String::as_str)));
     let _ = writeln!(s, "verbs = {}", list(c.verbs.iter().map(String::as_str)));
     let _ = writeln!(s, "subject-max = {}", c.subject_max);
+    let _ = writeln!(s, "subject-period = {}", c.subject_period);
     let body = match c.body {
         BodyPolicy::Required => "required",
         BodyPolicy::Optional => "optional",
+        BodyPolicy::Free => "free",
     };
     let _ = writeln!(s, "body = {}", quote(body));
     let _ = writeln!(s, "body-wrap = {}", c.body_wrap);
@@ -70,6 +77,11 @@ pub(super) fn to_toml(c: &Convention) -> String {
         s,
         "exempt = {}",
         list(c.exempt.iter().map(|e| exemption_name(*e)))
+    );
+    let _ = writeln!(
+        s,
+        "placeholders = {}",
+        list(c.placeholders.iter().map(String::as_str))
     );
     s.push_str("\n[sections]\n");
     for (ty, section) in &c.sections {

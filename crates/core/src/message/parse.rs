@@ -45,6 +45,8 @@ pub enum SubjectError {
     UnclosedScope,
     /// `()`.
     EmptyScope,
+    /// A `(` inside the scope, as in `fix((parser): …`.
+    ParenInScope,
     /// No `:` after the type, scope and `!`.
     MissingColon,
     /// `:` not followed by a space.
@@ -276,28 +278,23 @@ pub(crate) fn is_bullet_start(line: &str) -> bool {
             .is_some_and(|r| r.starts_with(char::is_alphabetic))
 }
 
-/// `Token: value`, `Token #value` or `BREAKING CHANGE: value`: (token, value, value byte offset).
+/// `Token: value`, `Token #value`, `BREAKING CHANGE: value` or `BREAKING CHANGE #value`
+/// (the spec's two separators, for every token): (token, value, value byte offset).
 pub fn parse_trailer(line: &str) -> Option<(&str, String, usize)> {
-    if let Some(v) = line.strip_prefix("BREAKING CHANGE: ") {
-        let start = line.len() - v.len();
-        let trimmed = v.trim_start();
-        return (!trimmed.is_empty()).then(|| {
-            (
-                "BREAKING CHANGE",
-                trimmed.to_string(),
-                start + v.len() - trimmed.len(),
-            )
-        });
-    }
-    let first = line.chars().next()?;
-    if !first.is_ascii_alphanumeric() {
-        return None;
-    }
-    let end = line
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-        .unwrap_or(line.len());
-    let token = &line[..end];
-    let rest = &line[end..];
+    let (token, rest) = match line.strip_prefix("BREAKING CHANGE") {
+        Some(rest) if rest.starts_with(": ") || rest.starts_with(" #") => ("BREAKING CHANGE", rest),
+        _ => {
+            let first = line.chars().next()?;
+            if !first.is_ascii_alphanumeric() {
+                return None;
+            }
+            let end = line
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .unwrap_or(line.len());
+            (&line[..end], &line[end..])
+        }
+    };
+    let end = token.len();
     if let Some(v) = rest.strip_prefix(": ") {
         let trimmed = v.trim_start();
         let start = line.len() - trimmed.len();
@@ -308,6 +305,45 @@ pub fn parse_trailer(line: &str) -> Option<(&str, String, usize)> {
     } else {
         None
     }
+}
+
+/// `Token:` alone on its line, its value on the lines after it (cocogitto's
+/// "colon with newline" separator; `BREAKING CHANGE:` and a paragraph is how Angular-style
+/// histories write a breaking change): the token.
+fn open_trailer(line: &str) -> Option<&str> {
+    let token = line.trim_end().strip_suffix(':')?;
+    let ok = token == "BREAKING CHANGE"
+        || (!token.is_empty()
+            && token.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && token.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
+    ok.then_some(token)
+}
+
+/// A line that tries to be a breaking-change footer, in any spelling: `breaking`, an
+/// optional space, `_` or `-`, `change` or `changes`, optional whitespace, then `:` or
+/// `#` (what `(?i)^breaking[ _-]?changes?\s*[:#]` matches); or exactly the token
+/// `BREAKING CHANGE` / `BREAKING-CHANGE` alone on its line. Prose that merely starts
+/// with the words (`BREAKING CHANGE was discussed…`, `Breaking changes are listed…`,
+/// a heading `Breaking changes`) is not one. A hand scan: the regex's compilation was
+/// a quarter of a commit-msg check's instructions.
+pub(crate) fn is_breaking_attempt(line: &str) -> bool {
+    fn strip_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+        let head = s.get(..prefix.len())?;
+        head.eq_ignore_ascii_case(prefix)
+            .then(|| &s[prefix.len()..])
+    }
+    if matches!(line.trim_end(), "BREAKING CHANGE" | "BREAKING-CHANGE") {
+        return true;
+    }
+    let Some(rest) = strip_ci(line, "breaking") else {
+        return false;
+    };
+    let rest = rest.strip_prefix([' ', '_', '-']).unwrap_or(rest);
+    let Some(rest) = strip_ci(rest, "change") else {
+        return false;
+    };
+    let rest = strip_ci(rest, "s").unwrap_or(rest);
+    rest.trim_start().starts_with([':', '#'])
 }
 
 /// Parses any text leniently. `text` is the cleaned message (see `gitenv`); CRLF
@@ -341,50 +377,73 @@ pub fn parse(text: &str) -> Parsed {
         paragraphs.push((start, i));
     }
 
-    let mut body_paragraphs = paragraphs.as_slice();
-    if let Some((&(start, end), rest)) = paragraphs.split_last()
-        && is_footer(&lines[start..end])
-    {
-        body_paragraphs = rest;
-        parse_footer(&lines, start, end, &mut parsed);
-    }
+    // The footers: from the first paragraph that opens with a footer and after which
+    // no paragraph starts with a `- Verb: …` bullet, to the end. A footer's value may run over following
+    // lines and paragraphs (the spec allows newlines in it), so `BREAKING CHANGE: …`,
+    // a blank line and `Signed-off-by: …` (what `git commit -s` writes) are one block.
+    let footer_from = paragraphs
+        .iter()
+        .enumerate()
+        .position(|(k, &(start, end))| {
+            is_footer(&lines[start..end])
+                && paragraphs[k + 1..]
+                    .iter()
+                    .all(|&(s, _)| !is_verb_bullet(lines[s]))
+        });
+    let body_paragraphs = match footer_from {
+        Some(k) => {
+            let (start, end) = (paragraphs[k].0, paragraphs[paragraphs.len() - 1].1);
+            parse_footer(&lines, start, end, &mut parsed);
+            &paragraphs[..k]
+        }
+        None => paragraphs.as_slice(),
+    };
     for &(start, end) in body_paragraphs {
         parse_body_paragraph(&lines, start, end, &mut parsed);
     }
     parsed
 }
 
-fn is_footer(par: &[&str]) -> bool {
-    if par.iter().any(|l| is_bullet_start(l)) {
-        return false;
-    }
-    // A misspelt breaking-change footer still opens the trailer block, so the
-    // lines after it are checked as trailers.
-    let first_is_trailer = par
-        .first()
-        .is_some_and(|l| parse_trailer(l).is_some() || looks_like_breaking_change(l));
-    let mut heads = par.iter().filter(|l| !is_indented(l)).peekable();
-    first_is_trailer || (heads.peek().is_some() && heads.all(|l| parse_trailer(l).is_some()))
-}
-
-/// `breaking change…` / `breaking-change…` in any case.
-fn looks_like_breaking_change(line: &str) -> bool {
-    line.get(..15).is_some_and(|p| {
-        p.eq_ignore_ascii_case("breaking change") || p.eq_ignore_ascii_case("breaking-change")
+/// `- Word: …`: a line that starts one of the body's bullets rather than continuing a
+/// footer's value.
+fn is_verb_bullet(line: &str) -> bool {
+    line.strip_prefix("- ").is_some_and(|rest| {
+        rest.split_once(": ")
+            .is_some_and(|(verb, _)| !verb.is_empty() && !verb.contains(char::is_whitespace))
     })
 }
 
+/// A paragraph that opens the footers: its first line is a footer (or a misspelt
+/// breaking-change footer, so the lines after it are checked as footers), or every
+/// line not indented is one.
+fn is_footer(par: &[&str]) -> bool {
+    let first_is_trailer = par.first().is_some_and(|l| {
+        parse_trailer(l).is_some() || open_trailer(l).is_some() || is_breaking_attempt(l)
+    });
+    if first_is_trailer {
+        return true;
+    }
+    if par.iter().any(|l| is_bullet_start(l)) {
+        return false;
+    }
+    let mut heads = par.iter().filter(|l| !is_indented(l)).peekable();
+    heads.peek().is_some() && heads.all(|l| parse_trailer(l).is_some())
+}
+
+/// Reads the footer lines `start..end` (blank lines included): each footer is a token
+/// line and every line after it up to the next token line, indented or not.
 fn parse_footer(lines: &[&str], start: usize, end: usize, parsed: &mut Parsed) {
     let mut open: Option<ParsedTrailer> = None;
+    // After a misspelt breaking-change footer (reported by its own rule), the lines that
+    // continue its value are not trailer errors of their own.
+    let mut misspelt = false;
     for (idx, line) in lines.iter().enumerate().take(end).skip(start) {
         let lineno = idx + 1;
-        if is_indented(line) {
-            if let Some(t) = open.as_mut() {
-                t.value.value.push(' ');
-                t.value.value.push_str(line.trim());
-                continue;
-            }
-        } else if let Some((token, value, vstart)) = parse_trailer(line) {
+        if is_blank(line) {
+            continue;
+        }
+        if let Some((token, value, vstart)) = parse_trailer(line) {
+            misspelt = false;
             parsed.trailers.extend(open.take());
             open = Some(ParsedTrailer {
                 token: Spanned::new(token.to_string(), Pos::new(lineno, 1)),
@@ -392,7 +451,32 @@ fn parse_footer(lines: &[&str], start: usize, end: usize, parsed: &mut Parsed) {
             });
             continue;
         }
+        if let Some(token) = open_trailer(line) {
+            misspelt = false;
+            parsed.trailers.extend(open.take());
+            open = Some(ParsedTrailer {
+                token: Spanned::new(token.to_string(), Pos::new(lineno, 1)),
+                value: Spanned::new(String::new(), Pos::new(lineno, line.len() + 1)),
+            });
+            continue;
+        }
+        if let Some(t) = open.as_mut()
+            && !is_breaking_attempt(line)
+        {
+            if t.value.value.is_empty() {
+                t.value.pos = Pos::new(lineno, column(line, line.len() - line.trim_start().len()));
+                t.value.value.push_str(line.trim());
+                continue;
+            }
+            t.value.value.push(' ');
+            t.value.value.push_str(line.trim());
+            continue;
+        }
         parsed.trailers.extend(open.take());
+        if misspelt && !is_breaking_attempt(line) {
+            continue;
+        }
+        misspelt = is_breaking_attempt(line);
         parsed
             .malformed_trailers
             .push(Spanned::new((*line).to_string(), Pos::new(lineno, 1)));
@@ -446,7 +530,7 @@ fn parse_subject(line: &str) -> ParsedSubject {
     };
     let at = |b: usize| Pos::new(1, column(line, b));
     let end = line
-        .find(|c: char| matches!(c, '(' | '!' | ':') || c.is_whitespace())
+        .find(|c: char| matches!(c, '(' | ')' | '!' | ':') || c.is_whitespace())
         .unwrap_or(line.len());
     if end == 0 {
         s.error = Some(Spanned::new(SubjectError::MissingType, at(0)));
@@ -463,6 +547,10 @@ fn parse_subject(line: &str) -> ParsedSubject {
         s.scope = Some(Spanned::new(scope.to_string(), at(i + 1)));
         if scope.trim().is_empty() {
             s.error = Some(Spanned::new(SubjectError::EmptyScope, at(i)));
+            return s;
+        }
+        if let Some(k) = scope.find('(') {
+            s.error = Some(Spanned::new(SubjectError::ParenInScope, at(i + 1 + k)));
             return s;
         }
         i += close + 1;

@@ -2,6 +2,7 @@
 //! separator (the path itself is checked by [`super::paths`]).
 
 use super::{Ctx, Finding, RuleInfo, list, nearest};
+use crate::config::BodyPolicy;
 use crate::message::{Arrow, BulletError, Separator};
 
 #[doc = include_str!("docs/bullet-format.md")]
@@ -25,10 +26,21 @@ pub const BULLET_SEPARATOR: RuleInfo = RuleInfo {
     doc: include_str!("docs/bullet-separator.md"),
 };
 
-const EM_DASH_HINT: &str = "use \" — \" (em dash) between the path and the description";
+/// The separator hint, naming every form the convention accepts, canonical first.
+fn separator_hint(strict: bool) -> String {
+    if strict {
+        "use \" — \" (em dash) between the path and the description".to_string()
+    } else {
+        "use \" — \" (em dash) or \" -- \" between the path and the description".to_string()
+    }
+}
 
 pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let conv = ctx.conv;
+    if conv.body == BodyPolicy::Free {
+        return;
+    }
+    let sep_hint = separator_hint(conv.strict_separator);
     let verb_example = conv.verbs.first().map_or("Update", String::as_str);
     for b in ctx.parsed.bullets() {
         if let Some(err) = &b.error {
@@ -51,12 +63,16 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 BulletError::EmptyDescription => (
                     &BULLET_FORMAT,
                     "nothing after the separator".to_string(),
-                    "say what changed and why after \" — \"".to_string(),
+                    if conv.strict_separator {
+                        "say what changed and why after \" — \"".to_string()
+                    } else {
+                        "say what changed and why after \" — \" (or \" -- \")".to_string()
+                    },
                 ),
                 BulletError::MissingSeparator => (
                     &BULLET_SEPARATOR,
                     "no \" — \" between the path and the description".to_string(),
-                    EM_DASH_HINT.to_string(),
+                    sep_hint.clone(),
                 ),
             };
             out.push(Finding::new(rule, err.pos, message, Some(hint)));
@@ -87,13 +103,13 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
                     &BULLET_SEPARATOR,
                     sep.pos,
                     "\"--\" is not accepted as the separator (strict-separator is on)",
-                    Some(EM_DASH_HINT.to_string()),
+                    Some(sep_hint.clone()),
                 )),
                 Separator::Lookalike => out.push(Finding::new(
                     &BULLET_SEPARATOR,
                     sep.pos,
                     "this dash is not the separator \" — \" (em dash)",
-                    Some(EM_DASH_HINT.to_string()),
+                    Some(sep_hint.clone()),
                 )),
             }
         }

@@ -124,6 +124,9 @@ fn not_relative(path: &str) -> bool {
 }
 
 pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    if ctx.conv.body == crate::config::BodyPolicy::Free {
+        return;
+    }
     let tracing = if ctx.conv.trace_paths {
         ctx.changed
     } else {

@@ -2,6 +2,7 @@
 //! type, scope, length and trailing period.
 
 use super::{Ctx, Finding, RuleInfo, list, nearest, subject_example};
+use crate::config::TypeCase;
 use crate::message::{Pos, SubjectError};
 
 #[doc = include_str!("docs/subject-empty.md")]
@@ -59,6 +60,10 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
                 "the scope's \"(\" is never closed".to_string(),
                 "close the scope: \"type(scope): summary\"".to_string(),
             ),
+            SubjectError::ParenInScope => (
+                "a \"(\" inside the scope".to_string(),
+                "write one pair of parentheses: \"type(scope): summary\"".to_string(),
+            ),
             SubjectError::EmptyScope => (
                 "the scope \"()\" is empty".to_string(),
                 "name a scope or drop the parentheses".to_string(),
@@ -90,27 +95,44 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         };
         out.push(Finding::new(&SUBJECT_FORMAT, err.pos, message, Some(hint)));
     } else {
-        if let Some(kind) = &s.kind
-            && !conv.types.contains(&kind.value)
-        {
-            let hint = match nearest(&kind.value, &conv.types) {
-                Some(n) => format!("write \"{n}\""),
-                None => "pick the type that fits from the list".to_string(),
-            };
-            out.push(Finding::new(
-                &SUBJECT_TYPE,
-                kind.pos,
-                format!(
-                    "\"{}\" is not an allowed type (allowed: {})",
-                    kind.value,
-                    list(&conv.types, 12)
-                ),
-                Some(hint),
-            ));
+        if let Some(kind) = &s.kind {
+            match conv.allowed_type(&kind.value) {
+                None => {
+                    let hint = match nearest(&kind.value, &conv.types) {
+                        Some(n) => format!("write \"{n}\""),
+                        None => "pick the type that fits from the list".to_string(),
+                    };
+                    out.push(Finding::new(
+                        &SUBJECT_TYPE,
+                        kind.pos,
+                        format!(
+                            "\"{}\" is not an allowed type (allowed: {})",
+                            kind.value,
+                            list(&conv.types, 12)
+                        ),
+                        Some(hint),
+                    ));
+                }
+                Some(_)
+                    if conv.type_case == TypeCase::Lower
+                        && kind.value != kind.value.to_lowercase() =>
+                {
+                    let lower = kind.value.to_lowercase();
+                    out.push(Finding::new(
+                        &SUBJECT_TYPE,
+                        kind.pos,
+                        format!(
+                            "the type \"{}\" is not in lower case (type-case = \"lower\")",
+                            kind.value
+                        ),
+                        Some(format!("write \"{lower}\"")),
+                    ));
+                }
+                Some(_) => {}
+            }
         }
         if let Some(scope) = &s.scope
-            && !conv.scopes.is_empty()
-            && !conv.scopes.contains(&scope.value)
+            && !conv.allows_scope(&scope.value)
         {
             let hint = match nearest(&scope.value, &conv.scopes) {
                 Some(n) => format!("write \"{n}\""),
@@ -129,6 +151,7 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         }
     }
     if let Some(summary) = &s.summary
+        && conv.subject_period
         && summary.value.ends_with('.')
     {
         let column = summary.pos.column + summary.value.chars().count() - 1;
@@ -140,14 +163,13 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         ));
     }
     let len = s.raw.chars().count();
-    if conv.subject_max > 0 && len > conv.subject_max {
+    if let Some(max) = conv.subject_limit()
+        && len > max
+    {
         out.push(Finding::new(
             &SUBJECT_LENGTH,
-            Pos::new(1, conv.subject_max + 1),
-            format!(
-                "the subject is {len} characters long (at most {})",
-                conv.subject_max
-            ),
+            Pos::new(1, max + 1),
+            format!("the subject is {len} characters long (at most {max})"),
             Some("shorten the summary; the details belong in the body".to_string()),
         ));
     }

@@ -2,12 +2,13 @@
 //! breaking-change footers are spelled and placed so tools find them.
 
 use super::{Ctx, Finding, RuleInfo};
+use crate::message::parse::is_breaking_attempt;
 use crate::message::{Pos, parse_trailer};
 
 #[doc = include_str!("docs/trailer-format.md")]
 pub const TRAILER_FORMAT: RuleInfo = RuleInfo {
     id: "trailer-format",
-    summary: "trailers are `Token: value` in the last paragraph",
+    summary: "footers are `Token: value` or `Token #value`, in their own paragraphs",
     doc: include_str!("docs/trailer-format.md"),
 };
 
@@ -18,28 +19,9 @@ pub const BREAKING_CHANGE: RuleInfo = RuleInfo {
     doc: include_str!("docs/breaking-change.md"),
 };
 
-/// Anything that means to be a breaking-change footer, in any spelling.
-/// A line that tries to be a breaking-change footer, in any spelling: `breaking`, an
-/// optional space, `_` or `-`, `change` or `changes`, optional whitespace, then `:`, `#`
-/// or the end (what `(?i)^breaking[ _-]?changes?\s*(:|#|$)` matches). A hand scan: the
-/// regex's compilation was a quarter of a commit-msg check's instructions.
-fn is_breaking_attempt(line: &str) -> bool {
-    fn strip_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-        let head = s.get(..prefix.len())?;
-        head.eq_ignore_ascii_case(prefix)
-            .then(|| &s[prefix.len()..])
-    }
-    let Some(rest) = strip_ci(line, "breaking") else {
-        return false;
-    };
-    let rest = rest.strip_prefix([' ', '_', '-']).unwrap_or(rest);
-    let Some(rest) = strip_ci(rest, "change") else {
-        return false;
-    };
-    let rest = strip_ci(rest, "s").unwrap_or(rest);
-    let rest = rest.trim_start();
-    rest.is_empty() || rest.starts_with([':', '#'])
-}
+/// Every accepted spelling of a breaking-change footer, canonical first.
+const BREAKING_FORMS: &str =
+    "\"BREAKING CHANGE: <what breaks>\" (or \"BREAKING-CHANGE: …\", \"BREAKING CHANGE #…\")";
 
 pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let parsed = &ctx.parsed;
@@ -55,14 +37,20 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         } else {
             (
                 format!("\"{}\" is not a trailer", shorten(&bad.value)),
-                "write \"Token: value\" (a token without spaces, e.g. \"Reviewed-by: Z\"), \
-                 indent a continuation line, or put prose before a blank line"
+                "write \"Token: value\" or \"Token #value\" (a token without spaces, e.g. \
+                 \"Reviewed-by: Z\", \"Refs #12\"), or put prose before a blank line"
                     .to_string(),
             )
         };
         out.push(Finding::new(&TRAILER_FORMAT, bad.pos, message, Some(hint)));
     }
-    for pos in &parsed.misplaced_trailers {
+    // In a free body nothing is a bullet, so nothing is glued to one.
+    let glued = if ctx.conv.body == crate::config::BodyPolicy::Free {
+        &[][..]
+    } else {
+        &parsed.misplaced_trailers[..]
+    };
+    for pos in glued {
         if ctx
             .lines
             .get(pos.line - 1)
@@ -83,31 +71,48 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
             continue;
         }
         let pos = Pos::new(idx + 1, 1);
-        let token_ok = line.starts_with("BREAKING CHANGE") || line.starts_with("BREAKING-CHANGE");
+        let after = ["BREAKING CHANGE", "BREAKING-CHANGE"]
+            .iter()
+            .find_map(|t| line.strip_prefix(t))
+            .filter(|rest| !rest.starts_with(char::is_alphanumeric));
+        let footer = parsed.trailers.iter().find(|t| {
+            t.token.pos.line == idx + 1
+                && (t.token.value == "BREAKING CHANGE" || t.token.value == "BREAKING-CHANGE")
+        });
         let parsed_ok = parse_trailer(line)
             .is_some_and(|(t, _, _)| t == "BREAKING CHANGE" || t == "BREAKING-CHANGE");
-        let after = line.get(15..).unwrap_or("");
-        let finding = if !token_ok || !after.starts_with(':') {
-            Some((
+        let finding = match after {
+            Some(_) if footer.is_some_and(|t| !t.value.value.is_empty()) => None,
+            None => Some((
                 format!(
                     "\"{}\" is not the breaking-change token",
                     line.split([':', '#']).next().unwrap_or(line).trim_end()
                 ),
-                "write \"BREAKING CHANGE: <what breaks>\" in upper case".to_string(),
-            ))
-        } else if !parsed_ok {
-            Some((
+                format!("write {BREAKING_FORMS}, in upper case"),
+            )),
+            Some(_) if parsed_ok => (!footer_lines.contains(&(idx + 1))).then(|| {
+                (
+                    "the breaking-change footer is not in the footers at the end".to_string(),
+                    "move it to the footers, after a blank line".to_string(),
+                )
+            }),
+            Some(rest) if rest.trim().is_empty() => Some((
+                "the breaking-change footer has no \":\" after its token".to_string(),
+                format!("write {BREAKING_FORMS}"),
+            )),
+            Some(rest) if rest.starts_with(char::is_whitespace) => Some((
+                "a space before the breaking-change footer's separator".to_string(),
+                format!("write {BREAKING_FORMS}, with no space before the \":\""),
+            )),
+            Some(rest) if matches!(rest.trim_end(), ":" | "#") => Some((
                 "the breaking-change footer has no description".to_string(),
                 "write \"BREAKING CHANGE: \" followed by what breaks and how to migrate"
                     .to_string(),
-            ))
-        } else if !footer_lines.contains(&(idx + 1)) {
-            Some((
-                "the breaking-change footer is not in the trailer block at the end".to_string(),
-                "move it to the last paragraph, after a blank line".to_string(),
-            ))
-        } else {
-            None
+            )),
+            Some(_) => Some((
+                "expected one space after the breaking-change footer's \":\"".to_string(),
+                format!("write {BREAKING_FORMS}"),
+            )),
         };
         if let Some((message, hint)) = finding {
             out.push(Finding::new(&BREAKING_CHANGE, pos, message, Some(hint)));
@@ -129,7 +134,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn by_regex(line: &str) -> bool {
-        regex::Regex::new(r"(?i)^breaking[ _-]?changes?\s*(:|#|$)")
+        regex::Regex::new(r"(?i:^breaking[ _-]?changes?\s*[:#])|^BREAKING[ -]CHANGE\s*$")
             .expect("the old pattern compiles")
             .is_match(line)
     }
@@ -140,14 +145,24 @@ mod tests {
             ("BREAKING CHANGE: x", true),
             ("Breaking change: x", true),
             ("BREAKING-CHANGES #12", true),
-            ("breakingchange", true),
+            ("breakingchange:", true),
+            ("breakingchange", false),
+            ("BREAKING CHANGE", true),
+            ("BREAKING-CHANGE  ", true),
+            ("Breaking changes", false),
+            ("BREAKING CHANGE was discussed at length", false),
+            ("Breaking changes are listed below", false),
             ("BREAKING_CHANGE   :", true),
             ("BREAKING  CHANGE: x", false),
             ("breaking changed: x", false),
             ("Breaking news", false),
             ("", false),
         ] {
-            assert_eq!(super::is_breaking_attempt(line), want, "{line:?}");
+            assert_eq!(
+                crate::message::parse::is_breaking_attempt(line),
+                want,
+                "{line:?}"
+            );
             assert_eq!(by_regex(line), want, "{line:?}");
         }
     }
@@ -155,7 +170,7 @@ mod tests {
     proptest! {
         #[test]
         fn same_as_the_regex(line in "(breaking|BREAKING|Breaking|change|CHANGE|s|S|[ _:#\t-]|x){0,8}") {
-            prop_assert_eq!(super::is_breaking_attempt(&line), by_regex(&line));
+            prop_assert_eq!(crate::message::parse::is_breaking_attempt(&line), by_regex(&line));
         }
     }
 }

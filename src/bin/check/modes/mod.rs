@@ -3,6 +3,7 @@
 //! informational flags ([`info`]). Each returns an [`Outcome`]; `main` maps it to an
 //! exit code.
 
+pub mod commit;
 pub mod commit_msg;
 pub mod info;
 pub mod push;
@@ -72,9 +73,9 @@ pub fn convention_at(repo: &Repo, commit: ObjectId) -> Result<Loaded, CheckError
     Ok(config::discover(&mut read)?)
 }
 
-/// Applies `--no-trace-paths` on top of the convention.
+/// Applies `--no-trace-paths` on top of the convention (a free body has no bullets to trace).
 pub fn tracing(settings: &Settings, conv: &Convention) -> bool {
-    conv.trace_paths && !settings.no_trace_paths
+    conv.trace_paths && conv.body != config::BodyPolicy::Free && !settings.no_trace_paths
 }
 
 /// Where a check gets the repository for path tracing: the caller's handle, or one opened

@@ -3,7 +3,7 @@
 
 use std::io::IsTerminal;
 
-use jitcommit_core::repo::Repo;
+use jitcommit_core::repo::{ObjectId, Repo, RepoError};
 
 use crate::args::Settings;
 use crate::error::CheckError;
@@ -12,11 +12,19 @@ use crate::output::{Printer, Style};
 
 /// Checks every commit of `spec`.
 pub fn run(settings: &Settings, spec: &str) -> Result<Outcome, CheckError> {
+    run_ids(settings, |repo| repo.rev_range(spec))
+}
+
+/// Checks the commits `select` picks in the repository (`--range`, `--commit`).
+pub fn run_ids(
+    settings: &Settings,
+    select: impl FnOnce(&Repo) -> Result<Vec<ObjectId>, RepoError>,
+) -> Result<Outcome, CheckError> {
     let cwd = super::current_dir()?;
     let repo = Repo::discover(&cwd)?;
     let loaded = local_convention(settings, Some(&repo))?;
     let trace = tracing(settings, &loaded.convention);
-    let ids = repo.rev_range(spec)?;
+    let ids = select(&repo)?;
     let stdout = std::io::stdout();
     let style = Style::new(settings.color, stdout.is_terminal());
     let mut lock = stdout.lock();
