@@ -207,7 +207,6 @@ pub struct OtherCommit {
 
 /// Counts of the commits a release does not list as entries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
 pub struct LeftOut {
     /// Merges.
     pub merges: usize,
