@@ -26,6 +26,9 @@ pub enum Error {
     /// A git operation failed; the message names the object or ref.
     #[error("{0}")]
     Git(String),
+    /// Anything else, said in full.
+    #[error("{0}")]
+    Message(String),
     /// A bad `--tag-pattern`.
     #[error(transparent)]
     TagPattern(#[from] TagPatternError),

@@ -4,8 +4,10 @@
 
 mod bump;
 mod changelog;
+mod doctor;
 mod error;
 mod history;
+mod init;
 mod repo;
 
 use std::ffi::OsString;
@@ -54,6 +56,8 @@ fn main() -> ExitCode {
         match cmd.to_str() {
             Some("changelog") => changelog::run(args),
             Some("bump") => bump::run(args),
+            Some("init") => init::run(args),
+            Some("doctor") => doctor::run(args),
             Some("-h" | "--help" | "help") => print(HELP),
             Some("-V" | "--version") => {
                 print(&format!("jitcommit {}\n", env!("CARGO_PKG_VERSION")))
