@@ -342,9 +342,15 @@ fn usage_errors_exit_2() {
             stderr(&o)
         );
     }
-    let o = r.jc(&["changelog", "--help"]);
-    assert_eq!(code(&o), 0);
-    assert!(stdout(&o).contains("EXAMPLES:"));
+    for cmd in ["changelog", "bump", "init", "doctor"] {
+        let o = r.jc(&[cmd, "--help"]);
+        assert_eq!(code(&o), 0, "{cmd}");
+        assert!(
+            stdout(&o).contains("EXAMPLES:"),
+            "{cmd} --help has no examples"
+        );
+    }
+    assert!(stdout(&r.jc(&["--help"])).contains("doctor"));
 }
 
 #[test]

@@ -30,6 +30,10 @@ Exit 1 when something is wrong; each problem comes with the command that fixes i
 OPTIONS:
     --format text|json   json: {\"ok\": bool, \"checks\": [{\"check\", \"status\", \"detail\", \"fix\"}]}
     -h, --help           print this help
+
+EXAMPLES:
+    jitcommit doctor
+    jitcommit doctor --format json | jq '.checks[] | select(.status == \"fail\")'
 ";
 
 /// One line of the report.
