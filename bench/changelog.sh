@@ -8,6 +8,7 @@
 # ~/.cache/jitcommit-bench/git-cliff unless GIT_CLIFF names a binary.
 #   sh bench/changelog.sh            # 20000 commits
 #   COMMITS=5000 sh bench/changelog.sh
+#   JITCOMMIT_BIN=/path/to/jitcommit sh bench/changelog.sh   # skip the release build
 set -eu
 cd "$(dirname "$0")/.."
 commits=${COMMITS:-20000}
@@ -17,8 +18,12 @@ if [ ! -x "$cliff" ]; then
     cargo install --locked --no-default-features git-cliff --root "$cache/git-cliff" ||
         cargo install --no-default-features git-cliff --root "$cache/git-cliff"
 fi
-cargo build --release --locked --bin jitcommit
-jc=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd -P)/jitcommit
+if [ -n "${JITCOMMIT_BIN:-}" ]; then
+    jc=$JITCOMMIT_BIN
+else
+    cargo build --release --locked --bin jitcommit
+    jc=$(cd "${CARGO_TARGET_DIR:-target}/release" && pwd -P)/jitcommit
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf -- "$work"' EXIT
