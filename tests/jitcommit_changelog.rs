@@ -125,6 +125,44 @@ fn links_come_from_flags_only() {
 }
 
 #[test]
+fn the_convention_sets_links_and_the_tag_pattern_and_flags_win() {
+    let sb = Sandbox::new();
+    let r = history(&sb);
+    r.git(&["tag", "release-2.0.0", "HEAD"]);
+    write(
+        &r.dir,
+        ".commit-convention.toml",
+        "[changelog]\ntag-pattern = '^release-(?P<version>.+)$'\ncommit-url = 'https://forge.example/c/{short}'\nothers = 'list'\n",
+    );
+    let md = stdout(&r.jc(&["changelog"]));
+    assert!(md.starts_with("## [2.0.0] - 2026-01-01\n"), "{md}");
+    assert!(md.contains("([`"), "{md}");
+    assert!(md.contains("](https://forge.example/c/"), "{md}");
+    assert!(md.contains("### Other commits"), "{md}");
+    let md = stdout(&r.jc(&[
+        "changelog",
+        "--others",
+        "count",
+        "--tag-pattern",
+        "^v(?P<version>.+)$",
+    ]));
+    assert!(md.starts_with("## [Unreleased]\n"), "{md}");
+    assert!(!md.contains("### Other commits"), "{md}");
+    write(
+        &r.dir,
+        ".commit-convention.toml",
+        "[changelog]\ncompare-url = 'https://x/{from}'\n",
+    );
+    let o = r.jc(&["changelog"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains(".commit-convention.toml:2:15: changelog.compare-url"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn a_tag_pattern_chooses_the_version_tags() {
     let sb = Sandbox::new();
     let r = history(&sb);

@@ -43,7 +43,7 @@ struct Settings {
     rules: BumpRules,
     tag: bool,
     json: bool,
-    tag_pattern: String,
+    tag_pattern: Option<String>,
     config: Option<std::path::PathBuf>,
 }
 
@@ -59,7 +59,7 @@ fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
         rules: BumpRules::default(),
         tag: false,
         json: false,
-        tag_pattern: TagPattern::DEFAULT.to_owned(),
+        tag_pattern: None,
         config: None,
     };
     while let Some(arg) = p.next()? {
@@ -102,7 +102,7 @@ fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
                     }
                 }
             }
-            Long("tag-pattern") => s.tag_pattern = text(p.value()?, "--tag-pattern")?,
+            Long("tag-pattern") => s.tag_pattern = Some(text(p.value()?, "--tag-pattern")?),
             Long("config") => s.config = Some(p.value()?.into()),
             Short('h') | Long("help") => return Ok(None),
             _ => return Err(arg.unexpected().into()),
@@ -117,7 +117,12 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         return print(HELP);
     };
     let ctx = Context::open(s.config.as_deref())?;
-    let pattern = TagPattern::new(&s.tag_pattern)?;
+    let pattern = TagPattern::new(
+        s.tag_pattern
+            .as_deref()
+            .or(ctx.convention.changelog.tag_pattern.as_deref())
+            .unwrap_or(TagPattern::DEFAULT),
+    )?;
     let history = repo::history(&ctx, None, &pattern)?;
     let last = history.tags.last();
     let opts = Options {
@@ -168,7 +173,12 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         };
         let mut log = changelog::build(&history.commits, &history.tags, &opts);
         log.releases.truncate(1);
-        let notes = changelog::render_markdown(&log, &Links::default());
+        let cl = &ctx.convention.changelog;
+        let links = Links {
+            commit: cl.commit_url.clone(),
+            compare: cl.compare_url.clone(),
+        };
+        let notes = changelog::render_markdown(&log, &links);
         let committer = gix
             .committer()
             .ok_or_else(|| {

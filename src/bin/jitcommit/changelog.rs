@@ -23,7 +23,9 @@ USAGE:
 
 One release per version tag, `Unreleased` for the commits after the last one;
 sections from the convention's `sections` map, breaking changes first; each entry
-is a commit's subject with its bullets and short id. FILE defaults to CHANGELOG.md
+is a commit's subject with its bullets and short id. The tag pattern, link patterns
+and --others can also be set in the convention's [changelog] table (tag-pattern,
+commit-url, compare-url, others); a flag wins. FILE defaults to CHANGELOG.md
 at the work tree root. Only the text between the markers is generated; the begin
 marker records the commit it was generated through, and --check compares the file
 with the history as it stood at that commit (tags made since included), so commits
@@ -75,8 +77,8 @@ pub struct Settings {
     tag: Option<String>,
     date: Option<String>,
     format: Format,
-    others: Others,
-    tag_pattern: String,
+    others: Option<Others>,
+    tag_pattern: Option<String>,
     links: Links,
     config: Option<PathBuf>,
 }
@@ -96,8 +98,8 @@ fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
         tag: None,
         date: None,
         format: Format::Markdown,
-        others: Others::Count,
-        tag_pattern: TagPattern::DEFAULT.to_owned(),
+        others: None,
+        tag_pattern: None,
         links: Links::default(),
         config: None,
     };
@@ -157,8 +159,8 @@ fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
             }
             Long("others") => {
                 s.others = match text(p.value()?, "--others")?.as_str() {
-                    "count" => Others::Count,
-                    "list" => Others::List,
+                    "count" => Some(Others::Count),
+                    "list" => Some(Others::List),
                     other => {
                         return Err(usage(format!(
                             "invalid value {other:?} for --others (expected count or list)"
@@ -166,7 +168,7 @@ fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
                     }
                 }
             }
-            Long("tag-pattern") => s.tag_pattern = text(p.value()?, "--tag-pattern")?,
+            Long("tag-pattern") => s.tag_pattern = Some(text(p.value()?, "--tag-pattern")?),
             Long("commit-url") => s.links.commit = Some(text(p.value()?, "--commit-url")?),
             Long("compare-url") => s.links.compare = Some(text(p.value()?, "--compare-url")?),
             Long("config") => s.config = Some(PathBuf::from(p.value()?)),
@@ -189,11 +191,21 @@ fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
 
 /// Runs `jitcommit changelog`.
 pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
-    let Some(s) = parse(args)? else {
+    let Some(mut s) = parse(args)? else {
         return print(HELP);
     };
     let ctx = Context::open(s.config.as_deref())?;
-    let pattern = TagPattern::new(&s.tag_pattern)?;
+    // Flags first, then the convention's [changelog] table, then the defaults.
+    let cl = &ctx.convention.changelog;
+    let others = s.others.or(cl.others).unwrap_or_default();
+    s.links.commit = s.links.commit.take().or_else(|| cl.commit_url.clone());
+    s.links.compare = s.links.compare.take().or_else(|| cl.compare_url.clone());
+    let pattern = TagPattern::new(
+        s.tag_pattern
+            .as_deref()
+            .or(cl.tag_pattern.as_deref())
+            .unwrap_or(TagPattern::DEFAULT),
+    )?;
     let history = repo::history(&ctx, s.range.as_deref(), &pattern)?;
     let pending = match &s.tag {
         None => None,
@@ -218,7 +230,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     };
     let opts = |through| Options {
         convention: &ctx.convention,
-        others: s.others,
+        others,
         pending: pending.clone(),
         through,
     };

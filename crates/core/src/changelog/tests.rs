@@ -323,3 +323,49 @@ fn through_leaves_out_later_commits_but_keeps_later_tags() {
     assert_eq!(log.releases[0].version.as_deref(), Some("1.0.0"));
     assert_eq!(log.releases[0].commits, 2);
 }
+
+fn convention_from(text: &str) -> Result<Convention, crate::config::ConfigError> {
+    let text = text.to_owned();
+    let mut read =
+        |name: &str| Ok((name == ".commit-convention.toml").then(|| text.clone().into_bytes()));
+    crate::config::discover(&mut read).map(|l| l.convention)
+}
+
+#[test]
+fn the_convention_holds_the_changelog_settings() {
+    let c = convention_from(
+        "[changelog]\ntag-pattern = '^rel-(?P<version>.+)$'\ncommit-url = 'https://x/c/{id}'\ncompare-url = 'https://x/{from}..{to}'\nothers = 'list'\n",
+    )
+    .unwrap();
+    assert_eq!(
+        c.changelog.tag_pattern.as_deref(),
+        Some("^rel-(?P<version>.+)$")
+    );
+    assert_eq!(c.changelog.others, Some(Others::List));
+    // It writes back and parses to the same.
+    assert_eq!(convention_from(&c.to_toml()).unwrap(), c);
+    // Unset, nothing is written.
+    assert!(!Convention::default().to_toml().contains("[changelog]"));
+    for (text, needle) in [
+        (
+            "[changelog]\ntag-pattern = '('\n",
+            ".commit-convention.toml:2:15: changelog.tag-pattern",
+        ),
+        (
+            "[changelog]\ncommit-url = 'https://x/c/'\n",
+            "needs {id} or {short}",
+        ),
+        (
+            "[changelog]\ncompare-url = 'https://x/{from}'\n",
+            "needs {from} and {to}",
+        ),
+        (
+            "[changelog]\nothers = 'all'\n",
+            "expected one of: count, list",
+        ),
+        ("[changelog]\nlinks = 1\n", "unknown key"),
+    ] {
+        let e = convention_from(text).unwrap_err().to_string();
+        assert!(e.contains(needle), "{text:?}: {e}");
+    }
+}

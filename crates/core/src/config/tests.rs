@@ -219,14 +219,14 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
         "pyproject.toml",
         "[project]\nname = \"x\"\n\n[tool.commit-convention]\ntypes = [\"feat\"]\ntype = [\"fix\"]\n",
         "pyproject.toml:6:1: unknown key \"type\" in [tool.commit-convention] (known: types, scopes, \
-         verbs, subject-max, body, body-wrap, trace-paths, strict-separator, exempt, sections, context)",
+         verbs, subject-max, body, body-wrap, trace-paths, strict-separator, exempt, sections, context, changelog)",
         Some("tool.commit-convention.type"),
     ),
     (
         ".commit-convention.toml",
         "\n\n  colour = true\n",
         ".commit-convention.toml:3:3: unknown key \"colour\" in the top level (known: types, scopes, \
-         verbs, subject-max, body, body-wrap, trace-paths, strict-separator, exempt, sections, context)",
+         verbs, subject-max, body, body-wrap, trace-paths, strict-separator, exempt, sections, context, changelog)",
         Some("colour"),
     ),
     (
