@@ -208,3 +208,21 @@ fn core_hooks_path_and_a_broken_convention_are_reported() {
         "{out}"
     );
 }
+
+#[test]
+fn husky_and_lefthook_are_named_as_the_owners() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    r.git(&["config", "core.hooksPath", ".husky/_"]);
+    write(&r.dir, ".husky/_/commit-msg", "#!/usr/bin/env sh\n. \"$(dirname \"$0\")/h\"\n");
+    let out = stdout(&r.jc(&["doctor"]));
+    assert!(out.contains("commit-msg: "), "{out}");
+    assert!(out.contains("is not jitcommit's (written by husky)"), "{out}");
+    assert!(out.contains("prepare-commit-msg: none in "), "{out}");
+    assert!(out.contains("(husky owns the folder)"), "{out}");
+
+    let l = Repo::new(&sb, "l");
+    write(&l.dir, ".git/hooks/commit-msg", "#!/bin/sh\ncall_lefthook run \"commit-msg\" \"$@\"\n");
+    let out = stdout(&l.jc(&["doctor"]));
+    assert!(out.contains("is not jitcommit's (written by lefthook)"), "{out}");
+}

@@ -93,11 +93,11 @@ pub fn next_version(
     };
     Some(match level {
         BumpLevel::None => return None,
-        BumpLevel::Major => Version::new(base.major + 1, 0, 0),
-        BumpLevel::Minor => Version::new(base.major, base.minor + 1, 0),
+        BumpLevel::Major => Version::new(base.major.saturating_add(1), 0, 0),
+        BumpLevel::Minor => Version::new(base.major, base.minor.saturating_add(1), 0),
         BumpLevel::Patch if !base.pre.is_empty() => {
             Version::new(base.major, base.minor, base.patch)
         }
-        BumpLevel::Patch => Version::new(base.major, base.minor, base.patch + 1),
+        BumpLevel::Patch => Version::new(base.major, base.minor, base.patch.saturating_add(1)),
     })
 }

@@ -226,6 +226,12 @@ fn bump_follows_the_highest_type_and_the_zero_rule() {
         Some(v("0.1.0"))
     );
     assert_eq!(next_version(None, BumpLevel::None, &rules), None);
+    // No overflow at the top of the range.
+    let top = Version::new(u64::MAX, 0, 0);
+    assert_eq!(
+        next_version(Some(&top), BumpLevel::Major, &rules),
+        Some(top)
+    );
     let strict = BumpRules {
         zero_major_is_minor: false,
         ..BumpRules::default()
