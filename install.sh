@@ -8,7 +8,8 @@ usage() {
 	cat <<'USAGE'
 Usage: install.sh [OPTIONS]
 
-Builds jitcommit-draft and jitcommit-check (cargo install --path <source> --locked,
+Builds jitcommit-draft, jitcommit-check and jitcommit, with a git-jitcommit link for
+`git jitcommit …` (cargo install --path <source> --locked,
 in <source>/target or CARGO_TARGET_DIR; on Linux with glibc jitcommit-check is then
 linked statically) and installs the client hooks (prepare-commit-msg, commit-msg)
 into the current repository's hooks folder (`git rev-parse --git-path hooks`:
@@ -207,6 +208,11 @@ if [ "$build" = 1 ]; then
 		say "built     $bin_dir/jitcommit-check (statically linked: it starts faster)"
 	else
 		say "built     $bin_dir/jitcommit-check"
+	fi
+	# `git jitcommit …` runs git-jitcommit from PATH: a link beside the binary.
+	if [ -x "$bin_dir/jitcommit" ]; then
+		ln -sf jitcommit "$bin_dir/git-jitcommit"
+		say "built     $bin_dir/jitcommit (also as git-jitcommit: git jitcommit changelog)"
 	fi
 	[ -z "$build_tmp" ] || rm -rf -- "$build_tmp"
 else

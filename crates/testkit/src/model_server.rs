@@ -261,7 +261,12 @@ fn serve(mut stream: TcpStream, state: &State) {
         .and_then(Value::as_str)
         == Some("json_schema");
     let openai = req.path.starts_with("/v1/");
-    let known_path = req.path == "/api/chat" || req.path == "/v1/chat/completions";
+    // Chat endpoints, and the metadata ones `jitcommit doctor` asks (answer them with
+    // `Script::Raw`).
+    let known_path = matches!(
+        req.path.as_str(),
+        "/api/chat" | "/v1/chat/completions" | "/api/show" | "/v1/models" | "/props"
+    );
     let model = req
         .body
         .get("model")

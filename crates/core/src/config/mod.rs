@@ -70,6 +70,22 @@ pub struct ContextSettings {
     pub safety_margin_percent: u32,
 }
 
+/// `[…commit-convention.changelog]`: how `jitcommit changelog` and `bump` read the
+/// history. Every key is optional; a command-line flag wins over it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct ChangelogSettings {
+    /// Which tags are versions: a regular expression, group `version` (else the whole
+    /// match) a semantic version.
+    pub tag_pattern: Option<String>,
+    /// A commit link: `{id}` (full) and/or `{short}`.
+    pub commit_url: Option<String>,
+    /// A release link: `{from}` and `{to}` (tag names).
+    pub compare_url: Option<String>,
+    /// Merges, exempt and non-conforming commits: counted, or listed.
+    pub others: Option<crate::changelog::Others>,
+}
+
 /// The effective convention: what the validator enforces and the prompt teaches.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -103,6 +119,8 @@ pub struct Convention {
     pub sections: BTreeMap<String, String>,
     /// Prompt fitting.
     pub context: ContextSettings,
+    /// Changelog and version settings.
+    pub changelog: ChangelogSettings,
 }
 
 mod error;
@@ -174,6 +192,7 @@ impl Default for Convention {
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
             context: ContextSettings::default(),
+            changelog: ChangelogSettings::default(),
         }
     }
 }

@@ -29,7 +29,11 @@ pub(super) const KEYS: &[&str] = &[
     "placeholders",
     "sections",
     "context",
+    "changelog",
 ];
+
+/// The keys of the `changelog` sub-table.
+pub(super) const CHANGELOG_KEYS: &[&str] = &["tag-pattern", "commit-url", "compare-url", "others"];
 
 /// The keys of the `context` sub-table.
 pub(super) const CONTEXT_KEYS: &[&str] = &[
@@ -250,6 +254,7 @@ fn convention(doc: &Doc<'_>, table: &DeTable<'_>, prefix: &str) -> Result<Conven
                 let t = sub_table(doc, &key, v)?;
                 (budget_at, reserve_at) = context(doc, t, &key, &mut c.context)?;
             }
+            "changelog" => changelog(doc, sub_table(doc, &key, v)?, &key, &mut c.changelog)?,
             _ => return Err(unknown(doc, &key, name, &k.span(), KEYS)),
         }
     }
@@ -331,6 +336,60 @@ fn context(
         }
     }
     Ok((budget_at, reserve_at))
+}
+
+fn changelog(
+    doc: &Doc<'_>,
+    table: &DeTable<'_>,
+    prefix: &str,
+    out: &mut super::ChangelogSettings,
+) -> Result<(), ConfigError> {
+    use crate::changelog::Others;
+    for (k, v) in entries(table) {
+        let name = k.get_ref().as_ref();
+        let key = dotted(prefix, name);
+        let need = |value: &str, marks: &[&str], all: bool| {
+            let ok = if all {
+                marks.iter().all(|m| value.contains(m))
+            } else {
+                marks.iter().any(|m| value.contains(m))
+            };
+            if ok {
+                Ok(value.to_owned())
+            } else {
+                let reason = format!(
+                    "the pattern needs {}",
+                    marks.join(if all { " and " } else { " or " })
+                );
+                Err(invalid(doc, &key, v, value, &reason))
+            }
+        };
+        match name {
+            "tag-pattern" => {
+                let p = string(doc, &key, v)?;
+                if let Err(e) = crate::changelog::TagPattern::new(&p) {
+                    return Err(invalid(doc, &key, v, &p, &e.reason));
+                }
+                out.tag_pattern = Some(p);
+            }
+            "commit-url" => {
+                out.commit_url = Some(need(&string(doc, &key, v)?, &["{id}", "{short}"], false)?)
+            }
+            "compare-url" => {
+                out.compare_url = Some(need(&string(doc, &key, v)?, &["{from}", "{to}"], true)?)
+            }
+            "others" => {
+                out.others = Some(choice(
+                    doc,
+                    &key,
+                    v,
+                    &[("count", Others::Count), ("list", Others::List)],
+                )?);
+            }
+            _ => return Err(unknown(doc, &key, name, &k.span(), CHANGELOG_KEYS)),
+        }
+    }
+    Ok(())
 }
 
 const EXEMPTIONS: &[(&str, Exemption)] = &[

@@ -102,5 +102,27 @@ pub(super) fn to_toml(c: &Convention) -> String {
     };
     let _ = writeln!(s, "encoding = {}", quote(encoding));
     let _ = writeln!(s, "safety-margin-percent = {}", ctx.safety_margin_percent);
+    // Only what is set: every changelog key is optional.
+    let cl = &c.changelog;
+    if *cl != super::ChangelogSettings::default() {
+        s.push_str("\n[changelog]\n");
+        let keys = [
+            ("tag-pattern", &cl.tag_pattern),
+            ("commit-url", &cl.commit_url),
+            ("compare-url", &cl.compare_url),
+        ];
+        for (k, v) in keys {
+            if let Some(v) = v {
+                let _ = writeln!(s, "{k} = {}", quote(v));
+            }
+        }
+        if let Some(o) = cl.others {
+            let o = match o {
+                crate::changelog::Others::Count => "count",
+                crate::changelog::Others::List => "list",
+            };
+            let _ = writeln!(s, "others = {}", quote(o));
+        }
+    }
     s
 }

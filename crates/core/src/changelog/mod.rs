@@ -1,0 +1,518 @@
+//! The release data model behind `jitcommit changelog` and `jitcommit bump`: pure, no IO.
+//!
+//! The caller walks the history (newest first, each commit with its parents, committer
+//! time and message) and lists the version tags; [`build`] turns that into releases:
+//! one per version tag, commits assigned the way `git rev-list <tag> ^<older tags>`
+//! would, the rest `Unreleased`. Each conforming commit whose type the convention's
+//! `sections` map names (or that is breaking) becomes an [`Entry`] from its subject and
+//! bullets; breaking entries come first; a revert cancels the commit it reverts when
+//! both are in the same release; merges, other exempt commits and non-conforming ones
+//! are counted, or listed under their own heading ([`Others`]).
+//!
+//! [`render`] writes Keep a Changelog 1.1.0 markdown and JSON; [`region`] splices the
+//! generated text between markers in a hand-kept file; [`bump`] computes the next
+//! version.
+
+mod bump;
+pub mod region;
+mod render;
+mod version;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::config::{Convention, Exemption};
+use crate::message::{Target, parse};
+use crate::repo::ObjectId;
+
+pub use bump::{BumpLevel, BumpRules, next_version};
+pub use render::{Links, render_json, render_markdown};
+pub use version::{TagPattern, TagPatternError, Version, date_of};
+
+/// How many hex digits of a commit id the changelog shows: fixed, so the text does not
+/// change as the repository grows (git's own abbreviation lengthens with it).
+pub const SHORT_ID_LEN: usize = 7;
+
+/// One commit as the history walk read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryCommit {
+    /// The commit.
+    pub id: ObjectId,
+    /// Its parents, first parent first.
+    pub parents: Vec<ObjectId>,
+    /// Committer time, seconds since the epoch (UTC).
+    pub time: i64,
+    /// The raw message, lossily decoded.
+    pub message: String,
+}
+
+/// A version tag pointing (peeled) at a commit of the history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionTag {
+    /// The tag's name, e.g. `v1.2.0`.
+    pub name: String,
+    /// The version it names.
+    pub version: Version,
+    /// The commit it points to.
+    pub commit: ObjectId,
+    /// The release date, `YYYY-MM-DD` (the tagger's date, else the commit's).
+    pub date: String,
+}
+
+/// What happens to merges, other exempt commits and non-conforming commits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Others {
+    /// Left out; each release says how many.
+    #[default]
+    Count,
+    /// Listed under their own heading, by subject.
+    List,
+}
+
+/// The settings [`build`] needs besides the history.
+#[derive(Debug, Clone)]
+pub struct Options<'a> {
+    /// The repository's convention (types, sections, exemptions).
+    pub convention: &'a Convention,
+    /// Merges, exempt and non-conforming commits.
+    pub others: Others,
+    /// Render the unreleased commits as this release (`--tag VERSION`).
+    pub pending: Option<Pending>,
+    /// Render the history as it stood at this commit: commits it cannot reach are left
+    /// out, while tags on them still claim its ancestors (what `--check` compares a file
+    /// generated through this commit with). `None`: every commit.
+    pub through: Option<ObjectId>,
+}
+
+/// A release about to be tagged: the unreleased commits rendered as if it existed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    /// The version, e.g. `1.3.0`.
+    pub version: Version,
+    /// The tag it will have, e.g. `v1.3.0`.
+    pub tag: String,
+    /// Its date, `YYYY-MM-DD`.
+    pub date: String,
+}
+
+/// The whole changelog: releases newest first.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Changelog {
+    /// Newest first; `Unreleased` (when it has commits) comes first.
+    pub releases: Vec<Release>,
+}
+
+/// One release (or `Unreleased`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Release {
+    /// The version (`1.2.0`); `None` for Unreleased.
+    pub version: Option<String>,
+    /// The tag's name (the one it will have for a [`Pending`] release); `None` for
+    /// Unreleased.
+    pub tag: Option<String>,
+    /// `YYYY-MM-DD`; `None` for Unreleased.
+    pub date: Option<String>,
+    /// The previous release's tag, for compare links.
+    pub previous_tag: Option<String>,
+    /// How many commits the release holds, listed or not.
+    pub commits: usize,
+    /// Breaking entries, whatever their type.
+    pub breaking: Vec<Entry>,
+    /// The other entries, by section, in the order the sections first appear in
+    /// the convention's types.
+    pub sections: Vec<Section>,
+    /// Merges, exempt and non-conforming commits, when [`Others::List`].
+    pub others: Vec<OtherCommit>,
+    /// How many conforming commits of each type the release holds, listed or not.
+    pub types: BTreeMap<String, usize>,
+    /// What was left out, counted.
+    pub left_out: LeftOut,
+}
+
+/// A Keep a Changelog section (`Added`, `Fixed`, …) with its entries.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Section {
+    /// The section's name.
+    pub name: String,
+    /// Entries, newest first.
+    pub entries: Vec<Entry>,
+}
+
+/// One changelog entry: a conforming commit.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Entry {
+    /// The full commit id.
+    pub commit: String,
+    /// Its first [`SHORT_ID_LEN`] hex digits.
+    pub short: String,
+    /// The type.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The scope, if any.
+    pub scope: Option<String>,
+    /// The subject's summary.
+    pub summary: String,
+    /// `!` or a `BREAKING CHANGE` trailer.
+    pub breaking: bool,
+    /// The `BREAKING CHANGE` trailer's text.
+    pub breaking_note: Option<String>,
+    /// The section its type maps to (`None`: a breaking commit of an unlisted type).
+    pub section: Option<String>,
+    /// The bullets: what changed where.
+    pub changes: Vec<EntryChange>,
+}
+
+/// A bullet of an entry.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct EntryChange {
+    /// The verb, e.g. `Add`.
+    pub verb: String,
+    /// The path (the old path of a move).
+    pub path: String,
+    /// The new path of a move or rename.
+    pub to: Option<String>,
+    /// What and why.
+    pub what_why: String,
+}
+
+/// Why a commit is not an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OtherKind {
+    /// A merge (two or more parents).
+    Merge,
+    /// `Revert "…"` whose reverted commit is in another release.
+    Revert,
+    /// `fixup!`, `squash!`, `amend!`.
+    Fixup,
+    /// Does not follow the convention.
+    NonConforming,
+}
+
+/// A commit listed under [`Others::List`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct OtherCommit {
+    /// The full commit id.
+    pub commit: String,
+    /// Its first [`SHORT_ID_LEN`] hex digits.
+    pub short: String,
+    /// Its subject line.
+    pub subject: String,
+    /// Why it is not an entry.
+    pub kind: OtherKind,
+}
+
+/// Counts of the commits a release does not list as entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct LeftOut {
+    /// Merges.
+    pub merges: usize,
+    /// Exempt commits other than merges (reverts across releases, fixups).
+    pub exempt: usize,
+    /// Commits that do not follow the convention.
+    pub non_conforming: usize,
+    /// Conforming commits of a type the `sections` map does not name (docs, test, …).
+    pub unlisted_types: usize,
+    /// Commits reverted within the release, and the reverts that cancelled them.
+    pub reverted: usize,
+}
+
+/// What one commit is, for the changelog.
+enum Class {
+    Entry(Entry),
+    Unlisted(String),
+    Other(OtherKind),
+}
+
+fn short(id: &ObjectId) -> String {
+    let mut s = id.to_string();
+    s.truncate(SHORT_ID_LEN);
+    s
+}
+
+fn subject_of(message: &str) -> &str {
+    message.lines().next().unwrap_or("").trim_end()
+}
+
+/// The commit a revert names in git's `This reverts commit <id>.` line.
+pub fn reverted_commit(message: &str) -> Option<ObjectId> {
+    message.lines().find_map(|line| {
+        let rest = line.trim().strip_prefix("This reverts commit ")?;
+        let hex: String = rest.chars().take_while(char::is_ascii_hexdigit).collect();
+        ObjectId::from_hex(hex.as_bytes()).ok()
+    })
+}
+
+fn classify(c: &HistoryCommit, conv: &Convention) -> Class {
+    if c.parents.len() > 1 {
+        return Class::Other(OtherKind::Merge);
+    }
+    let text = c.message.trim_end();
+    if let Some(kind) = crate::rules::exemption(text, conv) {
+        return Class::Other(match kind {
+            Exemption::Merge => OtherKind::Merge,
+            Exemption::Revert => OtherKind::Revert,
+            Exemption::Fixup | Exemption::Squash | Exemption::Amend => OtherKind::Fixup,
+        });
+    }
+    let parsed = parse(text);
+    let message = match parsed.message() {
+        Some(m) if crate::rules::check_parsed(text, parsed, conv, None).is_empty() => m,
+        _ => return Class::Other(OtherKind::NonConforming),
+    };
+    let note = message
+        .trailers
+        .iter()
+        .find(|t| t.token == "BREAKING CHANGE" || t.token == "BREAKING-CHANGE")
+        .map(|t| t.value.clone());
+    let breaking = message.subject.breaking || note.is_some();
+    let section = conv.sections.get(&message.subject.kind).cloned();
+    if section.is_none() && !breaking {
+        return Class::Unlisted(message.subject.kind);
+    }
+    let changes = message
+        .bullets
+        .into_iter()
+        .map(|b| {
+            let (path, to) = match b.target {
+                Target::Path(p) => (p, None),
+                Target::Move { from, to } => (from, Some(to)),
+            };
+            EntryChange {
+                verb: b.verb,
+                path,
+                to,
+                what_why: b.what_why,
+            }
+        })
+        .collect();
+    Class::Entry(Entry {
+        commit: c.id.to_string(),
+        short: short(&c.id),
+        kind: message.subject.kind,
+        scope: message.subject.scope,
+        summary: message.subject.summary,
+        breaking,
+        breaking_note: note,
+        section,
+        changes,
+    })
+}
+
+/// Assigns every commit of `commits` (newest first) to a release: index into `order`
+/// (tags, oldest version first), or `order.len()` for Unreleased. A tag claims every
+/// ancestor no older tag has claimed, as `git rev-list <tag> ^<older tags>` does.
+fn assign(commits: &[HistoryCommit], order: &[&VersionTag]) -> Vec<usize> {
+    let index: HashMap<ObjectId, usize> =
+        commits.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
+    let unreleased = order.len();
+    let mut owner = vec![usize::MAX; commits.len()];
+    let mut stack = Vec::new();
+    for (r, tag) in order.iter().enumerate() {
+        if let Some(&start) = index.get(&tag.commit) {
+            stack.push(start);
+        }
+        while let Some(i) = stack.pop() {
+            if owner[i] != usize::MAX {
+                continue;
+            }
+            owner[i] = r;
+            for p in &commits[i].parents {
+                if let Some(&j) = index.get(p)
+                    && owner[j] == usize::MAX
+                {
+                    stack.push(j);
+                }
+            }
+        }
+    }
+    for o in &mut owner {
+        if *o == usize::MAX {
+            *o = unreleased;
+        }
+    }
+    owner
+}
+
+/// Which commits of `commits` `tip` reaches (all false when it is not among them).
+fn reachable(commits: &[HistoryCommit], tip: ObjectId) -> Vec<bool> {
+    let index: HashMap<ObjectId, usize> =
+        commits.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
+    let mut seen = vec![false; commits.len()];
+    let mut stack: Vec<usize> = index.get(&tip).copied().into_iter().collect();
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        stack.extend(
+            commits[i]
+                .parents
+                .iter()
+                .filter_map(|p| index.get(p).copied()),
+        );
+    }
+    seen
+}
+
+/// Builds the releases from `commits` (newest first, as a walk from the tip gives them;
+/// parents outside the list are ignored) and the version `tags` among them.
+pub fn build(commits: &[HistoryCommit], tags: &[VersionTag], opts: &Options<'_>) -> Changelog {
+    // One tag per commit (the highest version), oldest version first.
+    let mut order: Vec<&VersionTag> = tags.iter().collect();
+    order.sort_by(|a, b| {
+        a.commit
+            .cmp(&b.commit)
+            .then_with(|| b.version.cmp(&a.version))
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    order.dedup_by(|a, b| a.commit == b.commit);
+    order.sort_by(|a, b| a.version.cmp(&b.version).then_with(|| a.name.cmp(&b.name)));
+    let owner = assign(commits, &order);
+    let kept = opts.through.map(|t| reachable(commits, t));
+
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); order.len() + 1];
+    for (i, &r) in owner.iter().enumerate() {
+        if kept.as_ref().is_none_or(|k| k[i]) {
+            members[r].push(i);
+        }
+    }
+    let mut releases = Vec::new();
+    for (r, list) in members.iter().enumerate().rev() {
+        let previous_tag = order
+            .get(..r.min(order.len()))
+            .and_then(|older| older.last())
+            .map(|t| t.name.clone());
+        let (version, tag, date) = match order.get(r) {
+            Some(t) => (
+                Some(t.version.to_string()),
+                Some(t.name.clone()),
+                Some(t.date.clone()),
+            ),
+            None => match &opts.pending {
+                Some(p) => (
+                    Some(p.version.to_string()),
+                    Some(p.tag.clone()),
+                    Some(p.date.clone()),
+                ),
+                None => (None, None, None),
+            },
+        };
+        if list.is_empty() && tag.is_none() {
+            continue;
+        }
+        let mut release = release_of(commits, list, opts);
+        release.version = version;
+        release.tag = tag;
+        release.date = date;
+        release.previous_tag = previous_tag;
+        releases.push(release);
+    }
+    Changelog { releases }
+}
+
+/// The entries of the commits at `list` (indices into `commits`, newest first).
+fn release_of(commits: &[HistoryCommit], list: &[usize], opts: &Options<'_>) -> Release {
+    let conv = opts.convention;
+    let in_release: HashMap<ObjectId, usize> = list
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| (commits[i].id, k))
+        .collect();
+    // Reverts, oldest first: a revert of a live commit of this release cancels both; a
+    // revert of a cancelling revert brings the original back.
+    let mut cancelled = vec![false; list.len()];
+    let mut cancels: HashMap<usize, usize> = HashMap::new();
+    for k in (0..list.len()).rev() {
+        let c = &commits[list[k]];
+        let Some(target) = reverted_commit(&c.message) else {
+            continue;
+        };
+        let Some(&t) = in_release.get(&target) else {
+            continue;
+        };
+        if cancelled[t] {
+            if let Some(original) = cancels.remove(&t) {
+                cancelled[original] = false;
+                cancelled[k] = true;
+            }
+            continue;
+        }
+        cancelled[t] = true;
+        cancelled[k] = true;
+        cancels.insert(k, t);
+    }
+
+    let mut left_out = LeftOut::default();
+    let mut breaking = Vec::new();
+    let mut by_section: HashMap<String, Vec<Entry>> = HashMap::new();
+    let mut others = Vec::new();
+    let mut types: BTreeMap<String, usize> = BTreeMap::new();
+    for (k, &i) in list.iter().enumerate() {
+        let c = &commits[i];
+        if cancelled[k] {
+            left_out.reverted += 1;
+            continue;
+        }
+        match classify(c, conv) {
+            Class::Entry(e) => {
+                *types.entry(e.kind.clone()).or_default() += 1;
+                if e.breaking {
+                    breaking.push(e);
+                } else {
+                    let name = e.section.clone().unwrap_or_default();
+                    by_section.entry(name).or_default().push(e);
+                }
+            }
+            Class::Unlisted(kind) => {
+                *types.entry(kind).or_default() += 1;
+                left_out.unlisted_types += 1;
+            }
+            Class::Other(kind) => {
+                match kind {
+                    OtherKind::Merge => left_out.merges += 1,
+                    OtherKind::NonConforming => left_out.non_conforming += 1,
+                    OtherKind::Revert | OtherKind::Fixup => left_out.exempt += 1,
+                }
+                if opts.others == Others::List {
+                    others.push(OtherCommit {
+                        commit: c.id.to_string(),
+                        short: short(&c.id),
+                        subject: subject_of(&c.message).to_owned(),
+                        kind,
+                    });
+                }
+            }
+        }
+    }
+    // Sections in the order their types appear in the convention, then any others.
+    let mut names: Vec<String> = Vec::new();
+    for ty in conv.types.iter().chain(conv.sections.keys()) {
+        if let Some(name) = conv.sections.get(ty)
+            && !names.contains(name)
+        {
+            names.push(name.clone());
+        }
+    }
+    let sections = names
+        .into_iter()
+        .filter_map(|name| {
+            let entries = by_section.remove(&name)?;
+            Some(Section { name, entries })
+        })
+        .collect();
+    Release {
+        version: None,
+        tag: None,
+        date: None,
+        previous_tag: None,
+        commits: list.len(),
+        breaking,
+        sections,
+        others,
+        types,
+        left_out,
+    }
+}

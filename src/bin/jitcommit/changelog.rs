@@ -1,0 +1,399 @@
+//! `jitcommit changelog`: Keep a Changelog markdown or JSON from the history; `--write`
+//! replaces the generated region of a file, `--check` is the drift guard.
+
+use std::ffi::OsString;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use jitcommit_core::changelog::{
+    self, Changelog, Links, Options, Others, Pending, TagPattern, region,
+};
+
+use crate::error::{Error, usage};
+use crate::repo::{self, Context};
+use crate::{Outcome, print};
+
+const HELP: &str = "\
+jitcommit changelog: Keep a Changelog 1.1.0 from the commit history
+
+USAGE:
+    jitcommit changelog [OPTIONS]                   print the changelog
+    jitcommit changelog --write [FILE]              replace FILE's generated region
+    jitcommit changelog --check [FILE]              exit 1 with a diff when FILE drifted
+
+One release per version tag, `Unreleased` for the commits after the last one;
+sections from the convention's `sections` map, breaking changes first; each entry
+is a commit's subject with its bullets and short id. The tag pattern, link patterns
+and --others can also be set in the convention's [changelog] table (tag-pattern,
+commit-url, compare-url, others); a flag wins. FILE defaults to CHANGELOG.md
+at the work tree root. Only the text between the markers is generated; the begin
+marker records the commit it was generated through, and --check compares the file
+with the history as it stood at that commit (tags made since included), so commits
+that do not touch the file keep the check green until the next release.
+
+OPTIONS:
+    --range A..B            only the commits of A..B (either side empty: HEAD)
+    --unreleased            only the commits after the last version tag
+    --tag VERSION           render the unreleased commits as release VERSION
+                            (with --unreleased: only that release, the notes)
+    --date YYYY-MM-DD       the date of the --tag release (default: today, UTC)
+    --format markdown|json  output format (json: the release data)
+    --others count|list     merges, exempt and non-conforming commits: counted
+                            (default) or listed under their own heading
+    --tag-pattern REGEX     which tags are versions (group `version`, default semver
+                            with an optional `v`)
+    --commit-url PATTERN    link each id: PATTERN with {id} (full) or {short}
+    --compare-url PATTERN   link each release: PATTERN with {from} and {to}
+    --config FILE           use this convention file
+    -h, --help              print this help
+
+EXAMPLES:
+    jitcommit changelog --unreleased
+    jitcommit changelog --tag 1.4.0 --write
+    jitcommit changelog --check CHANGELOG.md          # in CI
+    jitcommit changelog --format json --range v1.0.0..
+    jitcommit changelog --commit-url 'https://git.example.com/x/commit/{id}' \\
+        --compare-url 'https://git.example.com/x/compare/{from}...{to}'
+";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Markdown,
+    Json,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Action {
+    Print,
+    Write(Option<PathBuf>),
+    Check(Option<PathBuf>),
+}
+
+/// The validated command line.
+pub struct Settings {
+    action: Action,
+    range: Option<String>,
+    unreleased: bool,
+    tag: Option<String>,
+    date: Option<String>,
+    format: Format,
+    others: Option<Others>,
+    tag_pattern: Option<String>,
+    links: Links,
+    config: Option<PathBuf>,
+}
+
+fn text(v: OsString, flag: &str) -> Result<String, Error> {
+    v.into_string()
+        .map_err(|_| usage(format!("{flag} must be valid UTF-8")))
+}
+
+fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
+    use lexopt::prelude::*;
+    let mut p = lexopt::Parser::from_args(args);
+    let mut s = Settings {
+        action: Action::Print,
+        range: None,
+        unreleased: false,
+        tag: None,
+        date: None,
+        format: Format::Markdown,
+        others: None,
+        tag_pattern: None,
+        links: Links::default(),
+        config: None,
+    };
+    let mut file_flag: Option<&'static str> = None;
+    while let Some(arg) = p.next()? {
+        match arg {
+            Long("write") | Long("check") => {
+                let name = if arg == Long("write") {
+                    "--write"
+                } else {
+                    "--check"
+                };
+                if let Some(f) = file_flag {
+                    return Err(usage(format!("{f} and {name} cannot be used together")));
+                }
+                file_flag = Some(name);
+                let file = p.optional_value().map(PathBuf::from);
+                s.action = if name == "--write" {
+                    Action::Write(file)
+                } else {
+                    Action::Check(file)
+                };
+            }
+            Value(v) => {
+                let file = PathBuf::from(v);
+                s.action = match s.action {
+                    Action::Write(None) => Action::Write(Some(file)),
+                    Action::Check(None) => Action::Check(Some(file)),
+                    _ => {
+                        return Err(usage(format!(
+                            "unexpected argument {:?} (a FILE goes after --write or --check)",
+                            file.display()
+                        )));
+                    }
+                };
+            }
+            Long("range") => s.range = Some(text(p.value()?, "--range")?),
+            Long("unreleased") => s.unreleased = true,
+            Long("tag") => s.tag = Some(text(p.value()?, "--tag")?),
+            Long("date") => {
+                let d = text(p.value()?, "--date")?;
+                if !repo::valid_date(&d) {
+                    return Err(usage(format!("--date expects YYYY-MM-DD (got {d:?})")));
+                }
+                s.date = Some(d);
+            }
+            Long("format") => {
+                s.format = match text(p.value()?, "--format")?.as_str() {
+                    "markdown" => Format::Markdown,
+                    "json" => Format::Json,
+                    other => {
+                        return Err(usage(format!(
+                            "invalid value {other:?} for --format (expected markdown or json)"
+                        )));
+                    }
+                }
+            }
+            Long("others") => {
+                s.others = match text(p.value()?, "--others")?.as_str() {
+                    "count" => Some(Others::Count),
+                    "list" => Some(Others::List),
+                    other => {
+                        return Err(usage(format!(
+                            "invalid value {other:?} for --others (expected count or list)"
+                        )));
+                    }
+                }
+            }
+            Long("tag-pattern") => s.tag_pattern = Some(text(p.value()?, "--tag-pattern")?),
+            Long("commit-url") => s.links.commit = Some(text(p.value()?, "--commit-url")?),
+            Long("compare-url") => s.links.compare = Some(text(p.value()?, "--compare-url")?),
+            Long("config") => s.config = Some(PathBuf::from(p.value()?)),
+            Short('h') | Long("help") => return Ok(None),
+            _ => return Err(arg.unexpected().into()),
+        }
+    }
+    if s.format == Format::Json && s.action != Action::Print {
+        return Err(usage(
+            "--format json prints the release data; --write and --check keep markdown",
+        ));
+    }
+    if s.date.is_some() && s.tag.is_none() {
+        return Err(usage(
+            "--date dates the --tag release; give --tag VERSION too",
+        ));
+    }
+    Ok(Some(s))
+}
+
+/// Runs `jitcommit changelog`.
+pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
+    let Some(mut s) = parse(args)? else {
+        return print(HELP);
+    };
+    let ctx = Context::open(s.config.as_deref())?;
+    // Flags first, then the convention's [changelog] table, then the defaults.
+    let cl = &ctx.convention.changelog;
+    let others = s.others.or(cl.others).unwrap_or_default();
+    s.links.commit = s.links.commit.take().or_else(|| cl.commit_url.clone());
+    s.links.compare = s.links.compare.take().or_else(|| cl.compare_url.clone());
+    let pattern = TagPattern::new(
+        s.tag_pattern
+            .as_deref()
+            .or(cl.tag_pattern.as_deref())
+            .unwrap_or(TagPattern::DEFAULT),
+    )?;
+    let history = repo::history(&ctx, s.range.as_deref(), &pattern)?;
+    let pending = match &s.tag {
+        None => None,
+        Some(v) => {
+            let version = repo::parse_version(v, &pattern)
+                .ok_or_else(|| usage(format!("--tag {v:?} is not a version (e.g. 1.4.0)")))?;
+            let last = history.tags.last();
+            if let Some(last) = last
+                && version <= last.version
+            {
+                return Err(usage(format!(
+                    "--tag {version} is not after the last version tag {} ({})",
+                    last.name, last.version
+                )));
+            }
+            Some(Pending {
+                tag: pattern.tag_name(&version, last.map(|t| t.name.as_str())),
+                version,
+                date: s.date.clone().unwrap_or_else(repo::today),
+            })
+        }
+    };
+    let opts = |through| Options {
+        convention: &ctx.convention,
+        others,
+        pending: pending.clone(),
+        through,
+    };
+    // --unreleased keeps the release the tags do not have yet (the --tag one).
+    let select = |mut log: Changelog| {
+        if s.unreleased {
+            log.releases.retain(|r| {
+                r.tag.is_none()
+                    || pending
+                        .as_ref()
+                        .is_some_and(|p| r.tag.as_deref() == Some(&p.tag))
+            });
+        }
+        log
+    };
+    match &s.action {
+        Action::Print => {
+            let log = select(changelog::build(
+                &history.commits,
+                &history.tags,
+                &opts(None),
+            ));
+            match s.format {
+                Format::Markdown => print(&changelog::render_markdown(&log, &s.links)),
+                Format::Json => print(&changelog::render_json(&log)),
+            }
+        }
+        Action::Write(file) => {
+            let path = file_path(&ctx, file.as_deref());
+            let log = select(changelog::build(
+                &history.commits,
+                &history.tags,
+                &opts(None),
+            ));
+            let body = changelog::render_markdown(&log, &s.links);
+            let block = region::block(&body, Some(&history.tip));
+            let existing = read_optional(&path)?;
+            let new =
+                region::splice(existing.as_deref(), &block).map_err(|problem| Error::Region {
+                    path: path.clone(),
+                    problem,
+                })?;
+            if existing.as_deref() != Some(new.as_str()) {
+                write_atomic(&path, &new)?;
+            }
+            Ok(Outcome::Ok)
+        }
+        Action::Check(file) => {
+            let path = file_path(&ctx, file.as_deref());
+            let shown = file
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("CHANGELOG.md"));
+            let shown = shown.display();
+            let mut err = std::io::stderr().lock();
+            let fix = format!("run `jitcommit changelog --write {shown}` and commit it");
+            let Some(text) = read_optional(&path)? else {
+                let _ = writeln!(err, "{shown}: no such file; {fix}");
+                return Ok(Outcome::Failed);
+            };
+            let found = match region::find(&text) {
+                Ok(Some(r)) => r,
+                Ok(None) => {
+                    let _ = writeln!(
+                        err,
+                        "{shown}: no generated region (`{}` … `{}`); {fix}",
+                        region::BEGIN,
+                        region::END
+                    );
+                    return Ok(Outcome::Failed);
+                }
+                Err(problem) => {
+                    let _ = writeln!(err, "{shown}:{problem}");
+                    return Ok(Outcome::Failed);
+                }
+            };
+            let through = found.through.unwrap_or(history.tip);
+            let newer = match history.commits.iter().position(|c| c.id == through) {
+                Some(_) => history
+                    .commits
+                    .iter()
+                    .take_while(|c| c.id != through)
+                    .count(),
+                None => {
+                    let _ = writeln!(
+                        err,
+                        "{shown}:{}: generated through {through}, which is not in the history checked (rewritten history, or another branch); {fix}",
+                        found.line
+                    );
+                    return Ok(Outcome::Failed);
+                }
+            };
+            let log = select(changelog::build(
+                &history.commits,
+                &history.tags,
+                &opts(Some(through)),
+            ));
+            let body = changelog::render_markdown(&log, &s.links);
+            let expected = region::block(&body, found.through.as_ref());
+            if expected == found.block {
+                let short: String = through
+                    .to_string()
+                    .chars()
+                    .take(changelog::SHORT_ID_LEN)
+                    .collect();
+                let _ = writeln!(
+                    err,
+                    "{shown}: matches the history through {short} ({newer} newer commit{} not in it yet)",
+                    if newer == 1 { "" } else { "s" }
+                );
+                return Ok(Outcome::Ok);
+            }
+            let diff = region::diff(
+                found.block,
+                &expected,
+                &format!("{shown} (committed)"),
+                &format!("{shown} (from the history)"),
+            );
+            let _ = std::io::stdout().lock().write_all(diff.as_bytes());
+            let _ = writeln!(
+                err,
+                "{shown}:{}: the generated region differs from what the history derives; {fix}",
+                found.line
+            );
+            Ok(Outcome::Failed)
+        }
+    }
+}
+
+fn file_path(ctx: &Context, file: Option<&Path>) -> PathBuf {
+    match file {
+        Some(f) => f.to_owned(),
+        None => ctx.root().join("CHANGELOG.md"),
+    }
+}
+
+fn read_optional(path: &Path) -> Result<Option<String>, Error> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| Error::File {
+            what: "read (not UTF-8)",
+            path: path.to_owned(),
+            source: std::io::Error::from(std::io::ErrorKind::InvalidData),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(Error::File {
+            what: "read",
+            path: path.to_owned(),
+            source,
+        }),
+    }
+}
+
+fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let err = |source| Error::File {
+        what: "write",
+        path: path.to_owned(),
+        source,
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(err)?;
+    tmp.write_all(text.as_bytes()).map_err(err)?;
+    tmp.persist(path).map_err(|e| err(e.error))?;
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! `jitcommit init` in real repositories: where the convention goes, what it imports
+//! from commitlint (JSON and YAML), cog.toml and .versionrc, what it lists as unmapped,
+//! and that it shows first and never overwrites without `--force`.
+#![allow(clippy::unwrap_used)]
+
+mod jitcommit_support;
+
+use jitcommit_support::*;
+use jitcommit_testkit::{Sandbox, write};
+
+fn check_dump(sb: &Sandbox, dir: &std::path::Path) -> String {
+    let o = sb
+        .cmd(jitcommit_testkit::cargo_bin("jitcommit-check"), dir)
+        .arg("--dump-config")
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn shows_first_then_writes_a_commitlint_yaml_import() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    write(
+        &r.dir,
+        ".commitlintrc.yml",
+        "extends: ['@commitlint/config-conventional']\nrules:\n  type-enum: [2, always, [feat, fix, chore, hotfix]]\n  scope-enum:\n    - 2\n    - always\n    - [core, cli]\n  header-max-length: [2, always, 100]\n  subject-case: [2, never, [sentence-case]]\n",
+    );
+    let o = r.jc(&["init"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let shown = stdout(&o);
+    assert!(shown.starts_with("# .commit-convention.toml\ntypes = [\"feat\", \"fix\", \"chore\", \"hotfix\"]\nscopes = [\"core\", \"cli\"]\n"), "{shown}");
+    assert!(shown.contains("subject-max = 100\n"), "{shown}");
+    assert!(
+        stderr(&o).contains("Imported: .commitlintrc.yml"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("Not mapped: .commitlintrc.yml: rule subject-case"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !r.dir.join(".commit-convention.toml").exists(),
+        "init without --write wrote"
+    );
+
+    let o = r.jc(&["init", "--write"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let dump = check_dump(&sb, &r.dir);
+    assert!(
+        dump.contains("types = [\"feat\", \"fix\", \"chore\", \"hotfix\"]"),
+        "{dump}"
+    );
+    assert!(dump.contains("subject-max = 100"), "{dump}");
+
+    // Never overwrites without --force.
+    let before = std::fs::read_to_string(r.dir.join(".commit-convention.toml")).unwrap();
+    std::fs::remove_file(r.dir.join(".commitlintrc.yml")).unwrap();
+    let o = r.jc(&["init", "--write"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("a convention already exists: .commit-convention.toml"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(r.dir.join(".commit-convention.toml")).unwrap(),
+        before
+    );
+    let o = r.jc(&["init", "--write", "--force"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(check_dump(&sb, &r.dir).contains("subject-max = 72"));
+}
+
+#[test]
+fn pyproject_gets_its_table_and_keeps_the_rest() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    write(
+        &r.dir,
+        "pyproject.toml",
+        "[project]\nname = \"demo\"\n\n[tool.ruff]\nline-length = 100\n",
+    );
+    write(
+        &r.dir,
+        ".commitlintrc.json",
+        r#"{"rules": {"type-enum": [2, "always", ["feat", "fix"]], "body-max-line-length": [2, "always", 80]}}"#,
+    );
+    let o = r.jc(&["init", "--write"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = std::fs::read_to_string(r.dir.join("pyproject.toml")).unwrap();
+    assert!(text.starts_with("[project]\nname = \"demo\"\n\n[tool.ruff]\nline-length = 100\n\n[tool.commit-convention]\ntypes = [\"feat\", \"fix\"]\n"), "{text}");
+    assert!(
+        text.contains("[tool.commit-convention.sections]\n"),
+        "{text}"
+    );
+    let dump = check_dump(&sb, &r.dir);
+    assert!(
+        dump.contains("pyproject.toml [tool.commit-convention]"),
+        "{dump}"
+    );
+    assert!(dump.contains("body-wrap = 80"), "{dump}");
+    // --force replaces the table, keeps the others.
+    std::fs::remove_file(r.dir.join(".commitlintrc.json")).unwrap();
+    let o = r.jc(&["init", "--write", "--force"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = std::fs::read_to_string(r.dir.join("pyproject.toml")).unwrap();
+    assert_eq!(
+        text.matches("[tool.commit-convention]").count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains("[tool.ruff]\nline-length = 100\n"), "{text}");
+    assert!(check_dump(&sb, &r.dir).contains("body-wrap = 0"));
+}
+
+#[test]
+fn a_cargo_workspace_gets_workspace_metadata_from_cog_toml() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    write(&r.dir, "Cargo.toml", "[workspace]\nmembers = []\n");
+    write(
+        &r.dir,
+        "cog.toml",
+        "tag_prefix = \"v\"\nscopes = [\"core\"]\n[commit_types]\nhotfix = { changelog_title = \"Hotfixes\" }\nchore = { omit_from_changelog = true }\n",
+    );
+    let o = r.jc(&["init", "--write"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("Not mapped: cog.toml: tag_prefix"),
+        "{}",
+        stderr(&o)
+    );
+    let dump = check_dump(&sb, &r.dir);
+    assert!(
+        dump.contains("Cargo.toml [workspace.metadata.commit-convention]"),
+        "{dump}"
+    );
+    assert!(dump.contains("hotfix = \"Hotfixes\""), "{dump}");
+    assert!(dump.contains("scopes = [\"core\"]"), "{dump}");
+    assert!(dump.contains("\"hotfix\"]"), "{dump}");
+}
+
+#[test]
+fn versionrc_types_and_sections_are_imported() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    write(
+        &r.dir,
+        ".versionrc",
+        r#"{"types": [{"type": "feat", "section": "Features"}, {"type": "fix", "section": "Bug Fixes"}, {"type": "chore", "hidden": true}], "tagPrefix": "release-"}"#,
+    );
+    let o = r.jc(&["init"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let shown = stdout(&o);
+    assert!(
+        shown.contains("feat = \"Features\"\nfix = \"Bug Fixes\"\n"),
+        "{shown}"
+    );
+    assert!(
+        stderr(&o).contains("Not mapped: .versionrc: tagPrefix"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_js_config_without_npx_is_listed_as_not_read() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    write(
+        &r.dir,
+        "commitlint.config.js",
+        "module.exports = {extends: ['@commitlint/config-conventional']};\n",
+    );
+    let o = sb
+        .cmd(bin(), &r.dir)
+        .arg("init")
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("commitlint.config.js: not read"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn broken_imports_and_flags_exit_2() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    write(&r.dir, "cog.toml", "[commit_types\n");
+    let o = r.jc(&["init"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("cog.toml: "), "{}", stderr(&o));
+    assert_eq!(code(&r.jc(&["init", "--to", "yaml"])), 2);
+}
