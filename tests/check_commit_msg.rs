@@ -648,3 +648,22 @@ fn what_git_stores_decides_whitespace_comments_and_encoding() {
     let o = git_try(&sb, &r, &["commit", "-q", "-v"], &[("GIT_EDITOR", &ed)]);
     assert_eq!(code(&o), 0, "the diff is not stored: {}", stderr(&o));
 }
+
+#[test]
+fn a_non_utf8_file_name_in_git_s_status_comment_does_not_block_a_commit() {
+    use std::os::unix::ffi::OsStrExt;
+    let sb = Sandbox::new();
+    let r = client(&sb, "r");
+    sb.git(&r, &["config", "core.quotePath", "false"]);
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+    std::fs::write(r.join(name), "x\n").unwrap();
+    sb.git(&r, &["add", "-A"]);
+    // The editor's text names a path that is plain ASCII; git's own comment block lists
+    // the Latin-1 name raw (quotePath=false). git drops that block, so must the check.
+    write(&r, "a.txt", "b\n");
+    sb.git(&r, &["add", "a.txt"]);
+    let msg = "fix: correct a\n\n- Update: a.txt — keep the example honest\n";
+    let ed = editor(&sb, msg);
+    let o = git_try(&sb, &r, &["commit", "-q"], &[("GIT_EDITOR", &ed)]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
