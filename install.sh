@@ -9,8 +9,7 @@ usage() {
 Usage: install.sh [OPTIONS]
 
 Builds jitcommit-draft and jitcommit-check (cargo install --path <source> --locked,
-in <source>/target or CARGO_TARGET_DIR; on Linux with glibc jitcommit-check is then
-linked statically) and installs the client hooks (prepare-commit-msg, commit-msg)
+in <source>/target or CARGO_TARGET_DIR) and installs the client hooks (prepare-commit-msg, commit-msg)
 into the current repository's hooks folder (`git rev-parse --git-path hooks`:
 follows core.hooksPath and linked worktrees).
 
@@ -23,9 +22,6 @@ Options:
                       instead of ~/.cargo/bin
   --no-build          do not build: use jitcommit binaries already installed
                       (DIR/bin with --prefix, else PATH, else ~/.cargo/bin)
-  --dynamic           keep jitcommit-check dynamically linked (on Linux with glibc
-                      it is linked statically by default, which makes each check
-                      start faster; see scripts/static-check.sh)
   --uninstall         remove jitcommit's hooks and put back the hooks they replaced
                       (the binaries stay: `cargo uninstall jitcommit` removes them)
   -h, --help          show this help
@@ -57,7 +53,6 @@ server=
 server_hook=pre-receive
 prefix=
 build=1
-static=1
 uninstall=0
 
 need_arg() {
@@ -75,7 +70,6 @@ while [ "$#" -gt 0 ]; do
 	--prefix) need_arg "$@"; prefix=$2; shift 2 ;;
 	--prefix=*) prefix=${1#--prefix=}; shift ;;
 	--no-build) build=0; shift ;;
-	--dynamic) static=0; shift ;;
 	--uninstall) uninstall=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown option: $1 (see --help)" ;;
@@ -177,9 +171,9 @@ fi
 if [ "$build" = 1 ]; then
 	command -v cargo >/dev/null 2>&1 ||
 		die "cargo not found on PATH: install Rust (https://rustup.rs), or use --no-build with binaries already installed"
-	# One target dir for cargo install and the static link, which then reuses the
-	# dependencies; kept, so that the next install builds only what changed. A source
-	# tree we cannot write to builds in a temporary dir, removed afterwards.
+	# The build is kept in <source>/target, so that the next install builds only what
+	# changed. A source tree we cannot write to builds in a temporary dir, removed
+	# afterwards.
 	build_tmp=
 	if [ -z "${CARGO_TARGET_DIR:-}" ]; then
 		if [ -w "$src_dir" ]; then
@@ -203,11 +197,7 @@ if [ "$build" = 1 ]; then
 		[ -x "$bin_dir/$b" ] || die "cargo install finished but $bin_dir/$b is missing"
 	done
 	say "built     $bin_dir/jitcommit-draft"
-	if [ "$static" = 1 ] && sh "$src_dir/scripts/static-check.sh" "$bin_dir/jitcommit-check"; then
-		say "built     $bin_dir/jitcommit-check (statically linked: it starts faster)"
-	else
-		say "built     $bin_dir/jitcommit-check"
-	fi
+	say "built     $bin_dir/jitcommit-check"
 	[ -z "$build_tmp" ] || rm -rf -- "$build_tmp"
 else
 	bin_dir=
