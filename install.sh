@@ -53,6 +53,7 @@ server=
 server_hook=pre-receive
 prefix=
 build=1
+build_args=
 uninstall=0
 
 need_arg() {
@@ -101,6 +102,8 @@ if [ -n "$server" ]; then
 	[ "$bare" = true ] || die "--server $target: not a bare repository (use --repo for a work tree)"
 	hooks_wanted=$server_hook
 	bins_wanted=jitcommit-check
+	# A server runs only the check: build it without the draft's model client.
+	build_args='--no-default-features --bin jitcommit-check'
 else
 	target=${repo:-.}
 	[ -d "$target" ] || die "--repo $target: no such directory"
@@ -113,6 +116,7 @@ else
 	target=$(git -C "$target" rev-parse --show-toplevel)
 	hooks_wanted='prepare-commit-msg commit-msg'
 	bins_wanted='jitcommit-draft jitcommit-check'
+	build_args=
 fi
 
 hooks_rel=$(git -C "$target" rev-parse --git-path hooks)
@@ -184,20 +188,22 @@ if [ "$build" = 1 ]; then
 		fi
 	fi
 	export CARGO_TARGET_DIR
+	names=$(echo $bins_wanted | sed 's/ / and /')
 	if [ -n "$prefix" ]; then
-		say "Building and installing jitcommit-draft and jitcommit-check into $prefix/bin ..."
-		cargo install --path "$src_dir" --locked --root "$prefix"
+		say "Building and installing $names into $prefix/bin ..."
+		# shellcheck disable=SC2086 # build_args holds separate words
+		cargo install --path "$src_dir" --locked --root "$prefix" $build_args
 		bin_dir=$prefix/bin
 	else
-		say "Building and installing jitcommit-draft and jitcommit-check with cargo install ..."
-		cargo install --path "$src_dir" --locked
+		say "Building and installing $names with cargo install ..."
+		# shellcheck disable=SC2086
+		cargo install --path "$src_dir" --locked $build_args
 		bin_dir=${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin
 	fi
 	for b in $bins_wanted; do
 		[ -x "$bin_dir/$b" ] || die "cargo install finished but $bin_dir/$b is missing"
+		say "built     $bin_dir/$b"
 	done
-	say "built     $bin_dir/jitcommit-draft"
-	say "built     $bin_dir/jitcommit-check"
 	[ -z "$build_tmp" ] || rm -rf -- "$build_tmp"
 else
 	bin_dir=
