@@ -9,9 +9,9 @@ usage() {
 Usage: install.sh [OPTIONS]
 
 Builds jitcommit-draft, jitcommit-check and jitcommit, with a git-jitcommit link for
-`git jitcommit …` (cargo install --path <source> --locked,
-in <source>/target or CARGO_TARGET_DIR; on Linux with glibc jitcommit-check is then
-linked statically) and installs the client hooks (prepare-commit-msg, commit-msg)
+`git jitcommit …` (cargo install --path <source> --locked, in <source>/target or
+CARGO_TARGET_DIR; with --server only jitcommit-check) and installs the client hooks
+(prepare-commit-msg, commit-msg)
 into the current repository's hooks folder (`git rev-parse --git-path hooks`:
 follows core.hooksPath and linked worktrees).
 
@@ -24,9 +24,6 @@ Options:
                       instead of ~/.cargo/bin
   --no-build          do not build: use jitcommit binaries already installed
                       (DIR/bin with --prefix, else PATH, else ~/.cargo/bin)
-  --dynamic           keep jitcommit-check dynamically linked (on Linux with glibc
-                      it is linked statically by default, which makes each check
-                      start faster; see scripts/static-check.sh)
   --uninstall         remove jitcommit's hooks and put back the hooks they replaced
                       (the binaries stay: `cargo uninstall jitcommit` removes them)
   -h, --help          show this help
@@ -58,7 +55,7 @@ server=
 server_hook=pre-receive
 prefix=
 build=1
-static=1
+build_args=
 uninstall=0
 
 need_arg() {
@@ -76,7 +73,6 @@ while [ "$#" -gt 0 ]; do
 	--prefix) need_arg "$@"; prefix=$2; shift 2 ;;
 	--prefix=*) prefix=${1#--prefix=}; shift ;;
 	--no-build) build=0; shift ;;
-	--dynamic) static=0; shift ;;
 	--uninstall) uninstall=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown option: $1 (see --help)" ;;
@@ -108,6 +104,8 @@ if [ -n "$server" ]; then
 	[ "$bare" = true ] || die "--server $target: not a bare repository (use --repo for a work tree)"
 	hooks_wanted=$server_hook
 	bins_wanted=jitcommit-check
+	# A server runs only the check: build it without the draft's model client.
+	build_args='--no-default-features --bin jitcommit-check'
 else
 	target=${repo:-.}
 	[ -d "$target" ] || die "--repo $target: no such directory"
@@ -120,6 +118,7 @@ else
 	target=$(git -C "$target" rev-parse --show-toplevel)
 	hooks_wanted='prepare-commit-msg commit-msg'
 	bins_wanted='jitcommit-draft jitcommit-check'
+	build_args=
 fi
 
 hooks_rel=$(git -C "$target" rev-parse --git-path hooks)
@@ -178,9 +177,9 @@ fi
 if [ "$build" = 1 ]; then
 	command -v cargo >/dev/null 2>&1 ||
 		die "cargo not found on PATH: install Rust (https://rustup.rs), or use --no-build with binaries already installed"
-	# One target dir for cargo install and the static link, which then reuses the
-	# dependencies; kept, so that the next install builds only what changed. A source
-	# tree we cannot write to builds in a temporary dir, removed afterwards.
+	# The build is kept in <source>/target, so that the next install builds only what
+	# changed. A source tree we cannot write to builds in a temporary dir, removed
+	# afterwards.
 	build_tmp=
 	if [ -z "${CARGO_TARGET_DIR:-}" ]; then
 		if [ -w "$src_dir" ]; then
@@ -191,24 +190,22 @@ if [ "$build" = 1 ]; then
 		fi
 	fi
 	export CARGO_TARGET_DIR
+	names=$(echo $bins_wanted | sed 's/ / and /')
 	if [ -n "$prefix" ]; then
-		say "Building and installing jitcommit-draft and jitcommit-check into $prefix/bin ..."
-		cargo install --path "$src_dir" --locked --root "$prefix"
+		say "Building and installing $names into $prefix/bin ..."
+		# shellcheck disable=SC2086 # build_args holds separate words
+		cargo install --path "$src_dir" --locked --root "$prefix" $build_args
 		bin_dir=$prefix/bin
 	else
-		say "Building and installing jitcommit-draft and jitcommit-check with cargo install ..."
-		cargo install --path "$src_dir" --locked
+		say "Building and installing $names with cargo install ..."
+		# shellcheck disable=SC2086
+		cargo install --path "$src_dir" --locked $build_args
 		bin_dir=${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin
 	fi
 	for b in $bins_wanted; do
 		[ -x "$bin_dir/$b" ] || die "cargo install finished but $bin_dir/$b is missing"
+		say "built     $bin_dir/$b"
 	done
-	say "built     $bin_dir/jitcommit-draft"
-	if [ "$static" = 1 ] && sh "$src_dir/scripts/static-check.sh" "$bin_dir/jitcommit-check"; then
-		say "built     $bin_dir/jitcommit-check (statically linked: it starts faster)"
-	else
-		say "built     $bin_dir/jitcommit-check"
-	fi
 	# `git jitcommit …` runs git-jitcommit from PATH: a link beside the binary.
 	if [ -x "$bin_dir/jitcommit" ]; then
 		ln -sf jitcommit "$bin_dir/git-jitcommit"

@@ -3,7 +3,6 @@
 # Installs convco and cocogitto with cargo when they are absent. convco 0.7 needs
 # rustc 1.96, so the script falls back to convco 0.6.2 (--locked); convco's libz-sys
 # build needs cmake (apt-get install cmake).
-# Also times the statically linked jitcommit-check that install.sh installs.
 # Not run by CI.
 set -eu
 cd "$(dirname "$0")/.."
@@ -13,11 +12,4 @@ for tool in convco:convco cog:cocogitto; do
         cargo install --locked "$crate" || { [ "$crate" = convco ] && cargo install --locked convco@0.6.2; }
     fi
 done
-# The statically linked jitcommit-check that install.sh installs on Linux with glibc,
-# timed beside cargo's dynamically linked build (skipped where it cannot be built).
-static_dir=$(mktemp -d)
-trap 'rm -rf -- "$static_dir"' EXIT
-if sh scripts/static-check.sh "$static_dir/jitcommit-check"; then
-    export JITCOMMIT_BENCH_STATIC="$static_dir/jitcommit-check"
-fi
 cargo bench --bench check

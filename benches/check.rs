@@ -15,10 +15,6 @@
 //! are timed in interleaved rounds (each command once per round, in turn), so that a
 //! change of load on a shared machine hits every tool alike.
 //!
-//! With `JITCOMMIT_BENCH_STATIC=<path>` it also times, in 1., the statically linked
-//! jitcommit-check at that path (what install.sh installs on Linux with glibc;
-//! bench/check.sh builds it with scripts/static-check.sh).
-//!
 //! With `JITCOMMIT_BENCH_KEEP=1` it generates the history, prints where it kept it and
 //! stops, for profiling a single command against it.
 #![allow(clippy::unwrap_used, missing_docs)]
@@ -119,21 +115,6 @@ fn main() {
         ),
         ("rejected", Box::new(feed_cmd(&bin, &["--stdin"], unstaged))),
     ];
-    let static_bin = std::env::var_os("JITCOMMIT_BENCH_STATIC").map(PathBuf::from);
-    if let Some(s) = &static_bin {
-        one.push((
-            "static",
-            Box::new(feed_cmd(s, &["--stdin"], msg.to_owned())),
-        ));
-        one.push((
-            "static untraced",
-            Box::new(feed_cmd(
-                s,
-                &["--stdin", "--no-trace-paths"],
-                msg.to_owned(),
-            )),
-        ));
-    }
     if let Some(convco) = &convco {
         one.push((
             "convco",
@@ -161,16 +142,6 @@ fn main() {
         "  jitcommit-check --stdin, a path not staged (rejected) {}",
         ms(t["rejected"])
     );
-    if static_bin.is_some() {
-        println!(
-            "  statically linked, --stdin                {}",
-            ms(t["static"])
-        );
-        println!(
-            "  statically linked, --stdin --no-trace-paths {}",
-            ms(t["static untraced"])
-        );
-    }
     match t.get("convco") {
         Some(c) => {
             println!(
@@ -179,13 +150,6 @@ fn main() {
                 ratio(t["ours"], *c),
                 ratio(t["untraced"], *c)
             );
-            if static_bin.is_some() {
-                println!(
-                    "    statically linked (as install.sh installs it): ratio {:.2} (untraced {:.2})",
-                    ratio(t["static"], *c),
-                    ratio(t["static untraced"], *c)
-                );
-            }
         }
         None => println!("  convco: not installed (bench/check.sh installs it)"),
     }

@@ -550,8 +550,7 @@ fn second_run_changes_nothing_and_says_so() {
     user_hook(&repo.join(".git/hooks/commit-msg"), &ulog, 0);
     install_ok(&sb, &repo, &path_with_built(), &["--no-build"]);
     let before = snapshot(&repo.join(".git/hooks"));
-    // --dynamic only changes how a build links jitcommit-check: the hooks are the same.
-    let out = install_ok(&sb, &repo, &path_with_built(), &["--no-build", "--dynamic"]);
+    let out = install_ok(&sb, &repo, &path_with_built(), &["--no-build"]);
     assert_eq!(snapshot(&repo.join(".git/hooks")), before);
     assert!(out.contains("Already installed: nothing changed"), "{out}");
     assert!(!out.contains("moved"), "{out}");
@@ -729,7 +728,6 @@ fn help_names_every_option() {
         "--server-hook",
         "--prefix",
         "--no-build",
-        "--dynamic",
         "--uninstall",
         "--help",
     ] {
@@ -870,8 +868,7 @@ fn pathdiff(target: &Path, base: &Path) -> PathBuf {
 }
 
 /// The one test that builds for real: `install.sh --prefix DIR` runs
-/// `cargo install --path <source> --locked --root DIR` (a release build), then links
-/// jitcommit-check statically on Linux with glibc.
+/// `cargo install --path <source> --locked --root DIR` (a release build).
 #[test]
 fn install_builds_the_binaries_into_a_prefix() {
     let sb = Sandbox::new();
@@ -905,17 +902,21 @@ fn install_builds_the_binaries_into_a_prefix() {
         read(&repo.join(".git/hooks/commit-msg"))
             .contains(&format!("JITCOMMIT_BIN_DIR='{}'", bin.display()))
     );
-    // On Linux with glibc the check is linked statically, the draft as cargo links it.
-    if cfg!(target_os = "linux") {
-        let check = std::fs::read(bin.join("jitcommit-check")).unwrap();
-        let draft = std::fs::read(bin.join("jitcommit-draft")).unwrap();
-        assert!(jitcommit_testkit::elf_has_interpreter(&draft));
-        assert_eq!(
-            jitcommit_testkit::elf_has_interpreter(&check),
-            !jitcommit_testkit::host_is_linux_gnu(),
-            "{out}"
-        );
-    }
+    // The command people type, and its `git jitcommit` name.
+    assert!(bin.join("jitcommit").is_file(), "{out}");
+    let link = std::fs::read_link(bin.join("git-jitcommit")).unwrap();
+    assert_eq!(link, std::path::Path::new("jitcommit"));
+    let o = sb
+        .git_cmd(&repo)
+        .args(["jitcommit", "--help"])
+        .env("PATH", {
+            let mut p = vec![bin.clone()];
+            p.extend(std::env::split_paths(&path_without_jitcommit()));
+            std::env::join_paths(p).unwrap()
+        })
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "git jitcommit --help: {}", text(&o));
     // A commit through the freshly built hooks, with the binaries on no PATH.
     write(&repo, "a.txt", "a\n");
     sb.git(&repo, &["add", "a.txt"]);

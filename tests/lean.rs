@@ -29,3 +29,45 @@ fn the_validator_links_neither_http_client_nor_tokenizer() {
         assert!(!contains(&check, krate), "jitcommit-check links {krate}");
     }
 }
+
+/// What a server that installs only the check compiles
+/// (`cargo install --path . --no-default-features --bin jitcommit-check`, as
+/// `install.sh --server` does): not the model client, the HTTP stack or the tokenizer.
+#[test]
+fn a_check_only_build_compiles_no_model_crate() {
+    let tree = |features: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO"))
+            .args([
+                "tree",
+                "--offline",
+                "--locked",
+                "-e",
+                "normal",
+                "--prefix",
+                "none",
+            ])
+            .args(["-p", "jitcommit"])
+            .args(features)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("cargo tree runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let lean = tree(&["--no-default-features"]);
+    let full = tree(&[]);
+    for krate in ["jitcommit-model", "ureq", "bpe-openai"] {
+        assert!(
+            full.contains(krate),
+            "control: the default build has {krate}"
+        );
+        assert!(
+            !lean.contains(krate),
+            "the check-only build compiles {krate}"
+        );
+    }
+}

@@ -157,34 +157,6 @@ pub fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
     std::fs::write(p, content).unwrap();
 }
 
-/// Whether the 64-bit little-endian ELF file `bin` has a PT_INTERP program header, that
-/// is, names a dynamic loader (a statically linked binary has none). Panics on anything
-/// else.
-pub fn elf_has_interpreter(bin: &[u8]) -> bool {
-    assert_eq!(&bin[..4], b"\x7fELF", "not an ELF file");
-    assert_eq!(
-        (bin[4], bin[5]),
-        (2, 1),
-        "not a 64-bit little-endian ELF file"
-    );
-    let u16_at = |at: usize| usize::from(u16::from_le_bytes([bin[at], bin[at + 1]]));
-    let phoff = u64::from_le_bytes(bin[0x20..0x28].try_into().unwrap()) as usize;
-    let (phentsize, phnum) = (u16_at(0x36), u16_at(0x38));
-    (0..phnum).any(|i| {
-        let at = phoff + i * phentsize;
-        u32::from_le_bytes(bin[at..at + 4].try_into().unwrap()) == 3
-    })
-}
-
-/// Whether rustc's host is a `*-linux-gnu` one (where install.sh links jitcommit-check
-/// statically).
-pub fn host_is_linux_gnu() -> bool {
-    let out = Command::new("rustc").arg("-vV").output().unwrap();
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .any(|l| l.starts_with("host: ") && l.ends_with("-linux-gnu"))
-}
-
 /// The path of a binary of this workspace built by cargo for integration tests
 /// (`CARGO_BIN_EXE_<name>` is only set for the package's own tests; this finds it next
 /// to the test executable otherwise).
