@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use jitcommit_core::config::Convention;
+use jitcommit_core::config::{Convention, Exemption};
 use jitcommit_core::gitenv::{self, CommentPrefix};
 use jitcommit_core::repo::Change;
 use jitcommit_core::rules::{self, ChangedPaths};
@@ -62,6 +62,18 @@ pub fn check<E>(
     cleanup: &Cleanup,
     trace: impl FnOnce(&[String]) -> Result<Option<ChangedPaths>, E>,
 ) -> Result<Checked, E> {
+    check_with(raw, conv, cleanup, rules::exemption, trace)
+}
+
+/// [`check`] with the exemption decided by `exempt` (a stored commit's is backed by its
+/// parents and body, see [`rules::stored_exemption`]).
+pub fn check_with<E>(
+    raw: &[u8],
+    conv: &Convention,
+    cleanup: &Cleanup,
+    exempt: impl FnOnce(&str, &Convention) -> Option<Exemption>,
+    trace: impl FnOnce(&[String]) -> Result<Option<ChangedPaths>, E>,
+) -> Result<Checked, E> {
     let (text, raw_findings) = match rules::decode(raw) {
         Ok(text) => (Cow::Borrowed(text), Vec::new()),
         // Not UTF-8 or a NUL byte: one finding at the first bad byte, then the rest is
@@ -72,7 +84,7 @@ pub fn check<E>(
         ),
     };
     let cleaned = clean(&text, cleanup);
-    if let Some(e) = rules::exemption(&cleaned, conv) {
+    if let Some(e) = exempt(&cleaned, conv) {
         let name = serde_json::to_value(e)
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))

@@ -83,6 +83,15 @@ pub enum RepoError {
         #[source]
         source: Option<GixError>,
     },
+    /// An object id of another hash kind than the repository's (a SHA-256 id given to a
+    /// SHA-1 repository, or the other way round).
+    #[error("{id} is not a {repo} object id, which this repository uses")]
+    HashKind {
+        /// The id given.
+        id: ObjectId,
+        /// The repository's hash kind.
+        repo: String,
+    },
     /// An object that should be a commit is something else.
     #[error("{id} is a {kind}, not a commit")]
     NotACommit {
@@ -112,6 +121,15 @@ pub enum RepoError {
         /// gix's reason.
         #[source]
         source: GixError,
+    },
+    /// A range reaches a shallow clone's boundary: its history goes on past what the
+    /// clone holds, so it cannot be checked whole.
+    #[error(
+        "the range reaches {commit}, a boundary of this shallow clone, and goes on into history the clone does not have; fetch more (git fetch --unshallow) to check it"
+    )]
+    ShallowBoundary {
+        /// The boundary commit (its parents are not in the clone).
+        commit: ObjectId,
     },
     /// Listing the references failed.
     #[error("cannot list references")]

@@ -12,6 +12,7 @@ use std::path::Path;
 
 use jitcommit_core::config::{self, Convention, Loaded};
 use jitcommit_core::repo::{ObjectId, Repo, RepoError};
+use jitcommit_core::rules;
 
 use crate::args::Settings;
 use crate::engine::{self, Cleanup};
@@ -81,28 +82,41 @@ pub fn tracing(settings: &Settings, conv: &Convention) -> bool {
 /// on first use (a worker thread whose commits name no path never opens one).
 enum RepoSource<'a> {
     Open(&'a Repo),
-    Lazy(&'a Path, Option<Box<Repo>>),
+    Lazy(&'a Path, std::cell::OnceCell<Box<Repo>>),
 }
 
 impl RepoSource<'_> {
-    fn get(&mut self) -> Result<&Repo, RepoError> {
+    fn get(&self) -> Result<&Repo, RepoError> {
         match self {
             RepoSource::Open(repo) => Ok(repo),
-            RepoSource::Lazy(cwd, opened) => match opened {
+            RepoSource::Lazy(cwd, opened) => match opened.get() {
                 Some(repo) => Ok(repo),
-                None => Ok(opened.insert(Box::new(Repo::discover(cwd)?))),
+                None => {
+                    let repo = Repo::discover(cwd)?;
+                    Ok(opened.get_or_init(|| Box::new(repo)))
+                }
             },
         }
     }
 }
 
-/// Checks the stored message `raw` of commit `id` against `conv` and builds its report.
+/// Checks the stored message `raw` of commit `id` (with `parents` parents) against `conv`
+/// and builds its report. Exemptions are backed by what git stored (see
+/// [`rules::stored_exemption`]); `fixups` says whether `fixup!` and friends may be exempt.
 fn check_stored(
-    repo: &mut RepoSource<'_>,
+    repo: &RepoSource<'_>,
     (id, conv, trace): Job<'_>,
-    raw: &[u8],
+    (raw, parents): &(Vec<u8>, usize),
+    fixups: bool,
 ) -> Result<Report, CheckError> {
-    let checked = engine::check(raw, conv, &Cleanup::Stored, |paths| {
+    let is_commit = |hex: &str| repo.get().is_ok_and(|r| r.is_commit(hex));
+    let facts = rules::CommitFacts {
+        parents: *parents,
+        fixups,
+        is_commit: &is_commit,
+    };
+    let exempt = |text: &str, conv: &Convention| rules::stored_exemption(text, conv, &facts);
+    let checked = engine::check_with(raw, conv, &Cleanup::Stored, exempt, |paths| {
         if !trace {
             return Ok::<_, RepoError>(None);
         }
@@ -131,21 +145,27 @@ const MAX_THREADS: usize = 4;
 /// One commit to check, with its convention and whether its paths are traced.
 pub type Job<'c> = (ObjectId, &'c Convention, bool);
 
-/// Checks `jobs` and returns their reports in the same order. The messages are read on
+/// Checks `jobs` and returns their reports in the same order; `fixups` says whether
+/// `fixup!`, `squash!` and `amend!` commits may be exempt. The messages are read on
 /// this thread (the walk that listed the commits left them in the object cache). A long
 /// history is then checked in contiguous runs, one per core (up to [`MAX_THREADS`]):
 /// a run that traces paths opens its own repository handle from `cwd` (a handle and its
 /// caches are per thread), and consecutive commits keep its delta-base and tree caches
 /// warm. The reports equal those of a one-by-one check.
-pub fn check_commits(repo: &Repo, cwd: &Path, jobs: &[Job<'_>]) -> Result<Vec<Report>, CheckError> {
+pub fn check_commits(
+    repo: &Repo,
+    cwd: &Path,
+    jobs: &[Job<'_>],
+    fixups: bool,
+) -> Result<Vec<Report>, CheckError> {
     let messages = jobs
         .iter()
-        .map(|job| repo.commit_message(job.0))
+        .map(|job| repo.commit_message_and_parents(job.0))
         .collect::<Result<Vec<_>, _>>()?;
-    let run = |mut source: RepoSource<'_>, jobs: &[Job<'_>], messages: &[Vec<u8>]| {
+    let run = |source: RepoSource<'_>, jobs: &[Job<'_>], messages: &[(Vec<u8>, usize)]| {
         jobs.iter()
             .zip(messages)
-            .map(|(job, raw)| check_stored(&mut source, *job, raw))
+            .map(|(job, stored)| check_stored(&source, *job, stored, fixups))
             .collect::<Result<Vec<_>, CheckError>>()
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS));
@@ -158,7 +178,7 @@ pub fn check_commits(repo: &Repo, cwd: &Path, jobs: &[Job<'_>]) -> Result<Vec<Re
             .chunks(chunk)
             .zip(messages[chunk..].chunks(chunk))
             .map(|(jobs, messages)| {
-                scope.spawn(move || run(RepoSource::Lazy(cwd, None), jobs, messages))
+                scope.spawn(move || run(RepoSource::Lazy(cwd, Default::default()), jobs, messages))
             })
             .collect();
         let mut reports = run(RepoSource::Open(repo), &jobs[..chunk], &messages[..chunk])?;
@@ -172,20 +192,29 @@ pub fn check_commits(repo: &Repo, cwd: &Path, jobs: &[Job<'_>]) -> Result<Vec<Re
     })
 }
 
-/// Writes the reports of a history check and the summary line; returns the outcome.
+/// Writes the summary line of a history check; returns the outcome. Commits are
+/// counted once each, also when a push checked one under two refs' policies.
 pub fn finish_history(
     out: &mut Printer<'_>,
     reports: &[Report],
     what: &str,
 ) -> std::io::Result<Outcome> {
-    let bad = reports.iter().filter(|r| !r.findings.is_empty()).count();
+    let distinct = |bad: bool| {
+        reports
+            .iter()
+            .filter(|r| !bad || !r.findings.is_empty())
+            .map(|r| r.commit.as_deref())
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+    };
+    let bad = distinct(true);
     let findings: usize = reports.iter().map(|r| r.findings.len()).sum();
     if bad == 0 {
         return Ok(Outcome::Clean);
     }
     out.note(&format!(
         "jitcommit-check: {bad} of {} {what} do not follow the convention ({findings} finding{})",
-        reports.len(),
+        distinct(false),
         if findings == 1 { "" } else { "s" }
     ))?;
     Ok(Outcome::Findings)
