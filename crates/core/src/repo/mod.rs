@@ -131,6 +131,15 @@ pub enum RepoError {
         /// The boundary commit (its parents are not in the clone).
         commit: ObjectId,
     },
+    /// The repository keeps its refs in a format gix cannot read (reftable): HEAD, the
+    /// branches and the default branch are out of reach.
+    #[error(
+        "this repository keeps its refs in {format} (extensions.refStorage), which jitcommit cannot read yet"
+    )]
+    RefStorage {
+        /// The value of `extensions.refStorage`.
+        format: String,
+    },
     /// Listing the references failed.
     #[error("cannot list references")]
     Refs(#[source] GixError),
@@ -385,6 +394,18 @@ impl Repo {
     /// HEAD's commit, `None` when unborn or unresolvable.
     pub fn head_commit(&self) -> Option<ObjectId> {
         self.repo.head_id().ok().map(|id| id.detach())
+    }
+
+    /// An error when the refs are stored in a format gix cannot read
+    /// (`extensions.refStorage = reftable`): every ref lookup would fail, or quietly find
+    /// nothing.
+    pub fn refs_readable(&self) -> Result<(), RepoError> {
+        match self.config_string("extensions.refStorage") {
+            Some(format) if !format.eq_ignore_ascii_case("files") => {
+                Err(RepoError::RefStorage { format })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The repository is a shallow clone (history stops at its boundary commits).

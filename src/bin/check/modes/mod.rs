@@ -47,10 +47,15 @@ pub fn local_convention(settings: &Settings, repo: Option<&Repo>) -> Result<Load
     match repo {
         Some(r) => match r.work_dir() {
             Some(root) => Ok(config::discover_in_dir(root)?),
-            None => match r.default_branch_commit() {
-                Some(c) => convention_at(r, c),
-                None => Ok(builtin()),
-            },
+            // A bare repository's convention is on its default branch, which must be
+            // readable: never the built-in one for want of the refs.
+            None => {
+                r.refs_readable()?;
+                match r.default_branch_commit() {
+                    Some(c) => convention_at(r, c),
+                    None => Ok(builtin()),
+                }
+            }
         },
         None => Ok(builtin()),
     }

@@ -141,6 +141,8 @@ fn skipped(refname: &str) -> bool {
 fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     let cwd = super::current_dir()?;
     let repo = Repo::discover(&cwd)?;
+    // Without the refs there is no default branch and no policy: fail closed.
+    repo.refs_readable()?;
     let fixed = match &settings.config {
         Some(path) => Some(jitcommit_core::config::load_file(path)?),
         None => None,
