@@ -132,6 +132,9 @@ struct Incoming {
     hidden: Vec<ObjectId>,
 }
 
+/// One walk: a policy, where it stops, the tips it starts from and their refs.
+type Walk<'a> = (usize, &'a [ObjectId], Vec<ObjectId>, Vec<&'a str>);
+
 /// Refs that are not project history: git's notes (`Notes added by 'git notes add'`
 /// commits) never follow a message convention.
 fn skipped(refname: &str) -> bool {
@@ -199,7 +202,7 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     }
 
     // One walk per (policy, stopping points); a commit is checked once per policy.
-    let mut groups: Vec<(usize, &[ObjectId], Vec<ObjectId>, Vec<&str>)> = Vec::new();
+    let mut groups: Vec<Walk<'_>> = Vec::new();
     for inc in &incoming {
         match groups
             .iter_mut()
