@@ -389,7 +389,21 @@ fn bad_stdin_and_unknown_objects_exit_2() {
     assert!(stderr(&o).contains(unknown), "{}", stderr(&o));
     assert!(!stderr(&o).contains("panicked"));
 
-    // SHA-256-length zero ids: a deletion is skipped without reading any object.
+    // An id of the other hash kind is an error, not a crash.
+    let o = pre_receive_direct(
+        &s.sb,
+        &s.bare,
+        &format!("{} {} refs/heads/main\n", "0".repeat(64), "ab".repeat(32)),
+    );
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not a sha1 object id"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    // SHA-256-length zero ids: a deletion brings nothing to check (an old id that names
+    // no commit here leaves no policy to keep).
     let z64 = "0".repeat(64);
     let o = pre_receive_direct(
         &s.sb,
@@ -471,4 +485,236 @@ fn a_long_push_is_traced_from_the_quarantine_on_every_thread() {
     let o = s.push(&["fixed"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(s.server_rev("refs/heads/fixed").is_some());
+}
+
+// ---- The policy model (docs/check.md, "Policy model"): no sequence of pushes gets a
+// commit onto a ref whose policy rejects it.
+
+/// A convention that also allows `chore`, which the seed's convention does not.
+const LAX: &str = "types = [\"feat\", \"fix\", \"docs\", \"chore\"]\n";
+
+impl Server {
+    /// Pushes `lax` in two steps, as the attack does: first a conforming commit that
+    /// relaxes the convention, then (under lax's own, relaxed rules) a `chore` commit
+    /// main's convention rejects. Returns the chore commit.
+    fn lax_branch(&self) -> String {
+        self.sb.git(&self.client, &["checkout", "-q", "-b", "lax"]);
+        self.commit(
+            ".commit-convention.toml",
+            LAX,
+            &good("feat: allow chore on lax", &[".commit-convention.toml"]),
+        );
+        let o = self.push(&["lax"]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let chore = self.commit("b.txt", "b\n", &good("chore: tidy b", &["b.txt"]));
+        let o = self.push(&["lax"]);
+        assert_eq!(code(&o), 0, "lax's own rules allow chore: {}", stderr(&o));
+        chore
+    }
+}
+
+#[test]
+fn fast_forwarding_main_onto_commits_already_on_the_server_checks_them() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    let chore = s.lax_branch();
+    let before = s.server_rev("refs/heads/main").unwrap();
+    // main moves onto commits the repository already has: they are new to main.
+    let o = s.push(&["lax:main"]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    let remote = Server::remote(&o);
+    assert!(
+        remote.contains(&format!("{} chore: tidy b (refs/heads/main)", &chore[..12])),
+        "{remote}"
+    );
+    assert!(
+        remote.contains("refs/heads/main before the push"),
+        "{remote}"
+    );
+    assert_eq!(s.server_rev("refs/heads/main"), Some(before));
+}
+
+#[test]
+fn a_commit_pushed_to_two_refs_answers_to_both_policies() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    s.lax_branch();
+    // One new commit that lax allows and main does not, pushed to both at once, lax
+    // named first.
+    let new = s.commit("c.txt", "c\n", &good("chore: tidy c", &["c.txt"]));
+    s.sb.git(&s.client, &["branch", "-f", "main", "lax"]);
+    let o = s.push(&["lax", "main"]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    let remote = Server::remote(&o);
+    assert!(
+        remote.contains(&format!("{} chore: tidy c (refs/heads/main)", &new[..12])),
+        "{remote}"
+    );
+    assert!(
+        !remote.contains("(refs/heads/lax)"),
+        "lax's own rules allow it: {remote}"
+    );
+    assert_ne!(
+        s.server_rev("refs/heads/lax").as_deref(),
+        Some(new.as_str())
+    );
+    // lax alone still takes it.
+    let o = s.push(&["lax"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn a_deleted_branch_keeps_its_convention_when_pushed_again() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "strict"]);
+    s.commit(
+        ".commit-convention.toml",
+        "types = [\"feat\"]\n",
+        &good(
+            "feat: only features on strict",
+            &[".commit-convention.toml"],
+        ),
+    );
+    let o = s.push(&["strict"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let fix = s.commit("b.txt", "b\n", &good("fix: b", &["b.txt"]));
+    let o = s.push(&["strict"]);
+    assert_ne!(code(&o), 0, "strict allows only feat: {}", stderr(&o));
+
+    let o = s.push(&[":strict"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(s.server_rev("refs/heads/strict"), None);
+    let o = s.push(&["strict"]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    let remote = Server::remote(&o);
+    assert!(
+        remote.contains(&format!("{} fix: b (refs/heads/strict)", &fix[..12])),
+        "{remote}"
+    );
+    assert!(remote.contains("had when it was deleted"), "{remote}");
+    assert_eq!(s.server_rev("refs/heads/strict"), None);
+
+    // Without the fix commit the branch comes back as it was.
+    s.sb.git(&s.client, &["reset", "-q", "--hard", "HEAD~1"]);
+    let o = s.push(&["strict"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn deleting_the_default_branch_and_pushing_it_again_keeps_its_policy() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    s.lax_branch();
+    s.sb.git(&s.bare, &["config", "receive.denyDeleteCurrent", "ignore"]);
+    let o = s.push(&[":main"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = s.push(&["lax:main"]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        Server::remote(&o).contains("chore: tidy b"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(s.server_rev("refs/heads/main"), None);
+}
+
+#[test]
+fn a_push_that_brings_an_invalid_convention_is_rejected_before_it_lands() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    let before = s.server_rev("refs/heads/main").unwrap();
+    s.commit(
+        ".commit-convention.toml",
+        "typs = [\"feat\", \"fix\", \"docs\"]\n",
+        &good("fix: tidy the convention", &[".commit-convention.toml"]),
+    );
+    let o = s.push(&["main"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let remote = Server::remote(&o);
+    assert!(remote.contains("refs/heads/main at"), "{remote}");
+    assert!(remote.contains("typs"), "names the bad key: {remote}");
+    assert_eq!(s.server_rev("refs/heads/main"), Some(before));
+    // The same on a new branch.
+    let o = s.push(&["HEAD:refs/heads/other"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert_eq!(s.server_rev("refs/heads/other"), None);
+
+    // Fixed on top, the branch moves on.
+    s.commit(
+        ".commit-convention.toml",
+        CONVENTION,
+        &good("fix: spell types right", &[".commit-convention.toml"]),
+    );
+    let o = s.push(&["main"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn notes_are_not_project_history() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    s.sb.git(&s.client, &["notes", "add", "-m", "reviewed", "HEAD"]);
+    let o = s.push(&["refs/notes/commits"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(s.server_rev("refs/notes/commits").is_some());
+    // A note ref's commits vouch for nothing: main still checks them.
+    let notes = s.server_rev("refs/notes/commits").unwrap();
+    let o = s.push(&[&format!("{notes}:refs/heads/main")]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+}
+
+/// Commits whose subjects look like git's own but whose records do not back them.
+#[test]
+fn exemptions_on_the_server_are_backed_by_what_git_writes() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    let forged = [
+        "Merge branch 'topic'",
+        "fixup! feat: start",
+        "squash! feat: start",
+        "amend! feat: start\n\nfeat: start",
+        "Revert \"feat: start\"",
+        "Reapply \"feat: start\"",
+        "Revert \"feat: start\"\n\nThis reverts commit 1111111111111111111111111111111111111111.",
+    ];
+    for (i, msg) in forged.iter().enumerate() {
+        s.sb.git(&s.client, &["reset", "-q", "--hard", "origin/main"]);
+        s.commit(&format!("f{i}.txt"), "x\n", msg);
+        let o = s.push(&["--force", "HEAD:refs/heads/forged"]);
+        assert_ne!(
+            code(&o),
+            0,
+            "{msg:?} is not what git writes: {}",
+            stderr(&o)
+        );
+    }
+
+    // What git does write passes: a real merge and a real revert.
+    s.sb.git(&s.client, &["reset", "-q", "--hard", "origin/main"]);
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "topic"]);
+    s.commit("t.txt", "t\n", &good("feat: add t", &["t.txt"]));
+    s.sb.git(&s.client, &["checkout", "-q", "main"]);
+    s.commit("m.txt", "m\n", &good("feat: add m", &["m.txt"]));
+    s.sb.git(&s.client, &["merge", "-q", "--no-edit", "--no-ff", "topic"]);
+    s.sb.git(&s.client, &["revert", "--no-edit", "HEAD~1"]);
+    assert!(head_message(&s.sb, &s.client).starts_with("Revert \"feat: add m\""));
+    let o = s.push(&["main"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn a_server_policy_may_exempt_fixups() {
+    let s = Server::new("pre-receive", "--pre-receive");
+    let policy = s.sb.path().join("policy.toml");
+    std::fs::write(&policy, "exempt = [\"merge\", \"fixup\"]\n").unwrap();
+    install_hook(
+        &s.bare.join("hooks"),
+        "pre-receive",
+        &format!("--pre-receive --config '{}'", policy.display()),
+    );
+    s.commit("b.txt", "b\n", "fixup! feat: start");
+    let o = s.push(&["main"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    s.commit("c.txt", "c\n", "squash! feat: start");
+    let o = s.push(&["main"]);
+    assert_ne!(
+        code(&o),
+        0,
+        "squash is not in the policy's list: {}",
+        stderr(&o)
+    );
 }

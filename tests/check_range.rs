@@ -216,6 +216,31 @@ fn range_in_a_shallow_clone() {
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }
 
+/// A range whose far end the clone has (fetched on its own) but whose middle lies
+/// beyond the shallow boundary: the walk stops at the boundary, and the commits past
+/// it were never read. Exit 2 whether or not anything is traced.
+#[test]
+fn a_range_past_the_shallow_boundary_always_exits_2() {
+    let sb = Sandbox::new();
+    let r = history(&sb);
+    let url = format!("file://{}", r.display());
+    sb.git(sb.path(), &["clone", "-q", "--depth", "2", &url, "shallow"]);
+    let s = sb.path().join("shallow");
+    sb.git(
+        &s,
+        &["fetch", "-q", "--depth", "1", "origin", "tag", "base"],
+    );
+    for extra in [&["--no-trace-paths"][..], &[]] {
+        let o = run({
+            let mut c = check(&sb, &s);
+            c.args(["--range", "base..HEAD"]).args(extra);
+            c
+        });
+        assert_eq!(code(&o), 2, "{extra:?}: {}{}", stdout(&o), stderr(&o));
+        assert!(stderr(&o).contains("shallow"), "{}", stderr(&o));
+    }
+}
+
 #[test]
 fn corrupt_config_is_an_error_not_a_default() {
     let sb = Sandbox::new();

@@ -1,7 +1,7 @@
 //! The one place the binary calls the library's message pipeline: decode, git's cleanup,
 //! exemptions, the rules and path tracing. Modes hand it bytes and get printable items.
 
-use jitcommit_core::config::Convention;
+use jitcommit_core::config::{Convention, Exemption};
 use jitcommit_core::gitenv::{self, CommentPrefix, MessageCleanup};
 use jitcommit_core::repo::Change;
 use jitcommit_core::rules::{self, ChangedPaths};
@@ -54,6 +54,18 @@ pub fn check<E>(
     cleanup: &Cleanup,
     trace: impl FnOnce(&[String]) -> Result<Option<ChangedPaths>, E>,
 ) -> Result<Checked, E> {
+    check_with(raw, conv, cleanup, rules::exemption, trace)
+}
+
+/// [`check`] with the exemption decided by `exempt` (a stored commit's is backed by its
+/// parents and body, see [`rules::stored_exemption`]).
+pub fn check_with<E>(
+    raw: &[u8],
+    conv: &Convention,
+    cleanup: &Cleanup,
+    exempt: impl FnOnce(&str, &Convention) -> Option<Exemption>,
+    trace: impl FnOnce(&[String]) -> Result<Option<ChangedPaths>, E>,
+) -> Result<Checked, E> {
     let stored = clean(raw, cleanup);
     let (cleaned, encoding) = match rules::decode(&stored) {
         Ok(text) => (text.to_owned(), Vec::new()),
@@ -64,7 +76,7 @@ pub fn check<E>(
             vec![item(f)],
         ),
     };
-    if let Some(e) = rules::exemption(&cleaned, conv) {
+    if let Some(e) = exempt(&cleaned, conv) {
         let name = serde_json::to_value(e)
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))

@@ -34,7 +34,20 @@ impl Repo {
         }
     }
 
+    /// An error unless `id` is of this repository's hash kind (gix asserts it on lookup).
+    fn same_kind(&self, id: ObjectId) -> Result<(), RepoError> {
+        let hash = self.repo.object_hash();
+        match id.kind() == hash {
+            true => Ok(()),
+            false => Err(RepoError::HashKind {
+                id,
+                repo: hash.to_string(),
+            }),
+        }
+    }
+
     fn find_commit(&self, id: ObjectId) -> Result<gix::Commit<'_>, RepoError> {
+        self.same_kind(id)?;
         let obj = self
             .repo
             .find_object(id)
@@ -188,6 +201,31 @@ impl Repo {
         Ok(msg.to_vec())
     }
 
+    /// The raw message of `commit` and how many parents it has (what backs a merge's
+    /// exemption), from one read of the commit.
+    pub fn commit_message_and_parents(
+        &self,
+        commit: ObjectId,
+    ) -> Result<(Vec<u8>, usize), RepoError> {
+        let c = self.find_commit(commit)?;
+        self.remember_links(commit, &c)?;
+        let msg = c.message_raw().map_err(|e| self.object_err(commit, e))?;
+        Ok((msg.to_vec(), c.parent_ids().count()))
+    }
+
+    /// Whether the full hex id `hex` names a commit here (what backs a revert's
+    /// exemption: the commit its body says it reverts). Only the object's header is read.
+    pub fn is_commit(&self, hex: &str) -> bool {
+        let Ok(id) = ObjectId::from_hex(hex.as_bytes()) else {
+            return false;
+        };
+        id.kind() == self.repo.object_hash()
+            && self
+                .repo
+                .find_header(id)
+                .is_ok_and(|h| h.kind() == gix::object::Kind::Commit)
+    }
+
     /// The first parent of `commit`, `None` for a root commit.
     pub fn first_parent(&self, commit: ObjectId) -> Result<Option<ObjectId>, RepoError> {
         let c = self.find_commit(commit)?;
@@ -230,7 +268,29 @@ impl Repo {
             }
             None => (Vec::new(), self.resolve_commit(spec)?),
         };
-        self.walk(&[tip], hidden)
+        let ids = self.walk(&[tip], hidden)?;
+        self.refuse_shallow_boundary(&ids)?;
+        Ok(ids)
+    }
+
+    /// In a shallow clone, an error when `ids` holds a boundary commit whose recorded
+    /// parents were cut off: the range then goes on into history this clone does not
+    /// have, and checking only the visible part would pass commits nobody read.
+    fn refuse_shallow_boundary(&self, ids: &[ObjectId]) -> Result<(), RepoError> {
+        let Ok(Some(shallow)) = self.repo.shallow_commits() else {
+            return Ok(());
+        };
+        let mut boundary: Vec<ObjectId> = shallow.iter().copied().collect();
+        boundary.sort_unstable();
+        for id in ids {
+            if boundary.binary_search(id).is_ok() {
+                let c = self.find_commit(*id)?;
+                if c.parent_ids().next().is_some() {
+                    return Err(RepoError::ShallowBoundary { commit: *id });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The commits a push brings: everything reachable from `tips` and from no existing
@@ -276,6 +336,20 @@ impl Repo {
         Ok(out)
     }
 
+    /// The commits reachable from `tips` and not from `hidden` (`git rev-list <tips>
+    /// --not <hidden>`), in one walk, oldest first: what a ref update brings to the ref.
+    /// Tips must be commits (see [`Repo::peel_to_commit`]).
+    pub fn commits_between(
+        &self,
+        tips: &[ObjectId],
+        hidden: &[ObjectId],
+    ) -> Result<Vec<ObjectId>, RepoError> {
+        if tips.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.walk(tips, hidden.to_vec())
+    }
+
     /// One walk from `tips`, hiding everything reachable from `hidden`, oldest first.
     fn walk(&self, tips: &[ObjectId], hidden: Vec<ObjectId>) -> Result<Vec<ObjectId>, RepoError> {
         let err = |e: super::GixError| RepoError::Walk {
@@ -301,6 +375,7 @@ impl Repo {
     /// `id` peeled through annotated tags to a commit: `Some(commit)`, or `None` when it
     /// ends in a tree or blob. A missing object is an error.
     pub fn peel_to_commit(&self, id: ObjectId) -> Result<Option<ObjectId>, RepoError> {
+        self.same_kind(id)?;
         let obj = self
             .repo
             .find_object(id)

@@ -83,6 +83,15 @@ pub enum RepoError {
         #[source]
         source: Option<GixError>,
     },
+    /// An object id of another hash kind than the repository's (a SHA-256 id given to a
+    /// SHA-1 repository, or the other way round).
+    #[error("{id} is not a {repo} object id, which this repository uses")]
+    HashKind {
+        /// The id given.
+        id: ObjectId,
+        /// The repository's hash kind.
+        repo: String,
+    },
     /// An object that should be a commit is something else.
     #[error("{id} is a {kind}, not a commit")]
     NotACommit {
@@ -112,6 +121,24 @@ pub enum RepoError {
         /// gix's reason.
         #[source]
         source: GixError,
+    },
+    /// A range reaches a shallow clone's boundary: its history goes on past what the
+    /// clone holds, so it cannot be checked whole.
+    #[error(
+        "the range reaches {commit}, a boundary of this shallow clone, and goes on into history the clone does not have; fetch more (git fetch --unshallow) to check it"
+    )]
+    ShallowBoundary {
+        /// The boundary commit (its parents are not in the clone).
+        commit: ObjectId,
+    },
+    /// The repository keeps its refs in a format gix cannot read (reftable): HEAD, the
+    /// branches and the default branch are out of reach.
+    #[error(
+        "this repository keeps its refs in {format} (extensions.refStorage), which jitcommit cannot read yet"
+    )]
+    RefStorage {
+        /// The value of `extensions.refStorage`.
+        format: String,
     },
     /// Listing the references failed.
     #[error("cannot list references")]
@@ -367,6 +394,18 @@ impl Repo {
     /// HEAD's commit, `None` when unborn or unresolvable.
     pub fn head_commit(&self) -> Option<ObjectId> {
         self.repo.head_id().ok().map(|id| id.detach())
+    }
+
+    /// An error when the refs are stored in a format gix cannot read
+    /// (`extensions.refStorage = reftable`): every ref lookup would fail, or quietly find
+    /// nothing.
+    pub fn refs_readable(&self) -> Result<(), RepoError> {
+        match self.config_string("extensions.refStorage") {
+            Some(format) if !format.eq_ignore_ascii_case("files") => {
+                Err(RepoError::RefStorage { format })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The repository is a shallow clone (history stops at its boundary commits).

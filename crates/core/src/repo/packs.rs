@@ -41,13 +41,23 @@ use pack::data::entry::Header;
 
 use super::Repo;
 
-/// Bytes of decoded entries a reader keeps. Measured on the 3,500-commit range (2
+/// Bytes of decoded entries a reader keeps at first. Measured on the 3,500-commit range (2
 /// threads) after `git repack -adf`, with the path probes' trees sharing the cached
 /// buffers: 8 MiB 1.23 billion instructions and 79 MB peak RSS, 16 MiB 1.06 and 88 MB,
 /// 32 MiB 1.00 and 120 MB (before the sharing, 4 MiB took 2.85, and 8 MiB 1.93 with
-/// 100 MB). A range check runs up to 4 threads, each with its own reader: 64 MiB at
-/// worst, two thirds of git's one 96 MiB `core.deltaBaseCacheLimit`.
+/// 100 MB).
 pub(crate) const CACHE_BYTES: usize = 16 * 1024 * 1024;
+
+/// Entries of the largest size seen the cache makes room for, up to [`CACHE_MAX_BYTES`].
+/// A fixed byte budget holds fewer links of each chain as a directory's tree grows, and
+/// a chain that no longer fits is rebuilt from its base on every read: on
+/// bench/trace-scaling.sh (4,000 commits over 7 directories) 16 MiB took 0.45x `git log
+/// --raw` at 16,000 files and 5.6x at 64,000 (375 KB trees); room for 256 of them
+/// brought 64,000 files to 0.5x.
+const CACHE_ENTRIES: usize = 256;
+
+/// The most a reader's cache grows to: git's default `core.deltaBaseCacheLimit`.
+const CACHE_MAX_BYTES: usize = 96 * 1024 * 1024;
 
 /// Links a chain may have before the reader leaves it to gix. git writes at most 4095
 /// (`pack.depth` is capped there); REF_DELTA links can form a cycle, which this bounds.
@@ -126,9 +136,12 @@ struct Slot {
     tick: u64,
 }
 
-/// Decoded entries by [`Key`], least recently used evicted first once over `limit` bytes.
+/// Decoded entries by [`Key`], least recently used evicted first once over `limit` bytes
+/// (which grows with the largest entry, see [`CACHE_ENTRIES`]).
 struct Cache {
     limit: usize,
+    /// What `limit` may grow to.
+    most: usize,
     bytes: usize,
     tick: u64,
     slots: HashMap<Key, Slot>,
@@ -137,9 +150,10 @@ struct Cache {
 }
 
 impl Cache {
-    fn new(limit: usize) -> Self {
+    fn new(limit: usize, most: usize) -> Self {
         Cache {
             limit,
+            most: most.max(limit),
             bytes: 0,
             tick: 0,
             slots: HashMap::new(),
@@ -158,6 +172,9 @@ impl Cache {
 
     fn put(&mut self, key: Key, kind: Kind, data: Rc<Vec<u8>>) {
         let cost = data.len() + ENTRY_OVERHEAD;
+        self.limit = self
+            .limit
+            .max(cost.saturating_mul(CACHE_ENTRIES).min(self.most));
         if cost > self.limit || self.slots.contains_key(&key) {
             return;
         }
@@ -211,8 +228,9 @@ pub(crate) struct PackReader {
 
 impl PackReader {
     /// A reader of `repo`'s packs (listed now, opened on first lookup) keeping up to
-    /// `cache_bytes` of decoded entries.
-    pub(crate) fn new(repo: &gix::Repository, cache_bytes: usize) -> Self {
+    /// `cache_bytes` of decoded entries at first and `most_bytes` once entries are large
+    /// (see [`CACHE_ENTRIES`]).
+    pub(crate) fn new(repo: &gix::Repository, cache_bytes: usize, most_bytes: usize) -> Self {
         let packs = pack_indexes(&object_dirs(repo))
             .into_iter()
             .map(|idx| Pack { idx, bundle: None })
@@ -221,7 +239,7 @@ impl PackReader {
             hash: repo.object_hash(),
             packs,
             last: 0,
-            cache: Cache::new(cache_bytes),
+            cache: Cache::new(cache_bytes, most_bytes),
             inflate: Default::default(),
             delta: Vec::new(),
             stats: PackStats::default(),
@@ -350,7 +368,7 @@ impl Repo {
     fn packs(&self) -> RefMut<'_, PackReader> {
         RefMut::map(self.packs.borrow_mut(), |p| {
             p.reader
-                .get_or_insert_with(|| PackReader::new(&self.repo, CACHE_BYTES))
+                .get_or_insert_with(|| PackReader::new(&self.repo, CACHE_BYTES, CACHE_MAX_BYTES))
         })
     }
 
@@ -378,7 +396,7 @@ impl Repo {
     /// Starts the pack reader over with a cache of `bytes`. For tests and measurements.
     #[doc(hidden)]
     pub fn reset_pack_reader(&self, bytes: usize) {
-        self.packs.borrow_mut().reader = Some(PackReader::new(&self.repo, bytes));
+        self.packs.borrow_mut().reader = Some(PackReader::new(&self.repo, bytes, bytes));
     }
 
     /// What the pack reader did so far. For tests and measurements.
@@ -448,7 +466,25 @@ fn apply_delta(base: &[u8], delta: &[u8]) -> Option<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
-    use super::apply_delta;
+    use super::{CACHE_ENTRIES, Cache, Kind, apply_delta};
+    use std::rc::Rc;
+
+    #[test]
+    fn the_cache_makes_room_for_large_entries_up_to_its_most() {
+        let mut c = Cache::new(1000, 1 << 20);
+        c.put((0, 0), Kind::Tree, Rc::new(vec![0; 100]));
+        assert_eq!(c.limit, (100 + super::ENTRY_OVERHEAD) * CACHE_ENTRIES);
+        // Every one of CACHE_ENTRIES such entries stays.
+        for i in 1..CACHE_ENTRIES as u64 {
+            c.put((0, i), Kind::Tree, Rc::new(vec![0; 100]));
+        }
+        assert_eq!(c.slots.len(), CACHE_ENTRIES);
+        c.put((0, 9999), Kind::Tree, Rc::new(vec![0; 10_000]));
+        assert_eq!(c.limit, 1 << 20, "capped at its most");
+        let mut fixed = Cache::new(1000, 1000);
+        fixed.put((0, 0), Kind::Tree, Rc::new(vec![0; 100]));
+        assert_eq!(fixed.limit, 1000);
+    }
 
     #[test]
     fn deltas_apply_and_malformed_ones_are_refused() {

@@ -1,5 +1,11 @@
 //! Exemptions: messages git writes itself (merges, reverts, `fixup!` and friends)
 //! are left alone when the convention's `exempt` list names their kind.
+//!
+//! A subject alone proves nothing: anyone can title a commit `Merge branch 'x'`. For a
+//! stored commit ([`stored_exemption`]) an exemption must be backed by what git writes:
+//! a merge has two or more parents, and a revert's body names the reverted commit
+//! (`This reverts commit <id>.`, an id the caller confirms is a commit). The client
+//! (commit-msg, `--stdin`) sees only the text and keeps [`exemption`].
 
 use crate::config::{Convention, Exemption};
 
@@ -36,7 +42,129 @@ pub fn exemption_kind(text: &str) -> Option<Exemption> {
     }
 }
 
-/// The exemption that applies to `text` under `conv` (its kind is in `conv.exempt`).
+/// The exemption that applies to `text` under `conv` (its kind is in `conv.exempt`),
+/// judged by the text alone: for a message not yet committed.
 pub fn exemption(text: &str, conv: &Convention) -> Option<Exemption> {
     exemption_kind(text).filter(|kind| conv.exempt.contains(kind))
+}
+
+/// What git recorded about a stored commit, to back an exemption with.
+pub struct CommitFacts<'a> {
+    /// How many parents the commit has.
+    pub parents: usize,
+    /// Whether `fixup!`, `squash!` and `amend!` may be exempt at all (a server allows
+    /// them only when its own policy says so).
+    pub fixups: bool,
+    /// Whether a full hex id names a commit of the repository.
+    pub is_commit: &'a dyn Fn(&str) -> bool,
+}
+
+/// The exemption that applies to the stored commit message `text` under `conv`: its
+/// kind is in `conv.exempt` and git's record backs it. A merge needs two or more
+/// parents; a revert (or reapply) needs a `This reverts commit <id>` line, as `git
+/// revert` writes it, whose id is a commit; `fixup!`/`squash!`/`amend!` need
+/// `facts.fixups`.
+pub fn stored_exemption(
+    text: &str,
+    conv: &Convention,
+    facts: &CommitFacts<'_>,
+) -> Option<Exemption> {
+    let kind = exemption(text, conv)?;
+    let backed = match kind {
+        Exemption::Merge => facts.parents >= 2,
+        Exemption::Revert => reverted_ids(text).any(|id| (facts.is_commit)(id)),
+        Exemption::Fixup | Exemption::Squash | Exemption::Amend => facts.fixups,
+    };
+    backed.then_some(kind)
+}
+
+/// The ids named by `This reverts commit <id>.` (or `<id>, reversing`) lines of the body.
+fn reverted_ids(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().skip(1).filter_map(|line| {
+        let rest = line.trim().strip_prefix("This reverts commit ")?;
+        let hex_len = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
+        let after = &rest[hex_len..];
+        (matches!(hex_len, 40 | 64) && (after.starts_with('.') || after.starts_with(',')))
+            .then(|| &rest[..hex_len])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ID: &str = "0123456789abcdef0123456789abcdef01234567";
+
+    fn facts(parents: usize, fixups: bool) -> CommitFacts<'static> {
+        CommitFacts {
+            parents,
+            fixups,
+            is_commit: &|id| id == ID,
+        }
+    }
+
+    #[test]
+    fn stored_exemptions_need_what_git_writes() {
+        let conv = Convention::default();
+        let cases: &[(&str, usize, bool, Option<Exemption>)] = &[
+            ("Merge branch 'x'", 1, true, None),
+            ("Merge branch 'x'", 2, false, Some(Exemption::Merge)),
+            (
+                "Merge pull request #1 from a/b",
+                3,
+                false,
+                Some(Exemption::Merge),
+            ),
+            ("Revert \"feat: x\"", 1, true, None),
+            (
+                "Revert \"feat: x\"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.",
+                1,
+                false,
+                Some(Exemption::Revert),
+            ),
+            (
+                "Reapply \"feat: x\"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567, reversing\nchanges made to 1.",
+                1,
+                false,
+                Some(Exemption::Revert),
+            ),
+            // An id that is no commit here, a short id, or the line in the subject.
+            (
+                "Revert \"feat: x\"\n\nThis reverts commit 1111111111111111111111111111111111111111.",
+                1,
+                true,
+                None,
+            ),
+            (
+                "Revert \"feat: x\"\n\nThis reverts commit 0123456.",
+                1,
+                true,
+                None,
+            ),
+            ("fixup! feat: x", 1, false, None),
+            ("squash! feat: x", 1, false, None),
+            ("amend! feat: x", 1, false, None),
+            ("fixup! feat: x", 1, true, Some(Exemption::Fixup)),
+            ("feat: x", 2, true, None),
+        ];
+        for (text, parents, fixups, want) in cases {
+            assert_eq!(
+                stored_exemption(text, &conv, &facts(*parents, *fixups)),
+                *want,
+                "{text:?} with {parents} parents"
+            );
+        }
+    }
+
+    #[test]
+    fn the_convention_still_decides_which_kinds_are_exempt() {
+        let conv = Convention {
+            exempt: vec![Exemption::Revert],
+            ..Convention::default()
+        };
+        assert_eq!(
+            stored_exemption("Merge branch 'x'", &conv, &facts(2, true)),
+            None
+        );
+    }
 }

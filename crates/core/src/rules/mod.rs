@@ -20,7 +20,7 @@ pub mod subject;
 pub mod trailer;
 
 pub use encoding::decode;
-pub use exempt::{exemption, exemption_kind};
+pub use exempt::{CommitFacts, exemption, exemption_kind, stored_exemption};
 pub use paths::{ChangedPaths, traced_paths};
 pub use placeholder::WHY_PLACEHOLDER;
 
@@ -109,20 +109,21 @@ pub(crate) struct Ctx<'a> {
 /// tracing (`None`: not traced). Exempt messages give no findings. The findings come
 /// sorted by line, then column. Never panics.
 pub fn check(text: &str, conv: &Convention, changed: Option<&ChangedPaths>) -> Vec<Finding> {
+    if exemption(text, conv).is_some() {
+        return Vec::new();
+    }
     check_parsed(text, parse(text), conv, changed)
 }
 
-/// [`check`] of `text` already parsed as `parsed` (a caller that first asks
-/// [`traced_paths`] parses once).
+/// Every rule on `text` already parsed as `parsed`, with no exemption: the caller has
+/// decided that none applies ([`exemption`], or [`stored_exemption`] for a stored
+/// commit), and parses once when it first asks [`traced_paths`].
 pub fn check_parsed(
     text: &str,
     parsed: Parsed,
     conv: &Convention,
     changed: Option<&ChangedPaths>,
 ) -> Vec<Finding> {
-    if exemption(text, conv).is_some() {
-        return Vec::new();
-    }
     let mut out = Vec::new();
     encoding::check_nul(text, &mut out);
     let lines = split_lines(text);

@@ -79,6 +79,15 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
     let amend = commit.as_ref().is_some_and(|c| c.amend);
     let checked = engine::check(&raw, conv, &cleanup, |paths| match &repo {
         Some(r) if tracing(settings, conv) => {
+            // Tracing needs HEAD. A client hook never blocks a commit for the tool's own
+            // limitation: it checks the rest and says what it could not.
+            if let Err(e) = r.refs_readable() {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "jitcommit-check: bullet paths not traced: {e}; the rest of the message was checked"
+                );
+                return Ok(None);
+            }
             if amend {
                 return Ok(Some(ChangedPaths::new(&r.amend_changes_for_tracing()?)));
             }

@@ -1,16 +1,26 @@
 //! The server hooks: `--pre-receive` (`<old> <new> <ref>` lines on stdin) and
-//! `--update REF OLD NEW`. Every commit new to the repository is checked once: one walk
-//! over all pushed tips that stops at everything reachable from existing refs.
+//! `--update REF OLD NEW`.
 //!
-//! The policy comes from the server, never from the push: `--config`, else the
-//! convention in the commit the ref pointed to before the push, else the default
-//! branch's, else the built-in one. Output is plain text: it reaches the pusher as
-//! `remote:` lines.
+//! The policy model (docs/check.md, "Policy model"): every ref answers to one policy —
+//! `--config`, else the convention in the commit the ref pointed to before the push, else
+//! (a new ref) the policy the ref had when a push last deleted it, else the default
+//! branch's convention, else the built-in one. A ref update checks, under that ref's
+//! policy, every commit that becomes reachable from the ref: reachable from the new tip
+//! and neither from the old one nor from the default branch (the project's accepted
+//! history, every commit of which came through this check under the default branch's
+//! own policy). Whether a commit is already in the repository does not matter. Refs
+//! with the same policy and the same stopping points share one walk, and a commit is
+//! checked once per policy.
+//!
+//! A push that leaves a ref at a commit whose convention cannot be read is rejected
+//! with the config error, before it lands. `refs/notes/*` are not project history and
+//! are skipped. Output is plain text: it reaches the pusher as `remote:` lines.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::io::Read;
+use std::path::PathBuf;
 
-use jitcommit_core::config::Loaded;
+use jitcommit_core::config::{Loaded, Origin};
 use jitcommit_core::repo::{self, ObjectId, Repo};
 
 use crate::args::Settings;
@@ -111,26 +121,68 @@ pub fn update(
     )
 }
 
-/// A ref update that brings commits: its peeled tip and the policy it is checked by.
+/// A policy and a phrase saying where it came from.
+type Policy = (Loaded, String);
+
+/// One ref update to check: its refname, peeled tip, policy and where its walk stops.
 struct Incoming {
     refname: String,
     tip: ObjectId,
     policy: usize,
+    hidden: Vec<ObjectId>,
+}
+
+/// One walk: a policy, where it stops, the tips it starts from and their refs.
+type Walk<'a> = (usize, &'a [ObjectId], Vec<ObjectId>, Vec<&'a str>);
+
+/// Refs that are not project history: git's notes (`Notes added by 'git notes add'`
+/// commits) never follow a message convention.
+fn skipped(refname: &str) -> bool {
+    refname.starts_with("refs/notes/")
 }
 
 fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     let cwd = super::current_dir()?;
     let repo = Repo::discover(&cwd)?;
-    let mut policies: Vec<(Loaded, String)> = Vec::new();
+    // Without the refs there is no default branch and no policy: fail closed.
+    repo.refs_readable()?;
+    let fixed = match &settings.config {
+        Some(path) => Some(jitcommit_core::config::load_file(path)?),
+        None => None,
+    };
+    // Accepted history: what the default branch holds before the push.
+    let accepted = repo.default_branch_commit();
+    let mut policies: Vec<Policy> = Vec::new();
     let mut incoming = Vec::new();
+    let mut broken = Vec::new();
+    let mut deleted = Vec::new();
     for u in updates {
+        if skipped(&u.refname) {
+            continue;
+        }
         if repo::is_zero_id(&u.new) {
-            continue; // deletions bring no commits
+            // A deletion brings no commits; its policy is kept for the ref's return.
+            // An old id that names no commit here leaves nothing to keep.
+            if fixed.is_none()
+                && !repo::is_zero_id(&u.old)
+                && let Some(old) = repo.peel_to_commit(parse_id(&u.old)?).ok().flatten()
+            {
+                deleted.push((u.refname.clone(), old));
+            }
+            continue;
         }
         let Some(tip) = repo.peel_to_commit(parse_id(&u.new)?)? else {
             continue; // a tag of a tree or blob: no history to check
         };
-        let (loaded, whence) = policy(settings, &repo, u)?;
+        if fixed.is_none()
+            && let Err(e) = convention_at(&repo, tip)
+        {
+            broken.push((u.refname.clone(), tip, e));
+        }
+        let ((loaded, whence), mut hidden) = policy(fixed.as_ref(), &repo, u)?;
+        hidden.extend(accepted);
+        hidden.sort_unstable();
+        hidden.dedup();
         let index = match policies
             .iter()
             .position(|(l, _)| l.convention == loaded.convention)
@@ -145,68 +197,198 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
             refname: u.refname.clone(),
             tip,
             policy: index,
+            hidden,
         });
     }
-    if incoming.is_empty() {
-        return Ok(Outcome::Clean);
-    }
-    let tips: Vec<ObjectId> = incoming.iter().map(|i| i.tip).collect();
-    let new = repo.new_commits(&tips)?;
 
-    // Which ref brought each commit, for its policy and the report. One ref or one
-    // policy (the common cases) need no more walks; otherwise each commit is charged to
-    // the first ref, in git's order, that reaches it.
-    let mut owner: HashMap<ObjectId, usize> = HashMap::new();
-    if incoming.len() > 1 && policies.len() > 1 {
-        for (i, inc) in incoming.iter().enumerate() {
-            for id in repo.new_commits(&[inc.tip])? {
-                owner.entry(id).or_insert(i);
+    // One walk per (policy, stopping points); a commit is checked once per policy.
+    let mut groups: Vec<Walk<'_>> = Vec::new();
+    for inc in &incoming {
+        match groups
+            .iter_mut()
+            .find(|g| g.0 == inc.policy && g.1 == inc.hidden.as_slice())
+        {
+            Some(g) => {
+                g.2.push(inc.tip);
+                g.3.push(&inc.refname);
+            }
+            None => groups.push((inc.policy, &inc.hidden, vec![inc.tip], vec![&inc.refname])),
+        }
+    }
+    let mut seen = HashSet::new();
+    let mut checked: Vec<(ObjectId, usize, Option<&str>)> = Vec::new();
+    for (policy, hidden, tips, refs) in &groups {
+        for id in repo.commits_between(tips, hidden)? {
+            if seen.insert((id, *policy)) {
+                checked.push((id, *policy, (refs.len() == 1).then(|| refs[0])));
             }
         }
     }
-    let mut out_lock = std::io::stdout().lock();
-    let mut out = Printer::new(&mut out_lock, settings.format, Style::plain());
-    let who = |id: &ObjectId| owner.get(id).copied().unwrap_or(0);
-    let jobs: Vec<_> = new
+    let jobs: Vec<_> = checked
         .iter()
-        .map(|id| {
-            let (loaded, _) = &policies[incoming[who(id)].policy];
-            (
-                *id,
-                &loaded.convention,
-                tracing(settings, &loaded.convention),
-            )
+        .map(|&(id, p, _)| {
+            let conv = &policies[p].0.convention;
+            (id, conv, tracing(settings, conv))
         })
         .collect();
-    let mut reports = check_commits(&repo, &cwd, &jobs)?;
-    for (r, id) in reports.iter_mut().zip(&new) {
-        if incoming.len() == 1 || !owner.is_empty() {
-            r.refname = Some(incoming[who(id)].refname.clone());
-        }
+    // `fixup!` and friends are exempt on a server only when its own policy says so.
+    let mut reports = check_commits(&repo, &cwd, &jobs, fixed.is_some())?;
+
+    let mut out_lock = std::io::stdout().lock();
+    let mut out = Printer::new(&mut out_lock, settings.format, Style::plain());
+    for (r, (_, _, refname)) in reports.iter_mut().zip(&checked) {
+        r.refname = refname.map(str::to_owned);
         out.pushed(r);
     }
-    let outcome = finish_history(&mut out, &reports, "new commits");
+    let mut outcome = finish_history(&mut out, &reports, "new commits");
     if outcome == Outcome::Findings {
-        let whence: Vec<&str> = policies.iter().map(|(_, w)| w.as_str()).collect();
+        let mut whence: Vec<&str> = reports
+            .iter()
+            .zip(&checked)
+            .filter(|(r, _)| !r.findings.is_empty())
+            .map(|(_, (_, p, _))| policies[*p].1.as_str())
+            .collect();
+        whence.dedup();
         out.note(&format!(
             "jitcommit-check: push rejected; the convention is {}",
             whence.join("; ")
         ));
     }
     out.flush();
+    if !broken.is_empty() {
+        report_broken(&broken);
+        outcome = Outcome::Findings;
+    }
+    if outcome == Outcome::Clean {
+        for (refname, old) in &deleted {
+            keep_policy(&repo, refname, *old)?;
+        }
+    }
     Ok(outcome)
 }
 
-/// The policy for one ref update and a phrase saying where it came from.
-fn policy(settings: &Settings, repo: &Repo, u: &Update) -> Result<(Loaded, String), CheckError> {
-    if let Some(path) = &settings.config {
-        let l = jitcommit_core::config::load_file(path)?;
-        let w = format!("from {}", l.origin);
-        return Ok((l, w));
+/// Tells the pusher (on stderr, which reaches them as `remote:` lines in every output
+/// format) which refs the push would leave at a convention that cannot be read.
+fn report_broken(broken: &[(String, ObjectId, CheckError)]) {
+    use std::io::Write;
+    // A failed write changes nothing: the push is rejected either way.
+    let mut err = std::io::stderr().lock();
+    for (refname, tip, e) in broken {
+        let _ = writeln!(
+            err,
+            "jitcommit-check: {refname} at {}: the convention there is invalid: {e}",
+            short(&tip.to_string())
+        );
+        let mut source = std::error::Error::source(e);
+        while let Some(s) = source {
+            let _ = writeln!(err, "  caused by: {s}");
+            source = s.source();
+        }
     }
-    if !repo::is_zero_id(&u.old)
-        && let Some(before) = repo.peel_to_commit(parse_id(&u.old)?)?
-    {
+    let _ = writeln!(
+        err,
+        "jitcommit-check: push rejected; fix the convention file and push again"
+    );
+}
+
+/// The directory the policy of a deleted ref is kept in, under the git dir; `None` for
+/// a name git would not accept as a ref (it never passes one).
+fn kept_policy_dir(repo: &Repo, refname: &str) -> Option<PathBuf> {
+    let safe = refname.starts_with("refs/")
+        && refname
+            .split('/')
+            .all(|c| !c.is_empty() && c != "." && c != ".." && !c.contains(['\\', '\0']));
+    safe.then(|| {
+        repo.git_dir()
+            .join("jitcommit/deleted-refs")
+            .join(format!("{refname}.policy"))
+    })
+}
+
+/// The file that records the commit a deleted ref was at.
+const KEPT_TIP: &str = "tip";
+
+/// Records the policy `refname` answers to now that a push deletes it (it was at
+/// `old`): a copy of the convention file it found there (an empty
+/// `.commit-convention.toml` for the built-in one) and the commit, so that pushing the
+/// ref again does not swap its convention for the default branch's. Written only once
+/// the push is accepted.
+fn keep_policy(repo: &Repo, refname: &str, old: ObjectId) -> Result<(), CheckError> {
+    let Some(dir) = kept_policy_dir(repo, refname) else {
+        return Ok(());
+    };
+    let Ok(loaded) = convention_at(repo, old) else {
+        return Ok(()); // an unreadable convention is refused before it lands
+    };
+    let (name, bytes) = match &loaded.origin {
+        Origin::File { path, .. } => {
+            let rel = path.to_string_lossy();
+            let bytes = repo.read_file_at(old, &rel)?.unwrap_or_default();
+            (rel.into_owned(), bytes)
+        }
+        Origin::Builtin => (".commit-convention.toml".to_owned(), Vec::new()),
+    };
+    let write = |path: PathBuf, bytes: &[u8]| {
+        let err = |source| CheckError::File {
+            what: "write",
+            path: path.clone(),
+            source,
+        };
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, bytes).map_err(err)?;
+        std::fs::rename(&tmp, &path).map_err(err)
+    };
+    // Start from an empty directory: an older record may hold another file name.
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|source| CheckError::File {
+        what: "create",
+        path: dir.clone(),
+        source,
+    })?;
+    write(dir.join(&name), &bytes)?;
+    write(dir.join(KEPT_TIP), format!("{old}\n").as_bytes())
+}
+
+/// The kept policy of a deleted ref and the commit it was at (when still here).
+fn kept_policy(
+    repo: &Repo,
+    refname: &str,
+) -> Result<Option<(Loaded, Option<ObjectId>)>, CheckError> {
+    let Some(dir) = kept_policy_dir(repo, refname) else {
+        return Ok(None);
+    };
+    let Some(file) = [".commit-convention.toml", "pyproject.toml", "Cargo.toml"]
+        .iter()
+        .map(|name| dir.join(name))
+        .find(|p| p.is_file())
+    else {
+        return Ok(None);
+    };
+    let loaded = jitcommit_core::config::load_file(&file)?;
+    let tip = std::fs::read_to_string(dir.join(KEPT_TIP))
+        .ok()
+        .and_then(|hex| ObjectId::from_hex(hex.trim().as_bytes()).ok())
+        .and_then(|id| repo.peel_to_commit(id).ok().flatten());
+    Ok(Some((loaded, tip)))
+}
+
+/// The policy for one ref update, a phrase saying where it came from, and the commits
+/// whose history the ref already answered for (its old tip).
+fn policy(
+    fixed: Option<&Loaded>,
+    repo: &Repo,
+    u: &Update,
+) -> Result<(Policy, Vec<ObjectId>), CheckError> {
+    let old = match repo::is_zero_id(&u.old) {
+        true => None,
+        false => repo.peel_to_commit(parse_id(&u.old)?)?,
+    };
+    let hidden: Vec<ObjectId> = old.into_iter().collect();
+    if let Some(l) = fixed {
+        let w = format!("from {}", l.origin);
+        return Ok(((l.clone(), w), hidden));
+    }
+    if let Some(before) = old {
         let l = convention_at(repo, before)?;
         let w = format!(
             "from {} at {} ({} before the push)",
@@ -214,7 +396,14 @@ fn policy(settings: &Settings, repo: &Repo, u: &Update) -> Result<(Loaded, Strin
             short(&before.to_string()),
             u.refname
         );
-        return Ok((l, w));
+        return Ok(((l, w), hidden));
+    }
+    if let Some((l, tip)) = kept_policy(repo, &u.refname)? {
+        let w = format!(
+            "the one {} had when it was deleted (kept in {})",
+            u.refname, l.origin
+        );
+        return Ok(((l, w), tip.into_iter().collect()));
     }
     if let Some(default) = repo.default_branch_commit() {
         let l = convention_at(repo, default)?;
@@ -223,10 +412,9 @@ fn policy(settings: &Settings, repo: &Repo, u: &Update) -> Result<(Loaded, Strin
             l.origin,
             short(&default.to_string())
         );
-        return Ok((l, w));
+        return Ok(((l, w), hidden));
     }
-    let l = builtin();
-    Ok((l, "the built-in one".into()))
+    Ok(((builtin(), "the built-in one".into()), hidden))
 }
 
 fn parse_id(hex: &str) -> Result<ObjectId, CheckError> {
