@@ -199,6 +199,114 @@ pub fn may_ask_for_intent(git_dir: &Path, env: &dyn Fn(&str) -> Option<OsString>
         .any(|f| std::fs::read(f).is_ok_and(|b| hit(&String::from_utf8_lossy(&b))))
 }
 
+/// Whether a `message` source is a plain `git commit -m …`, the one case whose
+/// text `jitcommit.onMessage = intent` may draft around: git gives `-m`, `-F`,
+/// `--amend -m` and `-c`/`-C` with `-m` the same `message` argument, so the answer
+/// comes from the command line of the nearest ancestor process that is
+/// `git … commit …` (on Linux, `/proc/<pid>/cmdline`; under the pre-commit
+/// framework git is a grandparent). `false` when no such process is found: the
+/// user's text is then left alone.
+pub fn plain_message_commit() -> bool {
+    commit_argv().is_some_and(|a| is_plain_m(&a))
+}
+
+#[cfg(not(unix))]
+fn commit_argv() -> Option<Vec<String>> {
+    None
+}
+
+/// The argv of the nearest `git … commit` ancestor (at most eight levels up).
+#[cfg(unix)]
+fn commit_argv() -> Option<Vec<String>> {
+    let mut pid = std::os::unix::process::parent_id();
+    for _ in 0..8 {
+        if pid <= 1 {
+            return None;
+        }
+        let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+        let argv: Vec<String> = raw
+            .split(|&b| b == 0)
+            .filter(|a| !a.is_empty())
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        let is_git = argv.first().is_some_and(|a| {
+            let name = a.rsplit('/').next().unwrap_or(a);
+            name == "git" || name == "git.exe"
+        });
+        if is_git && argv.iter().any(|a| a == "commit") {
+            return Some(argv);
+        }
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // `pid (comm) state ppid …`: comm may hold spaces and parentheses.
+        let after = stat.rsplit_once(')')?.1;
+        pid = after.split_whitespace().nth(1)?.parse().ok()?;
+    }
+    None
+}
+
+/// `git [global options] commit [options]` with `-m`/`--message` and none of the
+/// options that bring text from elsewhere (`-F`, `--amend`, `-c`, `-C`, `--fixup`,
+/// `--squash`, `-t`).
+pub fn is_plain_m(argv: &[String]) -> bool {
+    let Some(at) = argv.iter().position(|a| a == "commit") else {
+        return false;
+    };
+    let mut has_m = false;
+    let mut args = argv[at + 1..].iter();
+    const VALUED: &[&str] = &[
+        "--author",
+        "--date",
+        "--cleanup",
+        "--trailer",
+        "--pathspec-from-file",
+    ];
+    const ELSEWHERE: &[&str] = &[
+        "--amend",
+        "--file",
+        "--reuse-message",
+        "--reedit-message",
+        "--fixup",
+        "--squash",
+        "--template",
+    ];
+    while let Some(a) = args.next() {
+        if a == "--" {
+            break;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            let name = format!("--{}", long.split('=').next().unwrap_or(long));
+            if ELSEWHERE.contains(&name.as_str()) {
+                return false;
+            }
+            if name == "--message" {
+                has_m = true;
+            }
+            if !a.contains('=') && (name == "--message" || VALUED.contains(&name.as_str())) {
+                args.next();
+            }
+            continue;
+        }
+        let Some(short) = a.strip_prefix('-') else {
+            continue;
+        };
+        for (i, c) in short.char_indices() {
+            match c {
+                'F' | 'C' | 'c' | 't' => return false,
+                'm' => {
+                    has_m = true;
+                    if i + 1 == short.len() {
+                        args.next();
+                    }
+                    break;
+                }
+                'S' | 'u' => break, // optional inline values
+                _ => {}
+            }
+        }
+    }
+    has_m
+}
+
 /// A `-m` text that is not the user's own words about this change: git's fixup,
 /// squash, amend, revert and merge messages (never treated as an intent).
 pub fn is_generated_message(text: &str) -> bool {
@@ -234,6 +342,36 @@ mod tests {
             .map(|(k, v)| ((*k).to_owned(), OsString::from(v)))
             .collect();
         move |k| m.get(k).cloned()
+    }
+
+    #[test]
+    fn only_a_plain_dash_m_counts_as_the_users_intent() {
+        let v = |s: &str| -> Vec<String> { s.split(' ').map(str::to_owned).collect() };
+        for yes in [
+            "git commit -m x",
+            "git commit -am x",
+            "git -c a=b commit -q --message=x",
+            "/usr/bin/git commit --message x -s",
+            "git commit -m -F",
+        ] {
+            assert!(is_plain_m(&v(yes)), "{yes}");
+        }
+        for no in [
+            "git commit -F msg",
+            "git commit --file=msg",
+            "git commit --amend -m x",
+            "git commit -m x --amend",
+            "git commit -aF msg",
+            "git commit -C HEAD -m x",
+            "git commit -c HEAD",
+            "git commit --fixup HEAD -m x",
+            "git commit --squash=HEAD -m x",
+            "git commit -t tpl -m x",
+            "git commit",
+            "git ci -m x",
+        ] {
+            assert!(!is_plain_m(&v(no)), "{no}");
+        }
     }
 
     #[test]
