@@ -345,7 +345,14 @@ fn check_strong_assignment(line: &str, caps: &Captures<'_>) -> bool {
     }
     let end = caps.get(3).map_or(line.len(), |m| m.end());
     let rest = line.get(end..).unwrap_or("").trim_start();
-    let last = rest.is_empty()
+    // `NAME=value` written tight is an assignment even inside prose.
+    let sep = match (caps.get(1), caps.get(3)) {
+        (Some(n), Some(v)) => line.get(n.end()..v.start()).unwrap_or(""),
+        _ => "",
+    };
+    let tight = sep.contains('=') && !sep.contains(char::is_whitespace);
+    let last = tight
+        || rest.is_empty()
         || rest.starts_with([',', ';', ')', '}', ']', '#'])
         || rest.starts_with("//");
     let reference = value.contains("::")
@@ -858,8 +865,10 @@ fn key_material(contents: &[&str]) -> Vec<bool> {
     let armour: Vec<bool> = contents.iter().map(|c| armour_line(c)).collect();
     let n = contents.len();
     let near = |i: usize, v: &[bool]| (i > 0 && v[i - 1]) || (i + 1 < n && v[i + 1]);
+    // A one-line text (a hunk header's context, a name) has no neighbours: a body
+    // line there is key material by itself.
     let mut key: Vec<bool> = (0..n)
-        .map(|i| body[i] && (near(i, &body) || near(i, &armour)))
+        .map(|i| body[i] && (n == 1 || near(i, &body) || near(i, &armour)))
         .collect();
     for i in 1..n {
         let t = b64_core(contents[i]);
@@ -1050,8 +1059,13 @@ pub fn redact_state(state: &StagedState) -> (StagedState, Vec<SecretKind>) {
             f.header = h;
         }
         for h in &mut f.hunks {
-            if let Some(t) = text(&h.header) {
-                h.header = t;
+            // `@@ -a,b +c,d @@ context`: the context is a line of the file.
+            let (at, ctx) = match h.header.match_indices("@@").nth(1) {
+                Some((i, _)) => h.header.split_at(i + 2),
+                None => ("", h.header.as_str()),
+            };
+            if let Some(t) = text(ctx) {
+                h.header = format!("{at}{t}");
             }
             let (b, f) = redact_lines(&h.body, true);
             if let Cow::Owned(b) = b {

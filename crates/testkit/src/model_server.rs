@@ -261,7 +261,9 @@ fn serve(mut stream: TcpStream, state: &State) {
         .and_then(Value::as_str)
         == Some("json_schema");
     let openai = req.path.starts_with("/v1/");
-    let known_path = req.path == "/api/chat" || req.path == "/v1/chat/completions";
+    // A query string (a key some servers take there) does not change the route.
+    let route = req.path.split('?').next().unwrap_or("");
+    let known_path = route == "/api/chat" || route == "/v1/chat/completions";
     let model = req
         .body
         .get("model")
