@@ -716,13 +716,40 @@ fn widen(s: &str, (mut a, mut b): (usize, usize)) -> (usize, usize) {
     (a, b)
 }
 
-/// Redacts the single-line secrets of one line. `depth` 1 is a decoded base64 run
-/// (not decoded again).
+/// Redacts the single-line secrets of one line, again on its own output until
+/// nothing changes (a replacement can leave a shorter run that a rule now matches),
+/// so what it returns holds nothing a rule matches. `depth` 1 is a decoded base64
+/// run (not decoded again).
 fn redact_line<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -> Cow<'a, str> {
+    let mut out = match redact_line_once(line, found, depth) {
+        Cow::Borrowed(b) => return Cow::Borrowed(b),
+        Cow::Owned(o) => o,
+    };
+    // Each pass that changes the line replaces at least one more run with a marker,
+    // and markers are never matched again: the loop ends.
+    loop {
+        match redact_line_once(&out, found, depth) {
+            Cow::Borrowed(_) => return Cow::Owned(out),
+            Cow::Owned(o) => out = o,
+        }
+    }
+}
+
+fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -> Cow<'a, str> {
     let pf = &*PREFILTER;
+    // Earlier markers are not text: a keyword inside one (`private-key`) wakes nothing.
+    let taken: Vec<(usize, usize)> = line
+        .match_indices("[REDACTED:")
+        .map(|(i, _)| (i, line[i..].find(']').map_or(line.len(), |e| i + e + 1)))
+        .collect();
+    let overlaps =
+        |a: usize, b: usize, v: &[(usize, usize)]| v.iter().any(|&(x, y)| a < y && x < b);
     let mut cands: Vec<u16> = Vec::new();
     let mut any = false;
     for m in pf.ac.find_overlapping_iter(line) {
+        if overlaps(m.start(), m.end(), &taken) {
+            continue;
+        }
         any = true;
         cands.extend_from_slice(&pf.owners[m.pattern().as_usize()]);
     }
@@ -732,12 +759,6 @@ fn redact_line<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -> Cow
     cands.sort_unstable();
     cands.dedup();
     let bytes = line.as_bytes();
-    let taken: Vec<(usize, usize)> = line
-        .match_indices("[REDACTED:")
-        .map(|(i, _)| (i, line[i..].find(']').map_or(line.len(), |e| i + e + 1)))
-        .collect();
-    let overlaps =
-        |a: usize, b: usize, v: &[(usize, usize)]| v.iter().any(|&(x, y)| a < y && x < b);
     let mut spans: Vec<(usize, usize, usize)> = Vec::new();
     for &ri in &cands {
         let ri = usize::from(ri);
@@ -935,12 +956,18 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
     // and whether it opened a block scalar (all deeper lines) or not (one line).
     let mut pending: Option<(usize, bool)> = None;
     for (i, &(marker, content, nl)) in split.iter().enumerate() {
+        let value_of_pending = pending.is_some_and(|(ind, block)| {
+            let t = content.trim();
+            !t.is_empty()
+                && indent_of(content) > ind
+                && (block || (!t.contains(char::is_whitespace) && !t.ends_with(':')))
+        });
         if in_key || (content.contains("PRIVATE KEY") && KEY_BEGIN.is_match(content)) {
             if !in_key {
                 found.push(SecretKind::PRIVATE_KEY);
             }
             // Keep what precedes BEGIN on its line (e.g. `key = """`), drop the rest.
-            let keep = if in_key {
+            let keep = if in_key || value_of_pending {
                 ""
             } else {
                 KEY_BEGIN
