@@ -52,7 +52,7 @@ fn a_token_on_the_hunk_header_line_never_leaves() {
     write(&r.dir, "settings.py", &text);
     r.git(&["add", "settings.py"]);
     r.git(&["commit", "-q", "--no-verify", "-m", "x"]);
-    write(&r.dir, "settings.py", &text.replace("x15 = 15", "x15 = 16"));
+    write(&r.dir, "settings.py", text.replace("x15 = 15", "x15 = 16"));
     r.git(&["add", "settings.py"]);
     let (sent, n) = sent_for(&r, &[]);
     assert!(n >= 1);
@@ -73,7 +73,7 @@ fn key_bodies_outside_their_begin_line_never_leave() {
     write(
         &r.dir,
         "src/embedded.js",
-        &format!("{key}\nexport const a = 1;\n"),
+        format!("{key}\nexport const a = 1;\n"),
     );
     r.git(&["add", "."]);
     r.git(&["commit", "-q", "--no-verify", "-m", "x"]);
@@ -84,7 +84,7 @@ fn key_bodies_outside_their_begin_line_never_leave() {
     write(
         &r.dir,
         "src/embedded.js",
-        &format!("{changed}\nexport const a = 2;\n"),
+        format!("{changed}\nexport const a = 2;\n"),
     );
     r.git(&["add", "."]);
     let (sent, n) = sent_for(&r, &[]);

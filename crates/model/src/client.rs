@@ -176,7 +176,7 @@ impl Client {
     }
 
     /// The full URL requests go to, as it may be printed (query values hidden).
-    pub fn endpoint(&self) -> &str {
+    pub fn shown_endpoint(&self) -> &str {
         &self.shown
     }
 
