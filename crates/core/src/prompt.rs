@@ -289,11 +289,19 @@ pub fn fragments_for(
     conv: &Convention,
     intent: Option<&str>,
 ) -> Vec<Fragment> {
-    let (state, _) = redact::redact_state(state);
+    let (state, _) = redact::redact_names(state);
     let intent = intent.map(|i| redact::redact_text(i).text);
     let mut l = Lazy::new(&state, conv, intent.as_deref());
     l.materialise();
     l.frags
+}
+
+/// A file's whole fragment, from its hunk bodies redacted: with
+/// [`redact::redact_names`] applied to the state first, the only way a file's hunks
+/// reach the prompt.
+fn full_fragment(f: &crate::repo::FileDiff, class: FileClass) -> Fragment {
+    let mut found = Vec::new();
+    fragments::file_fragment(&redact::redact_bodies(f, &mut found), class)
 }
 
 /// The fragments of the user message with files cut at their stat line where
@@ -321,7 +329,7 @@ impl<'a> Lazy<'a> {
             let class = classifier.classify(f);
             match fragments::stat_fragment(f, class) {
                 Some(fr) => (fr, Some((k, class))),
-                None => (fragments::file_fragment(f, class), None),
+                None => (full_fragment(f, class), None),
             }
         }));
         v.push((contract_fragment(conv, state), None));
@@ -346,7 +354,7 @@ impl<'a> Lazy<'a> {
     fn materialise(&mut self) {
         for (fr, file) in self.frags.iter_mut().zip(&mut self.files) {
             if let Some((k, class)) = file.take() {
-                *fr = fragments::file_fragment(&self.state.files[k], class);
+                *fr = full_fragment(&self.state.files[k], class);
             }
         }
     }
@@ -458,8 +466,10 @@ fn build_impl(
     strategy: Strategy,
     cut_files: bool,
 ) -> Result<Prompt, DoesNotFit> {
-    // The redaction gate: from here on only redacted text exists (DESIGN §8).
-    let (state, _) = redact::redact_state(state);
+    // The redaction gate (DESIGN §8): names, headers and the branch here; each
+    // file's hunk bodies where its fragment is built (`full_fragment`), so nothing
+    // reaches a fragment unredacted.
+    let (state, _) = redact::redact_names(state);
     let state = &state;
     let intent = intent.map(|i| redact::redact_text(i).text);
     let intent = intent.as_deref();

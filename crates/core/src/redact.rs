@@ -26,7 +26,7 @@ use std::sync::{LazyLock, OnceLock};
 use aho_corasick::AhoCorasick;
 use regex::bytes::{Captures, Regex, RegexBuilder};
 
-use crate::repo::StagedState;
+use crate::repo::{FileDiff, StagedState};
 
 /// One detection rule: a regex, the keywords that must occur on a line before it
 /// is tried, and which part of a match is the secret.
@@ -1062,8 +1062,22 @@ fn redact_bytes(p: &mut gix::bstr::BString, found: &mut Vec<SecretKind>) {
 /// diff header, hunk header and hunk body, and the branch name, redacted. What was
 /// found is returned with it.
 pub fn redact_state(state: &StagedState) -> (StagedState, Vec<SecretKind>) {
+    let (mut s, mut found) = redact_names(state);
+    for f in &mut s.files {
+        if let Cow::Owned(o) = redact_bodies(f, &mut found) {
+            *f = o;
+        }
+    }
+    (s, found)
+}
+
+/// [`redact_state`] without the hunk bodies: the names, headers, hunk headers and
+/// branch. `prompt::build` applies it to the whole state up front and
+/// [`redact_bodies`] to each file whose hunks it builds (most files of a large
+/// change never get past their stat line).
+pub fn redact_names(state: &StagedState) -> (StagedState, Vec<SecretKind>) {
     let mut found = Vec::new();
-    let mut text = |s: &str| -> Option<String> {
+    let text = |s: &str, found: &mut Vec<SecretKind>| -> Option<String> {
         let (t, f) = redact_lines(s, false);
         found.extend(f);
         match t {
@@ -1074,15 +1088,14 @@ pub fn redact_state(state: &StagedState) -> (StagedState, Vec<SecretKind>) {
     let branch = state
         .branch
         .as_deref()
-        .map(|b| text(b).unwrap_or_else(|| b.to_owned()));
+        .map(|b| text(b, &mut found).unwrap_or_else(|| b.to_owned()));
     let mut files = state.files.clone();
-    let mut f2 = Vec::new();
     for f in &mut files {
-        redact_bytes(&mut f.change.path, &mut f2);
+        redact_bytes(&mut f.change.path, &mut found);
         if let Some(o) = &mut f.change.old_path {
-            redact_bytes(o, &mut f2);
+            redact_bytes(o, &mut found);
         }
-        if let Some(h) = text(&f.header) {
+        if let Some(h) = text(&f.header, &mut found) {
             f.header = h;
         }
         for h in &mut f.hunks {
@@ -1091,17 +1104,11 @@ pub fn redact_state(state: &StagedState) -> (StagedState, Vec<SecretKind>) {
                 Some((i, _)) => h.header.split_at(i + 2),
                 None => ("", h.header.as_str()),
             };
-            if let Some(t) = text(ctx) {
+            if let Some(t) = text(ctx, &mut found) {
                 h.header = format!("{at}{t}");
             }
-            let (b, f) = redact_lines(&h.body, true);
-            if let Cow::Owned(b) = b {
-                h.body = b;
-            }
-            f2.extend(f);
         }
     }
-    found.extend(f2);
     (
         StagedState {
             branch,
@@ -1110,6 +1117,22 @@ pub fn redact_state(state: &StagedState) -> (StagedState, Vec<SecretKind>) {
         },
         found,
     )
+}
+
+/// One file with its hunk bodies redacted (borrowed when nothing changes).
+pub fn redact_bodies<'a>(f: &'a FileDiff, found: &mut Vec<SecretKind>) -> Cow<'a, FileDiff> {
+    let mut out: Option<FileDiff> = None;
+    for (i, h) in f.hunks.iter().enumerate() {
+        let (b, fd) = redact_lines(&h.body, true);
+        found.extend(fd);
+        if let Cow::Owned(b) = b {
+            out.get_or_insert_with(|| f.clone()).hunks[i].body = b;
+        }
+    }
+    match out {
+        Some(o) => Cow::Owned(o),
+        None => Cow::Borrowed(f),
+    }
 }
 
 #[cfg(test)]

@@ -385,3 +385,66 @@ proptest::proptest! {
         proptest::prop_assert!(redact::redact_diff_body(&body.text).found.is_empty(), "{:?}", body.text);
     }
 }
+
+/// Figures for docs/trust.md (run with `--release -- --ignored --nocapture`): the
+/// gate's up-front cost on a 500-file / 1 MB change against the whole prompt build.
+#[test]
+#[ignore]
+fn gate_cost_on_a_500_file_change() {
+    use std::time::Instant;
+    let files: Vec<FileDiff> = (0..500)
+        .map(|i| {
+            let mut text = String::new();
+            let mut k = i as u64;
+            while text.len() < 2000 {
+                k = k
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(&format!(
+                    "    let v{} = compute({}, {});\n",
+                    k % 1000,
+                    k % 97,
+                    k % 89
+                ));
+            }
+            added(&format!("src/m{}/f{i}.rs", i % 50), &text)
+        })
+        .collect();
+    let state = StagedState {
+        branch: Some("main".into()),
+        initial: false,
+        files,
+    };
+    let c = conv(4096);
+    let time = |f: &dyn Fn()| {
+        let mut v: Vec<f64> = (0..21)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v[10]
+    };
+    let init = {
+        let t = Instant::now();
+        let _ = redact::leaves_unchanged("x");
+        t.elapsed().as_secs_f64() * 1e3
+    };
+    let names = time(&|| {
+        std::hint::black_box(redact::redact_names(&state));
+    });
+    let all = time(&|| {
+        std::hint::black_box(redact::redact_state(&state));
+    });
+    let clone = time(&|| {
+        std::hint::black_box(state.clone());
+    });
+    let build = time(&|| {
+        std::hint::black_box(prompt::build(&state, &c, None, &ByteCounter).ok());
+    });
+    eprintln!(
+        "GATE init {init:.2} ms, names {names:.2} ms (clone {clone:.2}), whole state {all:.2} ms, prompt::build {build:.2} ms"
+    );
+}
