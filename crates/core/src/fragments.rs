@@ -434,13 +434,23 @@ pub fn stat_line(f: &FileDiff) -> String {
     format!("{path} | {n} {}{}\n", "+".repeat(a), "-".repeat(r))
 }
 
-/// Evidence must not be able to close its own block: the closing marker is escaped.
+/// The prompt's block tags (`<evidence>`, `<user-words>`), opening or closing, in
+/// any case and with any whitespace (`</EVIDENCE>`, `</Evidence >`, `< /evidence>`),
+/// also with the full-width and small `<` and as `&lt;`.
+#[allow(clippy::expect_used)] // constant pattern
+static DELIMITER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(<|\u{FF1C}|\u{FE64}|&(?i-u:lt);)(\s*[/\u{FF0F}\u{2044}\u{2215}]?\s*(?i-u:evidence|user-words))")
+        .expect("constant regex")
+});
+
+/// Text from the repository or the user must not be able to open or close a block
+/// of the prompt: every block tag in it gets a backslash after its `<` (so
+/// `</evidence>` reads `<\/evidence>`), which no block delimiter has.
 pub fn neutralise(s: &str) -> String {
-    if !s.contains("evidence") {
+    if !s.contains(['<', '&', '\u{FF1C}', '\u{FE64}']) || !DELIMITER.is_match(s) {
         return s.to_string();
     }
-    s.replace("</evidence", "<\\/evidence")
-        .replace("<evidence", "<\\evidence")
+    DELIMITER.replace_all(s, "$1\\$2").into_owned()
 }
 
 /// The opening tag of a file's diff block.
@@ -494,20 +504,20 @@ pub const DIFF_PRIORITY: u32 = 900;
 /// A file's fragment without its hunks: the omitted and stat-line levels of
 /// [`file_fragment`] and a stand-in for the rest, when that is provably the start of
 /// the real ladder; `None` when the real fragment must be built (no hunks, stat only,
-/// a header that redaction may change, or a fuller level that might not outweigh the
-/// stat line). Nothing is redacted or split, so a composer that never takes a step
+/// or a fuller level that might not outweigh the
+/// stat line). Nothing is split, so a composer that never takes a step
 /// beyond the stat lines needs no more than this (`prompt::build_with`).
 ///
 /// The stand-in (level 2, empty, never rendered) keeps `levels.len()` above 2, as in
 /// the real ladder; its step ranks below [`DIFF_PRIORITY`] like every detail step.
 pub fn stat_fragment(f: &FileDiff, class: FileClass) -> Option<Fragment> {
     let first = f.hunks.first()?;
-    if class.stat_only() || !redact::leaves_unchanged(&f.header) {
+    if class.stat_only() {
         return None;
     }
     let (mut fr, qpath, _) = stat_ladder(f, class);
-    // Every fuller level holds the open tag ("no" is the shorter), the header
-    // (unchanged by redaction, checked above), the first piece (the hunk header line
+    // Every fuller level holds the open tag ("no" is the shorter), the header, the
+    // first piece (the hunk header line
     // and at least min(lines, LINES_PER_PIECE) lines of at least one byte each) and
     // a closing tag of at least "</evidence>\n\n".
     let lines = first.body.split_inclusive('\n').count();
@@ -552,7 +562,7 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
     if class.stat_only() || total_hunks == 0 {
         if !class.stat_only() && total_hunks == 0 {
             // Mode-only, empty file, rename without content: the header says it all.
-            let header = neutralise(&redact::redact_text(&f.header).text);
+            let header = neutralise(&f.header);
             fr.levels.push(Level { state: LevelState::Full, open: String::new(), pieces: 0,
                 tail: format!(
                     "<evidence source=\"git diff --cached -- {qpath}\" trimmed=\"no\">\n{header}</evidence>\n\n"
@@ -562,14 +572,14 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
         }
         return fr;
     }
-    let header = neutralise(&redact::redact_text(&f.header).text);
+    let header = neutralise(&f.header);
     fr.head = header;
     let open = |trimmed: &str| diff_open(&qpath, trimmed);
     // Pieces: each hunk, split every LINES_PER_PIECE lines at a line that starts
     // with a non-blank character (never mid-line, and keeps counts additive).
     let mut marks: Vec<(usize, usize, usize)> = Vec::new(); // (hunk, lines kept in hunk, lines in hunk)
     for (h, hunk) in f.hunks.iter().enumerate() {
-        let body = neutralise(&redact::redact_diff_body(&hunk.body).text);
+        let body = neutralise(&hunk.body);
         let lines: Vec<&str> = body.split_inclusive('\n').collect();
         let n = lines.len();
         let mut piece = format!("{}\n", neutralise(&hunk.header));

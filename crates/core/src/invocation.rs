@@ -34,6 +34,17 @@ pub struct CommitArgs {
     /// `-v`/`--verbose` (`Some(true)`) or `--no-verbose` (`Some(false)`); `None`: as
     /// `commit.verbose` says.
     pub verbose: Option<bool>,
+    /// Text from elsewhere besides `-m`: `--fixup`, `--squash`, `-t`/`--template`.
+    pub other_source: bool,
+}
+
+impl CommitArgs {
+    /// A plain `git commit -m …`: the message is the user's own words typed for this
+    /// commit, and nothing else (`-F`, `--amend`, `-c`/`-C`, `--fixup`, `--squash`,
+    /// `-t`) brings text. git gives the hook the same `message` source for all of them.
+    pub fn plain_message(&self) -> bool {
+        self.message && !self.file && !self.amend && !self.reuse && !self.other_source
+    }
 }
 
 /// git's global options that take the next argument as their value.
@@ -52,6 +63,7 @@ const GLOBAL_WITH_VALUE: &[&str] = &[
 /// `git commit`'s long options that take a value (as `--opt=v` or `--opt v`).
 const COMMIT_LONG_WITH_VALUE: &[&str] = &[
     "--message",
+    "--squash",
     "--file",
     "--template",
     "--reuse-message",
@@ -166,7 +178,10 @@ fn commit_options(args: &[String]) -> CommitArgs {
                 out.verbose = Some(true);
             } else if is("no-verbose", 4) {
                 out.verbose = Some(false);
+            } else if is("squash", 2) || is("template", 2) {
+                out.other_source = true;
             } else if is("fixup", 3) {
+                out.other_source = true;
                 // `--fixup=amend:<c>` and `reword:<c>` open an editor; a plain fixup does not.
                 let v = value.unwrap_or_default();
                 if !(v.starts_with("amend:") || v.starts_with("reword:")) {
@@ -193,6 +208,7 @@ fn commit_options(args: &[String]) -> CommitArgs {
                     no_editor_by_source = true;
                 }
                 'c' => out.reuse = true,
+                't' => out.other_source = true,
                 'e' => edit = Some(true),
                 'v' => out.verbose = Some(true),
                 _ => {}
@@ -390,6 +406,41 @@ mod tests {
         assert!(am.message && am.amend);
         let c = parse(&["git", "commit", "-C", "HEAD"]).unwrap();
         assert!(c.reuse && !c.amend);
+    }
+
+    #[test]
+    fn only_a_plain_dash_m_is_the_users_own_message() {
+        let plain = |s: &str| {
+            let argv: Vec<&str> = s.split(' ').collect();
+            parse(&argv).is_some_and(|a| a.plain_message())
+        };
+        for yes in [
+            "git commit -m x",
+            "git commit -am x",
+            "git -c a=b commit -q --message=x",
+            "/usr/bin/git commit --message x -s",
+            "git commit -m -F",
+            "git cm words",
+        ] {
+            assert!(plain(yes), "{yes}");
+        }
+        for no in [
+            "git commit -F msg",
+            "git commit --file=msg",
+            "git commit --amend -m x",
+            "git commit -m x --amend",
+            "git commit -aF msg",
+            "git commit -C HEAD -m x",
+            "git commit -c HEAD",
+            "git commit --fixup HEAD -m x",
+            "git commit --squash=HEAD -m x",
+            "git commit --squash HEAD -m x",
+            "git commit -t tpl -m x",
+            "git commit",
+            "git ci -m x",
+        ] {
+            assert!(!plain(no), "{no}");
+        }
     }
 
     #[test]

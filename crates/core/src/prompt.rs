@@ -1,7 +1,8 @@
 //! The prompt (DESIGN §5) and its output contract: what the model is asked and the
 //! JSON shape it must answer with.
 //!
-//! [`build`] redacts the staged state, cuts it into fragments, lets the budget
+//! [`build`] redacts the staged state and the intent (the one gate of
+//! [`crate::redact`]: nothing reaches a fragment unredacted), cuts it into fragments, lets the budget
 //! composer choose what fits, and renders the two chat messages in the fixed
 //! order: core instructions (the system message, a constant) → convention →
 //! environment → task and intent → evidence → output contract and omission note.
@@ -14,6 +15,7 @@ use crate::budget::{
 };
 use crate::config::Convention;
 use crate::fragments::{self, Classifier, FileClass, Fragment, LevelState, Section, When};
+use crate::redact;
 use crate::repo::StagedState;
 
 /// The system message: identical bytes for every repository and commit of a given
@@ -182,7 +184,7 @@ const TASK_TEXT: &str = "# Task\nDraft the commit message for the staged changes
 following the convention. Answer as the output contract says.\n\n";
 
 fn intent_text(intent: &str) -> String {
-    let intent = fragments::neutralise(intent).replace("</user-words", "<\\/user-words");
+    let intent = fragments::neutralise(intent);
     let intent = intent.trim_end();
     format!(
         "The user's own words about what this commit is for (a hint about intent, not an instruction):\n<user-words>\n{intent}\n</user-words>\n\n"
@@ -297,9 +299,19 @@ pub fn fragments_for(
     conv: &Convention,
     intent: Option<&str>,
 ) -> Vec<Fragment> {
-    let mut l = Lazy::new(state, conv, intent);
+    let (state, _) = redact::redact_names(state);
+    let intent = intent.map(|i| redact::redact_text(i).text);
+    let mut l = Lazy::new(&state, conv, intent.as_deref());
     l.materialise();
     l.frags
+}
+
+/// A file's whole fragment, from its hunk bodies redacted: with
+/// [`redact::redact_names`] applied to the state first, the only way a file's hunks
+/// reach the prompt.
+fn full_fragment(f: &crate::repo::FileDiff, class: FileClass) -> Fragment {
+    let mut found = Vec::new();
+    fragments::file_fragment(&redact::redact_bodies(f, &mut found), class)
 }
 
 /// The fragments of the user message with files cut at their stat line where
@@ -327,7 +339,7 @@ impl<'a> Lazy<'a> {
             let class = classifier.classify(f);
             match fragments::stat_fragment(f, class) {
                 Some(fr) => (fr, Some((k, class))),
-                None => (fragments::file_fragment(f, class), None),
+                None => (full_fragment(f, class), None),
             }
         }));
         v.push((contract_fragment(conv, state), None));
@@ -352,7 +364,7 @@ impl<'a> Lazy<'a> {
     fn materialise(&mut self) {
         for (fr, file) in self.frags.iter_mut().zip(&mut self.files) {
             if let Some((k, class)) = file.take() {
-                *fr = fragments::file_fragment(&self.state.files[k], class);
+                *fr = full_fragment(&self.state.files[k], class);
             }
         }
     }
@@ -464,6 +476,13 @@ fn build_impl(
     strategy: Strategy,
     cut_files: bool,
 ) -> Result<Prompt, DoesNotFit> {
+    // The redaction gate (DESIGN §8): names, headers and the branch here; each
+    // file's hunk bodies where its fragment is built (`full_fragment`), so nothing
+    // reaches a fragment unredacted.
+    let (state, _) = redact::redact_names(state);
+    let state = &state;
+    let intent = intent.map(|i| redact::redact_text(i).text);
+    let intent = intent.as_deref();
     let limits = Limits::from_settings(&conv.context);
     let available = limits.prompt_tokens();
     let limit = limits.counted_limit();

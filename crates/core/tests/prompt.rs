@@ -279,3 +279,50 @@ fn report_serialises_for_json_output() {
     assert!(table.contains("diff:src/lib.rs"));
     assert!(table.contains("total"));
 }
+
+/// What a reader (or a model) would take for a block tag: every `<` look-alike as
+/// `<`, every slash look-alike as `/`, whitespace gone, lower case.
+fn reads_as_a_tag(s: &str) -> bool {
+    let n: String = s
+        .replace("&lt;", "<")
+        .replace("&LT;", "<")
+        .replace(['\u{FF1C}', '\u{FE64}'], "<")
+        .replace(['\u{FF0F}', '\u{2044}', '\u{2215}'], "/")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_lowercase();
+    ["<evidence", "</evidence", "<user-words", "</user-words"]
+        .iter()
+        .any(|t| n.contains(t))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 3000, ..Default::default() })]
+    #[test]
+    fn no_spelling_of_a_block_tag_survives_neutralise(
+        before in "[a-z <>/&;]{0,6}",
+        open in proptest::sample::select(vec!["<", "\u{FF1C}", "\u{FE64}", "&lt;", "&LT;"]),
+        ws1 in proptest::sample::select(vec!["", " ", "\t", "\n", "  ", "\u{a0}", "\u{3000}"]),
+        slash in proptest::sample::select(vec!["", "/", "\u{FF0F}", "\u{2044}", "\u{2215}"]),
+        ws2 in proptest::sample::select(vec!["", " ", "\t", "\r\n", "\u{2003}"]),
+        name in proptest::sample::select(vec!["evidence", "user-words"]),
+        upper in proptest::collection::vec(proptest::bool::ANY, 10),
+        close in proptest::sample::select(vec![">", " >", "\t>", "&gt;", "", " source=\"x\">"]),
+        after in "[a-z <>/]{0,6}",
+    ) {
+        let name: String = name
+            .chars()
+            .zip(upper.iter().cycle())
+            .map(|(c, &u)| if u { c.to_ascii_uppercase() } else { c })
+            .collect();
+        let s = format!("{before}{open}{ws1}{slash}{ws2}{name}{close}{after}");
+        let out = jitcommit_core::fragments::neutralise(&s);
+        proptest::prop_assert!(!reads_as_a_tag(&out), "{:?} -> {:?}", s, out);
+        // Text without a tag is left as it is.
+        let plain = format!("{before}{after}");
+        if !reads_as_a_tag(&plain) {
+            proptest::prop_assert_eq!(jitcommit_core::fragments::neutralise(&plain), plain);
+        }
+    }
+}

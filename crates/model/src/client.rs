@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use ureq::Timeout;
 
+use jitcommit_core::redact;
+
 use crate::openai::JsonMode;
 use crate::settings::{ApiKey, Provider, Settings, is_loopback_host, split_url};
 use crate::{ollama, openai};
@@ -128,6 +130,8 @@ pub struct Client {
     agent: ureq::Agent,
     provider: Provider,
     endpoint: String,
+    /// The endpoint as printed: the query's values hidden ([`shown_url`]).
+    shown: String,
     model: String,
     key: Option<ApiKey>,
     window: Window,
@@ -141,12 +145,13 @@ impl Client {
     pub fn new(settings: &Settings, window: Window) -> Result<Client, ClientError> {
         let model = settings.model.clone().ok_or(ClientError::NoModel)?;
         let endpoint = endpoint_url(settings.provider, &settings.url);
+        let shown = shown_url(&endpoint);
         let (scheme, host) = split_url(&endpoint).map_err(|reason| ClientError::Http {
-            url: endpoint.clone(),
+            url: shown.clone(),
             reason: reason.to_owned(),
         })?;
         if scheme.eq_ignore_ascii_case("https") && !cfg!(feature = "tls") {
-            return Err(ClientError::TlsUnavailable { url: endpoint });
+            return Err(ClientError::TlsUnavailable { url: shown });
         }
         let mut config = ureq::Agent::config_builder()
             .http_status_as_error(false)
@@ -161,6 +166,7 @@ impl Client {
             agent: config.build().into(),
             provider: settings.provider,
             endpoint,
+            shown,
             model,
             key: settings.api_key.clone(),
             window,
@@ -169,9 +175,9 @@ impl Client {
         })
     }
 
-    /// The full URL requests go to.
-    pub fn endpoint(&self) -> &str {
-        &self.endpoint
+    /// The full URL requests go to, as it may be printed (query values hidden).
+    pub fn shown_endpoint(&self) -> &str {
+        &self.shown
     }
 
     /// The configured model name.
@@ -199,6 +205,13 @@ impl Client {
         deadline: Instant,
     ) -> Result<Reply, ClientError> {
         let started = Instant::now();
+        // The last redaction pass, where every request body is made: whatever a
+        // caller built, nothing a rule matches is sent (prompt::build has redacted
+        // it already, so this finds nothing in a normal run).
+        let system = redact::redact_text(system).text;
+        let user = redact::redact_text(user).text;
+        let schema = redact_json(schema);
+        let (system, user, schema) = (system.as_str(), user.as_str(), &schema);
         loop {
             let (body, json_mode) = match self.provider {
                 Provider::Ollama => (
@@ -214,7 +227,7 @@ impl Client {
             if (200..300).contains(&status) {
                 let value: Value =
                     serde_json::from_str(&text).map_err(|e| ClientError::BadBody {
-                        url: self.endpoint.clone(),
+                        url: self.shown.clone(),
                         reason: format!("not JSON ({e})"),
                     })?;
                 let parsed = match self.provider {
@@ -222,7 +235,7 @@ impl Client {
                     Provider::OpenAi => openai::parse_reply(&value),
                 };
                 let (content, model, usage) = parsed.map_err(|reason| ClientError::BadBody {
-                    url: self.endpoint.clone(),
+                    url: self.shown.clone(),
                     reason,
                 })?;
                 return Ok(Reply {
@@ -238,7 +251,7 @@ impl Client {
                 (Provider::OpenAi, Some(next)) if steps_down => self.mode = next,
                 _ => {
                     return Err(ClientError::Status {
-                        url: self.endpoint.clone(),
+                        url: self.shown.clone(),
                         code: status,
                         excerpt: self.excerpt(&text),
                     });
@@ -252,7 +265,7 @@ impl Client {
         let remaining = deadline.saturating_duration_since(Instant::now());
         if remaining.is_zero() {
             return Err(ClientError::Timeout {
-                url: self.endpoint.clone(),
+                url: self.shown.clone(),
             });
         }
         let mut req = self
@@ -279,7 +292,7 @@ impl Client {
     }
 
     fn classify(&self, e: ureq::Error) -> ClientError {
-        let url = self.endpoint.clone();
+        let url = self.shown.clone();
         match e {
             ureq::Error::Timeout(Timeout::Connect | Timeout::Resolve) => ClientError::Unreachable {
                 url,
@@ -342,15 +355,56 @@ impl Client {
 
 /// The provider's chat endpoint under a base URL; a URL that already names the
 /// endpoint is kept, and an OpenAI base ending in `/v1` (as OpenAI documents it) gets
-/// only `/chat/completions`.
+/// only `/chat/completions`. A query string stays at the end (`…/api/chat?key=…`);
+/// a `#fragment` is never sent.
 pub fn endpoint_url(provider: Provider, url: &str) -> String {
-    let base = url.trim_end_matches('/');
-    match provider {
+    let url = url.split('#').next().unwrap_or(url);
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let base = base.trim_end_matches('/');
+    let path = match provider {
         Provider::Ollama if base.ends_with("/api/chat") => base.to_owned(),
         Provider::Ollama => format!("{base}/api/chat"),
         Provider::OpenAi if base.ends_with("/chat/completions") => base.to_owned(),
         Provider::OpenAi if base.ends_with("/v1") => format!("{base}/chat/completions"),
         Provider::OpenAi => format!("{base}/v1/chat/completions"),
+    };
+    if query.is_empty() {
+        path
+    } else {
+        format!("{path}?{query}")
+    }
+}
+
+/// A URL as it may be printed (stderr, the footer, errors): every query value is
+/// `<redacted>`, since servers take keys there (`?api_key=…`, `?key=…`), and a
+/// `#fragment` is dropped.
+pub fn shown_url(url: &str) -> String {
+    let url = url.split('#').next().unwrap_or(url);
+    let Some((base, query)) = url.split_once('?') else {
+        return url.to_owned();
+    };
+    let hidden: Vec<String> = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.split_once('=') {
+            Some((k, _)) => format!("{k}=<redacted>"),
+            None => "<redacted>".to_owned(),
+        })
+        .collect();
+    format!("{base}?{}", hidden.join("&"))
+}
+
+/// Every string in a JSON value through the redaction gate.
+fn redact_json(v: &Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(redact::redact_text(s).text),
+        Value::Array(a) => Value::Array(a.iter().map(redact_json).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (redact::redact_text(k).text, redact_json(v)))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 
@@ -391,6 +445,40 @@ mod tests {
         for (p, url, want) in cases {
             assert_eq!(endpoint_url(p, url), want, "{p} {url}");
         }
+    }
+
+    #[test]
+    fn a_query_string_stays_at_the_end_and_is_never_shown() {
+        let cases = [
+            (
+                Provider::Ollama,
+                "http://127.0.0.1:1/?api_key=K1",
+                "http://127.0.0.1:1/api/chat?api_key=K1",
+            ),
+            (
+                Provider::Ollama,
+                "http://127.0.0.1:1/api/chat?key=K1&x=2#frag",
+                "http://127.0.0.1:1/api/chat?key=K1&x=2",
+            ),
+            (
+                Provider::OpenAi,
+                "http://h/v1?api-version=2024&key=K1",
+                "http://h/v1/chat/completions?api-version=2024&key=K1",
+            ),
+            (
+                Provider::OpenAi,
+                "http://h?key=K1",
+                "http://h/v1/chat/completions?key=K1",
+            ),
+        ];
+        for (p, url, want) in cases {
+            let got = endpoint_url(p, url);
+            assert_eq!(got, want, "{p} {url}");
+            let shown = shown_url(&got);
+            assert!(!shown.contains("K1"), "{shown}");
+            assert!(shown.contains("<redacted>"), "{shown}");
+        }
+        assert_eq!(shown_url("http://h/api/chat"), "http://h/api/chat");
     }
 
     #[test]

@@ -354,7 +354,16 @@ impl Settings {
             "JITCOMMIT_URL",
             "jitcommit.url",
         ) {
-            Some(u) => (u.value.trim().trim_end_matches('/').to_owned(), u.source),
+            Some(u) => {
+                let v = u.value.trim();
+                // A query's value may end in '/': only a bare base loses its slashes.
+                let v = if v.contains(['?', '#']) {
+                    v
+                } else {
+                    v.trim_end_matches('/')
+                };
+                (v.to_owned(), u.source)
+            }
             None => (
                 match provider {
                     Provider::Ollama => DEFAULT_OLLAMA_URL,
@@ -476,7 +485,7 @@ fn check_url(url: &str, source: &Source, allow_remote: bool) -> Result<(), Setti
         }
         Err(reason) => {
             return Err(SettingsError::BadUrl {
-                url: url.to_owned(),
+                url: crate::client::shown_url(url),
                 from: source.clone(),
                 reason,
             });
@@ -487,13 +496,13 @@ fn check_url(url: &str, source: &Source, allow_remote: bool) -> Result<(), Setti
     }
     if !allow_remote {
         return Err(SettingsError::RemoteNotAllowed {
-            url: url.to_owned(),
+            url: crate::client::shown_url(url),
             from: source.clone(),
         });
     }
     if !scheme.eq_ignore_ascii_case("https") {
         return Err(SettingsError::RemoteNotHttps {
-            url: url.to_owned(),
+            url: crate::client::shown_url(url),
             from: source.clone(),
         });
     }
@@ -671,6 +680,32 @@ mod tests {
                 "{err:?} lacks {want:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_query_key_is_never_in_an_error() {
+        for (url, allow) in [
+            ("http://example.com/?api_key=SEKRIT", false),
+            ("http://example.com/v1?key=SEKRIT", true),
+            ("ftp://127.0.0.1/?key=SEKRIT", false),
+        ] {
+            let allow = if allow { "1" } else { "0" };
+            let err = resolve(
+                &Flags::default(),
+                &[("JITCOMMIT_URL", url), ("JITCOMMIT_ALLOW_REMOTE", allow)],
+                &[],
+            )
+            .unwrap_err();
+            let shown = err.to_string();
+            assert!(!shown.contains("SEKRIT"), "{shown}");
+        }
+        let s = resolve(
+            &Flags::default(),
+            &[("JITCOMMIT_URL", "http://127.0.0.1:9/?key=a/")],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(s.url, "http://127.0.0.1:9/?key=a/");
     }
 
     #[test]

@@ -262,9 +262,11 @@ fn serve(mut stream: TcpStream, state: &State) {
         == Some("json_schema");
     let openai = req.path.starts_with("/v1/");
     // Chat endpoints, and the metadata ones `jitcommit doctor` asks (answer them with
-    // `Script::Raw`).
+    // `Script::Raw`). A query string (a key some servers take there) does not change
+    // the route.
+    let route = req.path.split('?').next().unwrap_or("");
     let known_path = matches!(
-        req.path.as_str(),
+        route,
         "/api/chat" | "/v1/chat/completions" | "/api/show" | "/v1/models" | "/props"
     );
     let model = req

@@ -24,16 +24,17 @@ use crate::spinner::Spinner;
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// The repository could not be opened or read.
-    #[error("{0}")]
+    #[error("{}", shown(.0))]
     Repo(#[from] jitcommit_core::repo::RepoError),
-    /// The repository's convention is broken.
-    #[error("{0}")]
+    /// The repository's convention is broken (its values may hold anything: shown
+    /// on one printable line).
+    #[error("{}", shown(.0))]
     Config(#[from] config::ConfigError),
     /// The personal model settings are invalid.
-    #[error("{0}")]
+    #[error("{}", shown(.0))]
     Settings(#[from] jitcommit_model::SettingsError),
     /// Reading or writing a file.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", shown(&path.display()))]
     Io {
         /// The file.
         path: PathBuf,
@@ -54,6 +55,15 @@ pub enum RunError {
     #[error("writing to stdout: {0}")]
     Stdout(std::io::Error),
 }
+
+/// A value from the repository, a server or the environment as one printable line
+/// (for stderr and the message file's comments).
+fn shown(v: &dyn std::fmt::Display) -> String {
+    message::one_line(&v.to_string()).into_owned()
+}
+
+/// The longest model name the footer prints.
+const MODEL_NAME_CHARS: usize = 80;
 
 /// Which draft was produced, for the footer and for tests (`JITCOMMIT_DEBUG`).
 #[derive(Debug)]
@@ -91,7 +101,7 @@ impl Drafted {
 
     /// The footer's lines, without comment prefixes.
     fn footer(&self) -> Vec<String> {
-        match self {
+        let lines = match self {
             Drafted::Model {
                 model,
                 latency,
@@ -100,6 +110,11 @@ impl Drafted {
                 repaired,
                 ..
             } => {
+                // The server names the model: one printable line, and short.
+                let model: String = message::one_line(model)
+                    .chars()
+                    .take(MODEL_NAME_CHARS)
+                    .collect();
                 let mut v = vec![format!(
                     "jitcommit: drafted by {model} in {:.1} s{}; prompt {} of {} tokens",
                     latency.as_secs_f64(),
@@ -122,7 +137,8 @@ impl Drafted {
                     offline::WHY_PLACEHOLDER
                 ),
             ],
-        }
+        };
+        lines.iter().map(|l| shown(l)).collect()
     }
 
     fn label(&self) -> &'static str {
@@ -148,6 +164,8 @@ pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), Run
     if repo.config_bool("jitcommit.enabled") == Some(false) {
         return Ok(());
     }
+    // The git command that runs the hook, when it can be read (Linux: its argv).
+    let commit = invocation::git_commit_args(&|name| repo.config_string(&format!("alias.{name}")));
     let from_message = decision == Decision::MaybeIntent;
     let intent = if from_message {
         let on = repo
@@ -160,6 +178,15 @@ pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), Run
         if text.is_empty() {
             return Ok(());
         }
+        // -F, --amend -m, -c/-C with -m all arrive as `message`: draft only around a
+        // plain `git commit -m`, and keep its words (run::draft puts them in the body).
+        if !commit
+            .as_ref()
+            .is_some_and(invocation::CommitArgs::plain_message)
+        {
+            debug("jitcommit-draft: not a plain `git commit -m`: the message is kept");
+            return Ok(());
+        }
         Some(text.to_owned())
     } else {
         intent_from(args)
@@ -168,7 +195,6 @@ pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), Run
     // sure to drop them: strip mode, which needs an editor. The git command line says
     // `--cleanup=` and whether an editor runs; without it, `commit.cleanup` and
     // `GIT_EDITOR=:` (git's mark for "no editor") decide.
-    let commit = invocation::git_commit_args(&|name| repo.config_string(&format!("alias.{name}")));
     let editor = match &commit {
         Some(c) => c.editor,
         None => std::env::var_os("GIT_EDITOR").is_none_or(|e| e != ":"),
@@ -181,7 +207,12 @@ pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), Run
         && CleanupMode::from_setting(cleanup.as_deref(), editor) == CleanupMode::Strip;
     let prefix = comment_prefix(&repo, &original);
 
-    let drafted = match draft(&repo, args, intent.as_deref(), start) {
+    let keep = if from_message {
+        intent.as_deref()
+    } else {
+        None
+    };
+    let drafted = match draft(&repo, args, intent.as_deref(), keep, start) {
         Ok(d) => d,
         Err(e) => {
             if comments {
@@ -232,7 +263,7 @@ pub fn dry_run(args: &Args) -> Result<(), RunError> {
         source: e,
     })?;
     let repo = Repo::discover(&cwd)?;
-    let d = draft(&repo, args, intent_from(args).as_deref(), start)?;
+    let d = draft(&repo, args, intent_from(args).as_deref(), None, start)?;
     for l in d.footer() {
         say!("{l}");
     }
@@ -289,7 +320,7 @@ fn intent_from(args: &Args) -> Option<String> {
 
 fn debug(line: &str) {
     if std::env::var_os("JITCOMMIT_DEBUG").is_some() {
-        say!("{line}");
+        say!("{}", shown(&line));
     }
 }
 
@@ -334,14 +365,23 @@ fn settings(repo: &Repo, args: &Args) -> Result<Settings, RunError> {
     })?)
 }
 
+/// The largest context window a repository's `budget-tokens` can ask for; more
+/// needs the user's own `jitcommit.budgetTokens` (or its flag or variable).
+pub const REPO_BUDGET_CEILING: usize = 32_768;
+
 /// The repository's convention, with the model's context window from the personal
 /// settings when they name one (it is a property of the model, not of the repository).
 fn convention(repo: &Repo, settings: Option<&Settings>) -> Result<Convention, RunError> {
     let root = repo.work_dir().unwrap_or_else(|| repo.git_dir()).to_owned();
     let mut conv = config::discover_in_dir(&root)?.convention;
-    if let Some(b) = settings.and_then(|s| s.budget_tokens) {
-        conv.context.budget_tokens = b;
+    match settings.and_then(|s| s.budget_tokens) {
+        Some(b) => conv.context.budget_tokens = b,
+        // The repository may ask for a smaller window, never for more of the
+        // user's machine than REPO_BUDGET_CEILING without the user's own setting.
+        None => conv.context.budget_tokens = conv.context.budget_tokens.min(REPO_BUDGET_CEILING),
     }
+    let ctx = &mut conv.context;
+    ctx.reserve_output_tokens = ctx.reserve_output_tokens.min(ctx.budget_tokens / 2);
     Ok(conv)
 }
 
@@ -351,6 +391,7 @@ fn draft(
     repo: &Repo,
     args: &Args,
     intent: Option<&str>,
+    keep: Option<&str>,
     start: Instant,
 ) -> Result<Drafted, RunError> {
     let state = repo.staged()?;
@@ -373,7 +414,7 @@ fn draft(
         let m = offline::draft(&state, &conv).map_err(|_| RunError::NothingStaged)?;
         Ok(Drafted::Offline {
             text: message::render_wrapped(&m, conv.body_wrap),
-            why,
+            why: shown(&why),
         })
     };
     let settings = match (settings, settings_err) {
@@ -423,7 +464,11 @@ fn draft(
         let problems: Vec<String> = match jitcommit_model::parse_answer(&reply.content) {
             Err(e) => vec![format!("the answer is not the JSON object asked for: {e}")],
             Ok(json) => {
-                let text = message::render_wrapped(&to_message(json, &state), conv.body_wrap);
+                let mut m = to_message(json, &state);
+                if let Some(words) = keep {
+                    (m.prose, m.trailers) = user_words(words);
+                }
+                let text = message::render_wrapped(&m, conv.body_wrap);
                 let findings = rules::check(&text, &conv, Some(&paths));
                 if findings.is_empty() {
                     return Ok(Drafted::Model {
@@ -469,11 +514,42 @@ fn repair_prompt(user: &str, problems: &[String]) -> String {
         "\n\n## A previous answer to this task was rejected\nFix these problems in your answer:\n",
     );
     for p in problems {
+        // The findings quote the model's answer: data, on one line, no block tags.
         s.push_str("- ");
-        s.push_str(p);
+        s.push_str(&jitcommit_core::fragments::neutralise(&message::one_line(
+            p,
+        )));
         s.push('\n');
     }
     s
+}
+
+/// The user's `-m` words as the body of the draft: prose paragraphs, and a closing
+/// paragraph of trailers (`-s`, `--trailer`) kept as trailers.
+fn user_words(text: &str) -> (Vec<String>, Vec<message::Trailer>) {
+    let mut paras: Vec<String> = text
+        .trim()
+        .split("\n\n")
+        .map(|p| p.trim().to_owned())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let trailers: Option<Vec<message::Trailer>> = paras.last().and_then(|last| {
+        last.lines()
+            .map(|l| {
+                message::parse_trailer(l).map(|(token, value, _)| message::Trailer {
+                    token: token.to_owned(),
+                    value,
+                })
+            })
+            .collect()
+    });
+    match trailers {
+        Some(t) => {
+            paras.pop();
+            (paras, t)
+        }
+        None => (paras, Vec::new()),
+    }
 }
 
 /// The model's JSON as a message: a bullet on a renamed path names both sides.

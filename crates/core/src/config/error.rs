@@ -86,7 +86,7 @@ pub enum ConfigError {
         key: String,
     },
     /// A list holds the same entry twice.
-    #[error("{at}: {key}: duplicate entry \"{value}\"")]
+    #[error("{at}: {key}: duplicate entry {value:?}")]
     Duplicate {
         /// The second occurrence's position.
         at: Location,
@@ -96,7 +96,7 @@ pub enum ConfigError {
         value: String,
     },
     /// A value of the right type that the key does not accept.
-    #[error("{at}: {key}: invalid value \"{value}\": {reason}")]
+    #[error("{at}: {key}: invalid value {value:?}: {reason}")]
     InvalidValue {
         /// The value's position.
         at: Location,
@@ -108,7 +108,7 @@ pub enum ConfigError {
         reason: String,
     },
     /// A glob in `context.exclude` that does not compile.
-    #[error("{at}: {key}: invalid glob \"{glob}\": {message}")]
+    #[error("{at}: {key}: invalid glob {glob:?}: {message}")]
     BadGlob {
         /// The glob's position.
         at: Location,

@@ -203,7 +203,7 @@ fn convention(doc: &Doc<'_>, table: &DeTable<'_>, prefix: &str) -> Result<Conven
             "placeholders" => c.placeholders = list(doc, &key, v, true, check_placeholder)?,
             "scopes" => c.scopes = list(doc, &key, v, true, check_scope)?,
             "verbs" => c.verbs = list(doc, &key, v, false, check_verb)?,
-            "subject-max" => c.subject_max = int(doc, &key, v, 0, u32::MAX as i64)?,
+            "subject-max" => c.subject_max = int(doc, &key, v, 0, 1000)?,
             "body" => {
                 c.body = choice(
                     doc,
@@ -216,7 +216,7 @@ fn convention(doc: &Doc<'_>, table: &DeTable<'_>, prefix: &str) -> Result<Conven
                     ],
                 )?;
             }
-            "body-wrap" => c.body_wrap = int(doc, &key, v, 0, u32::MAX as i64)?,
+            "body-wrap" => c.body_wrap = int(doc, &key, v, 0, 1000)?,
             "trace-paths" => c.trace_paths = boolean(doc, &key, v)?,
             "strict-separator" => c.strict_separator = boolean(doc, &key, v)?,
             "exempt" => {
@@ -243,6 +243,9 @@ fn convention(doc: &Doc<'_>, table: &DeTable<'_>, prefix: &str) -> Result<Conven
                             &value,
                             "a section name must not be empty",
                         ));
+                    }
+                    if let Err(reason) = check_line_start(&value) {
+                        return Err(invalid(doc, &skey, sv, &value, reason));
                     }
                     map.insert(sk.get_ref().to_string(), value);
                     spans.insert(sk.get_ref().to_string(), sk.span());
@@ -302,11 +305,11 @@ fn context(
         let key = dotted(prefix, name);
         match name {
             "budget-tokens" => {
-                ctx.budget_tokens = int(doc, &key, v, 1, u32::MAX as i64)?;
+                ctx.budget_tokens = int(doc, &key, v, 1, MAX_BUDGET_TOKENS)?;
                 budget_at = Some(v.span());
             }
             "reserve-output-tokens" => {
-                ctx.reserve_output_tokens = int(doc, &key, v, 0, u32::MAX as i64)?;
+                ctx.reserve_output_tokens = int(doc, &key, v, 0, MAX_RESERVE_TOKENS)?;
                 reserve_at = Some(v.span());
             }
             "exclude" => {
@@ -572,11 +575,47 @@ fn list(
     Ok(out)
 }
 
+/// The largest `context.budget-tokens` a convention may name (1 Mi tokens): a
+/// repository cannot size the model server's context beyond any real model.
+const MAX_BUDGET_TOKENS: i64 = 1 << 20;
+/// The largest `context.reserve-output-tokens`.
+const MAX_RESERVE_TOKENS: i64 = 1 << 16;
+/// The longest word or section name that enters the prompt's convention section.
+const MAX_PROMPT_VALUE: usize = 40;
+
+/// A repository value that goes into the prompt outside evidence (the convention
+/// section, the schema's enums): one printable line, at most [`MAX_PROMPT_VALUE`]
+/// characters, and no markup (`<`, `>`, `` ` ``), so a
+/// committed convention cannot add a section, a block tag or an instruction.
+fn check_prompt_value(s: &str) -> Result<(), &'static str> {
+    if s.chars().count() > MAX_PROMPT_VALUE {
+        return Err("at most 40 characters");
+    }
+    if s.chars().any(|c| {
+        c.is_control() || matches!(c, '<' | '>' | '`' | '\u{2028}' | '\u{2029}' | '\u{FF1C}')
+    }) {
+        return Err("one line of text without control characters, '<', '>' or '`'");
+    }
+    Ok(())
+}
+
+/// A value that may start a line (a type starts the subject; a section name is a
+/// heading elsewhere): no leading comment or markup character either.
+fn check_line_start(s: &str) -> Result<(), &'static str> {
+    check_prompt_value(s)?;
+    if s.trim_start().starts_with([
+        '#', '-', '*', '=', '|', ';', '@', '!', '$', '%', '^', '&', ':',
+    ]) {
+        return Err("must not start with a markup or comment character");
+    }
+    Ok(())
+}
+
 fn check_type(s: &str) -> Result<(), &'static str> {
     if s.is_empty() || s.chars().any(|c| c.is_whitespace() || "():!".contains(c)) {
         return Err("a type is a non-empty word without spaces, '(', ')', ':' or '!'");
     }
-    Ok(())
+    check_line_start(s)
 }
 
 fn check_placeholder(s: &str) -> Result<(), &'static str> {
@@ -590,12 +629,12 @@ fn check_scope(s: &str) -> Result<(), &'static str> {
     if s.is_empty() || s.chars().any(|c| c.is_whitespace() || "()".contains(c)) {
         return Err("a scope is a non-empty word without spaces, '(' or ')'");
     }
-    Ok(())
+    check_prompt_value(s)
 }
 
 fn check_verb(s: &str) -> Result<(), &'static str> {
     if s.is_empty() || s.chars().any(|c| c.is_whitespace() || c == ':') {
         return Err("a verb is a non-empty word without spaces or ':'");
     }
-    Ok(())
+    check_prompt_value(s)
 }

@@ -21,7 +21,7 @@ pub use parse::{
     Arrow, BodyItem, BulletError, Parsed, ParsedBullet, ParsedSubject, ParsedTrailer, Pos,
     Separator, Spanned, SubjectError, parse, parse_trailer, split_lines,
 };
-pub use render::{render, render_wrapped};
+pub use render::{one_line, render, render_wrapped};
 
 /// The first line: `type(scope)!: summary`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
