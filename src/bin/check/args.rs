@@ -60,7 +60,8 @@ pub enum Format {
 /// When to colour human output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColorChoice {
-    /// Only when the stream is a terminal and `NO_COLOR` is unset or empty.
+    /// On a terminal unless `NO_COLOR`, `CLICOLOR=0` or `TERM=dumb`; anywhere with
+    /// `CLICOLOR_FORCE=1`.
     Auto,
     /// Always (for tests and `less -R`).
     Always,
@@ -141,7 +142,8 @@ OPTIONS:
                           report; rdjsonl: reviewdog diagnostics)
     --config FILE         use this convention file (on a server: the policy)
     --no-trace-paths      do not require bullet paths to be among the changed paths
-    --color auto|always|never   colour human output (auto: on a terminal, unless NO_COLOR)
+    --color auto|always|never   colour human output (auto: on a terminal, unless
+                          NO_COLOR, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it)
     --dump-config         print the effective convention and where it came from
     --list-rules          list every rule id
     --explain RULE        explain one rule, with an example

@@ -10,6 +10,8 @@
 
 use std::io::{self, Write};
 
+use jitcommit_core::term::TermEnv;
+
 use crate::args::{ColorChoice, Format};
 
 /// One finding as printed: the library's finding, with the line mapped back to the file.
@@ -75,13 +77,18 @@ pub struct Style {
 }
 
 impl Style {
-    /// Resolves `--color` against the stream and `NO_COLOR` (set and non-empty disables).
+    /// Resolves `--color` against the stream and the environment: in `auto`, colour on
+    /// a terminal unless `NO_COLOR`, `CLICOLOR=0` or `TERM=dumb`, and off a terminal
+    /// with `CLICOLOR_FORCE=1` (see [`TermEnv`]).
     pub fn new(choice: ColorChoice, is_terminal: bool) -> Self {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Self::resolve(choice, is_terminal, TermEnv::from_env())
+    }
+
+    fn resolve(choice: ColorChoice, is_terminal: bool, env: TermEnv) -> Self {
         let color = match choice {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => is_terminal && !no_color,
+            ColorChoice::Auto => env.colour(is_terminal),
         };
         Style { color }
     }
@@ -652,7 +659,18 @@ mod tests {
     fn style_respects_choice() {
         assert!(Style::new(ColorChoice::Always, false).color);
         assert!(!Style::new(ColorChoice::Never, true).color);
-        assert!(!Style::new(ColorChoice::Auto, false).color);
+        let env = |k: &'static str, v: &'static str| {
+            TermEnv::from_lookup(move |n| (n == k).then(|| v.into()))
+        };
+        let auto = |t, e| Style::resolve(ColorChoice::Auto, t, e).color;
+        assert!(!auto(false, TermEnv::default()));
+        assert!(auto(true, TermEnv::default()));
+        assert!(!auto(true, env("NO_COLOR", "1")));
+        assert!(!auto(true, env("CLICOLOR", "0")));
+        assert!(auto(false, env("CLICOLOR_FORCE", "1")));
+        // An explicit flag beats the environment.
+        assert!(!Style::resolve(ColorChoice::Never, true, env("CLICOLOR_FORCE", "1")).color);
+        assert!(Style::resolve(ColorChoice::Always, false, env("NO_COLOR", "1")).color);
     }
 
     #[test]
