@@ -273,3 +273,14 @@ fn a_clean_run_writes_an_empty_report() {
         assert_eq!(stdout(&o), want, "{format}");
     }
 }
+
+#[test]
+fn an_error_writes_no_report() {
+    let sb = Sandbox::new();
+    let r = repo(&sb);
+    for format in FORMATS {
+        let o = check_with(&sb, &r, &["--range", "base..nosuchref"], format, b"");
+        assert_eq!(code(&o), 2, "{format}");
+        assert_eq!(stdout(&o), "", "{format}");
+    }
+}
