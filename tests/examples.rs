@@ -1,7 +1,7 @@
 //! The examples/ directory, run for real: the convention configs load with the real
 //! config loader (`jitcommit-check --dump-config`), the demo script commits offline
-//! and validates, the server script shows a rejected and an accepted push, and the
-//! GitHub Actions step runs the range check it names.
+//! and validates, and the server script shows a rejected and an accepted push. The CI
+//! examples (the GitHub Action and the GitLab job) are run in tests/action.rs.
 #![allow(clippy::unwrap_used)]
 
 mod install_support;
@@ -111,64 +111,4 @@ fn server_example_rejects_a_bad_push_and_accepts_a_good_one() {
         !msg.contains("Changed"),
         "the rejected commit reached the server: {msg}"
     );
-}
-
-/// The workflow's `run:` line that calls jitcommit-check, with the pull request's
-/// base and head filled in.
-fn workflow_check_command(base: &str, head: &str) -> String {
-    let yml =
-        std::fs::read_to_string(source_root().join("examples/ci/github-actions.yml")).unwrap();
-    assert!(
-        yml.lines().any(|l| l.trim() == "pull_request:"),
-        "the workflow must run on pull requests"
-    );
-    let line = yml
-        .lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("run: jitcommit-check --range "))
-        .expect("a `run: jitcommit-check --range …` step");
-    let cmd = line.trim_start_matches("run: ");
-    assert_eq!(
-        cmd,
-        "jitcommit-check --range ${{ github.event.pull_request.base.sha }}..${{ github.event.pull_request.head.sha }}"
-    );
-    cmd.replace("${{ github.event.pull_request.base.sha }}", base)
-        .replace("${{ github.event.pull_request.head.sha }}", head)
-}
-
-#[test]
-fn github_actions_step_checks_the_pull_request_range() {
-    let sb = Sandbox::new();
-    let repo = sb.init("r");
-    let commit = |path: &str, msg: &str| {
-        write(&repo, path, format!("{path}\n"));
-        sb.git(&repo, &["add", path]);
-        sb.git(&repo, &["commit", "-q", "-m", msg]);
-        sb.git(&repo, &["rev-parse", "HEAD"]).trim().to_string()
-    };
-    let base = commit("base.txt", &good_message("base.txt"));
-    let good = commit("a.txt", &good_message("a.txt"));
-    let bad = commit("b.txt", &bad_verb_message("b.txt"));
-    let run = |cmd: &str| {
-        sb.cmd("sh", &repo)
-            .args(["-c", cmd])
-            .env("PATH", path_with_built())
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    };
-    let o = run(&workflow_check_command(&base, &good));
-    assert!(
-        o.status.success(),
-        "a clean pull request failed the workflow step: {}",
-        text(&o)
-    );
-    let o = run(&workflow_check_command(&base, &bad));
-    assert_eq!(
-        o.status.code(),
-        Some(1),
-        "a bad verb passed the workflow step: {}",
-        text(&o)
-    );
-    assert!(text(&o).contains("Changed"), "{}", text(&o));
 }

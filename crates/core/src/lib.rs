@@ -23,3 +23,4 @@ pub mod prompt;
 pub mod redact;
 pub mod repo;
 pub mod rules;
+pub mod term;

@@ -49,12 +49,19 @@ pub enum Format {
     Human,
     /// One JSON object per checked message, one per line (JSON Lines).
     Json,
+    /// GitHub Actions workflow commands (`::error title=RULE,file=…,line=…::…`).
+    Github,
+    /// GitLab Code Quality: one JSON array of issues, written at the end.
+    Gitlab,
+    /// reviewdog's rdjsonl: one Diagnostic per finding, one per line.
+    Rdjsonl,
 }
 
 /// When to colour human output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColorChoice {
-    /// Only when the stream is a terminal and `NO_COLOR` is unset or empty.
+    /// On a terminal unless `NO_COLOR`, `CLICOLOR=0` or `TERM=dumb`; anywhere with
+    /// `CLICOLOR_FORCE=1`.
     Auto,
     /// Always (for tests and `less -R`).
     Always,
@@ -129,10 +136,14 @@ USAGE:
     jitcommit-check [OPTIONS] --update REF OLD NEW    server update hook
 
 OPTIONS:
-    --format human|json   output format (json: one object per message, one per line)
+    --format human|json|github|gitlab|rdjsonl
+                          output format (json: one object per message, one per line;
+                          github: workflow-command annotations; gitlab: a Code Quality
+                          report; rdjsonl: reviewdog diagnostics)
     --config FILE         use this convention file (on a server: the policy)
     --no-trace-paths      do not require bullet paths to be among the changed paths
-    --color auto|always|never   colour human output (auto: on a terminal, unless NO_COLOR)
+    --color auto|always|never   colour human output (auto: on a terminal, unless
+                          NO_COLOR, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it)
     --dump-config         print the effective convention and where it came from
     --list-rules          list every rule id
     --explain RULE        explain one rule, with an example
@@ -212,7 +223,12 @@ where
                 format = match v.as_str() {
                     "human" => Format::Human,
                     "json" => Format::Json,
-                    _ => return Err(bad("--format", v, "human or json")),
+                    "github" => Format::Github,
+                    "gitlab" => Format::Gitlab,
+                    "rdjsonl" => Format::Rdjsonl,
+                    _ => {
+                        return Err(bad("--format", v, "human, json, github, gitlab or rdjsonl"));
+                    }
                 };
             }
             Long("color") | Long("colour") => {
@@ -365,6 +381,13 @@ mod tests {
         assert_eq!(s.format, Format::Human);
         assert!(!s.no_trace_paths);
         assert_eq!(ok(&["--stdin", "--color=never"]).color, ColorChoice::Never);
+        for (name, f) in [
+            ("github", Format::Github),
+            ("gitlab", Format::Gitlab),
+            ("rdjsonl", Format::Rdjsonl),
+        ] {
+            assert_eq!(ok(&["--stdin", "--format", name]).format, f);
+        }
     }
 
     #[test]
@@ -372,7 +395,9 @@ mod tests {
         assert!(err(&[]).contains("no message file"));
         assert!(err(&["--stdin", "--pre-receive"]).contains("--stdin and --pre-receive"));
         assert!(err(&["--stdin", "FILE"]).contains("cannot be used together"));
-        assert!(err(&["--format", "xml", "--stdin"]).contains("human or json"));
+        assert!(
+            err(&["--format", "xml", "--stdin"]).contains("human, json, github, gitlab or rdjsonl")
+        );
         assert!(err(&["--color", "sometimes", "--stdin"]).contains("auto, always or never"));
         assert!(err(&["--range", "main"]).contains("A..B"));
         assert!(err(&["--update", "refs/heads/x", "0000"]).contains("REF OLD NEW"));

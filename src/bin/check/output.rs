@@ -1,5 +1,7 @@
-//! Writing results: human lines (`FILE:LINE:COL: rule-id: message` + the hint) or JSON
-//! Lines (one object per checked message), colour only when asked for or on a terminal.
+//! Writing results: human lines (`FILE:LINE:COL: rule-id: message` + the hint), JSON
+//! Lines (one object per checked message), or a CI system's own format (GitHub Actions
+//! workflow commands, a GitLab Code Quality report, reviewdog's rdjsonl); colour only
+//! when asked for or on a terminal.
 //!
 //! Everything here writes to a `dyn Write` so tests see the same bytes a user does.
 //! Writing never fails a check: a gate's exit code comes from its verdict alone, so a
@@ -7,6 +9,8 @@
 //! printing, and the verdict still decides whether the commit or push goes through.
 
 use std::io::{self, Write};
+
+use jitcommit_core::term::TermEnv;
 
 use crate::args::{ColorChoice, Format};
 
@@ -73,13 +77,18 @@ pub struct Style {
 }
 
 impl Style {
-    /// Resolves `--color` against the stream and `NO_COLOR` (set and non-empty disables).
+    /// Resolves `--color` against the stream and the environment: in `auto`, colour on
+    /// a terminal unless `NO_COLOR`, `CLICOLOR=0` or `TERM=dumb`, and off a terminal
+    /// with `CLICOLOR_FORCE=1` (see [`TermEnv`]).
     pub fn new(choice: ColorChoice, is_terminal: bool) -> Self {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Self::resolve(choice, is_terminal, TermEnv::from_env())
+    }
+
+    fn resolve(choice: ColorChoice, is_terminal: bool, env: TermEnv) -> Self {
         let color = match choice {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => is_terminal && !no_color,
+            ColorChoice::Auto => env.colour(is_terminal),
         };
         Style { color }
     }
@@ -106,6 +115,10 @@ pub struct Printer<'a> {
     format: Format,
     style: Style,
     failed: bool,
+    /// GitLab's report is one JSON array: its issues wait here until [`Printer::flush`].
+    gitlab: Vec<serde_json::Value>,
+    /// The GitLab array was written (it is written once, even if empty).
+    finished: bool,
 }
 
 impl<'a> Printer<'a> {
@@ -116,6 +129,8 @@ impl<'a> Printer<'a> {
             format,
             style,
             failed: false,
+            gitlab: Vec::new(),
+            finished: false,
         }
     }
 
@@ -138,15 +153,29 @@ impl<'a> Printer<'a> {
                 self.out.write_all(b"\n")
             }
             Format::Human => self.human(r, false),
+            Format::Github => self.github(r),
+            Format::Gitlab => {
+                self.gitlab
+                    .extend(r.findings.iter().map(|f| gitlab_issue(r, f)));
+                Ok(())
+            }
+            Format::Rdjsonl => {
+                for f in &r.findings {
+                    serde_json::to_writer(&mut *self.out, &rdjson_diagnostic(r, f))
+                        .map_err(io::Error::other)?;
+                    self.out.write_all(b"\n")?;
+                }
+                Ok(())
+            }
         }
     }
 
     /// Writes one pushed commit: its short id and subject, then its findings (human).
     pub fn pushed(&mut self, r: &Report) {
         self.attempt(|p| match p.format {
-            Format::Json => p.write_report(r),
             Format::Human if r.findings.is_empty() => Ok(()),
             Format::Human => p.human(r, true),
+            Format::Json | Format::Github | Format::Gitlab | Format::Rdjsonl => p.write_report(r),
         });
     }
 
@@ -181,17 +210,168 @@ impl<'a> Printer<'a> {
         Ok(())
     }
 
-    /// Writes a free-form line (human only; JSON output stays machine-readable).
+    /// One workflow command per finding. Without a file to point at, GitHub shows the
+    /// annotation on the run and the pull request's checks, not on a line.
+    fn github(&mut self, r: &Report) -> io::Result<()> {
+        for f in &r.findings {
+            let mut props = format!("title={}", github_property(&f.rule));
+            let (path, line) = place(r, f);
+            if let Some(path) = path {
+                props.push_str(&format!(",file={}", github_property(path)));
+            }
+            if let Some(line) = line {
+                props.push_str(&format!(",line={line},col={}", f.column));
+            }
+            let mut text = text(r, f);
+            if !f.hint.is_empty() {
+                text.push('\n');
+                text.push_str(&f.hint);
+            }
+            writeln!(self.out, "::error {props}::{}", github_data(&text))?;
+        }
+        Ok(())
+    }
+
+    /// Writes a free-form line: in human output, and in GitHub's (where a line that is
+    /// not a workflow command is plain log text). JSON, GitLab's report and rdjsonl stay
+    /// machine-readable.
     pub fn note(&mut self, line: &str) {
-        if self.format == Format::Human {
+        if matches!(self.format, Format::Human | Format::Github) {
             self.attempt(|p| writeln!(p.out, "{line}"));
         }
     }
 
-    /// Flushes the stream.
+    /// Writes what waits for the end (GitLab's array, `[]` when nothing was found) and
+    /// flushes the stream. Every mode calls it once its verdict is reached; a run that
+    /// ends in an error writes no report, so an empty one never stands for a check that
+    /// did not happen.
     pub fn flush(&mut self) {
+        if self.format == Format::Gitlab && !self.finished {
+            self.finished = true;
+            let issues = std::mem::take(&mut self.gitlab);
+            self.attempt(|p| {
+                serde_json::to_writer(&mut *p.out, &issues).map_err(io::Error::other)?;
+                p.out.write_all(b"\n")
+            });
+        }
         self.attempt(|p| p.out.flush());
     }
+}
+
+/// The path CI formats that need one (GitLab, reviewdog) give a finding about a commit
+/// message: Gerrit's name for the message of the change under review. The description
+/// starts with the commit's short id.
+pub const COMMIT_MSG_PATH: &str = "COMMIT_MSG";
+
+/// The label `--stdin` reports carry; not a file a CI system can show.
+const STDIN: &str = "<stdin>";
+
+/// Where a finding points in a CI system: the file a `bullet-path` finding names (no
+/// line: the bullet is in the message, not in that file), else the message file and
+/// its line; nothing for a commit's or stdin's message.
+fn place<'r>(r: &'r Report, f: &'r Item) -> (Option<&'r str>, Option<usize>) {
+    if let Some(named) = named_path(f) {
+        return (Some(named), None);
+    }
+    match r.file.as_deref() {
+        Some(file) if file != STDIN => (Some(file), Some(f.line)),
+        _ => (None, None),
+    }
+}
+
+/// The path and 1-based line for formats that require both: [`place`], else
+/// [`COMMIT_MSG_PATH`] and the message's line; a named file's first line.
+fn place_required<'r>(r: &'r Report, f: &'r Item) -> (&'r str, usize, Option<usize>) {
+    match place(r, f) {
+        (Some(path), Some(line)) => (path, line, Some(f.column)),
+        (Some(path), None) => (path, 1, None),
+        (None, _) => (COMMIT_MSG_PATH, f.line, Some(f.column)),
+    }
+}
+
+/// The file a `bullet-path` finding says is not among the commit's changed paths
+/// (the rule's message is `"PATH" is not among the commit's changed paths`).
+fn named_path(f: &Item) -> Option<&str> {
+    if f.rule != "bullet-path" {
+        return None;
+    }
+    let path = f
+        .message
+        .strip_prefix('"')?
+        .strip_suffix("\" is not among the commit's changed paths")?;
+    let path = path.trim().trim_start_matches("./").trim_end_matches('/');
+    (!path.is_empty()).then_some(path)
+}
+
+/// A finding's text for a CI system: the commit's short id first, for commits.
+fn text(r: &Report, f: &Item) -> String {
+    match &r.commit {
+        Some(id) => format!("{} {}", short(id), f.message),
+        None => f.message.clone(),
+    }
+}
+
+/// A workflow command's message, escaped as GitHub's toolkit does (`%`, CR, LF).
+fn github_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property value: the message escapes, and `:` and `,`.
+fn github_property(s: &str) -> String {
+    github_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// One GitLab Code Quality issue (the fields GitLab requires, and `type`/`categories`
+/// of the Code Climate spec it extends).
+fn gitlab_issue(r: &Report, f: &Item) -> serde_json::Value {
+    let (path, line, _) = place_required(r, f);
+    let mut description = text(r, f);
+    if !f.hint.is_empty() {
+        description.push_str(" — ");
+        description.push_str(&f.hint.replace('\n', " "));
+    }
+    let subject = r.commit.as_deref().or(r.file.as_deref()).unwrap_or("");
+    let key = format!("{subject}\0{}\0{}\0{}", f.rule, f.line, f.message);
+    serde_json::json!({
+        "type": "issue",
+        "check_name": f.rule,
+        "description": description,
+        "categories": ["Style"],
+        "fingerprint": format!("{:016x}", fnv1a64(key.as_bytes())),
+        "severity": "major",
+        "location": { "path": path, "lines": { "begin": line } },
+    })
+}
+
+/// One reviewdog Diagnostic (rdjson's `Diagnostic` message).
+fn rdjson_diagnostic(r: &Report, f: &Item) -> serde_json::Value {
+    let (path, line, column) = place_required(r, f);
+    let mut message = text(r, f);
+    if !f.hint.is_empty() {
+        message.push('\n');
+        message.push_str(&f.hint);
+    }
+    let mut start = serde_json::json!({ "line": line });
+    if let Some(c) = column {
+        start["column"] = c.into();
+    }
+    serde_json::json!({
+        "message": message,
+        "location": { "path": path, "range": { "start": start } },
+        "severity": "ERROR",
+        "source": { "name": "jitcommit-check" },
+        "code": { "value": f.rule },
+    })
+}
+
+/// FNV-1a, 64 bits: a fingerprint that stays the same across runs, builds and Rust
+/// versions (GitLab compares a merge request's report with its target branch's).
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Maps line numbers of the cleaned-up message back to the file the user edited.
@@ -242,6 +422,8 @@ mod tests {
         } else {
             p.report(r)
         }
+        p.flush();
+        drop(p);
         String::from_utf8(buf).unwrap()
     }
 
@@ -350,14 +532,140 @@ mod tests {
         }
         p.flush();
         assert!(p.failed);
+        drop(p);
         assert_eq!(full.writes_after_failure, 0);
+    }
+
+    fn commit_report() -> Report {
+        Report {
+            commit: Some("0123456789abcdef0123".into()),
+            refname: None,
+            subject: Some("oops".into()),
+            file: None,
+            exempt: None,
+            findings: vec![
+                Item {
+                    message: "100% wrong, really: yes\r\nsecond".into(),
+                    ..item("subject-format", 1, "write type: summary")
+                },
+                Item {
+                    message: "\"src/a,b:c.rs\" is not among the commit's changed paths".into(),
+                    ..item("bullet-path", 3, "")
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn github_escapes_data_and_properties_and_points_at_named_files() {
+        assert_eq!(
+            render(Format::Github, true, true, &commit_report()),
+            "::error title=subject-format::0123456789ab 100%25 wrong, really: yes%0D%0Asecond%0Awrite type: summary\n\
+             ::error title=bullet-path,file=src/a%2Cb%3Ac.rs::0123456789ab \"src/a,b:c.rs\" is not among the commit's changed paths\n"
+        );
+        assert_eq!(
+            render(Format::Github, false, false, &file_report()),
+            "::error title=subject-type,file=.git/COMMIT_EDITMSG,line=1,col=1::bad%0Ause one of: feat, fix\n\
+             ::error title=body-missing,file=.git/COMMIT_EDITMSG,line=3,col=1::bad\n"
+        );
+        let stdin = Report {
+            file: Some(STDIN.into()),
+            ..file_report()
+        };
+        assert!(!render(Format::Github, false, false, &stdin).contains("file="));
+    }
+
+    #[test]
+    fn gitlab_is_one_array_written_at_the_end() {
+        let mut buf = Vec::new();
+        let mut p = Printer::new(&mut buf, Format::Gitlab, Style::plain());
+        p.pushed(&commit_report());
+        p.note("not in the report");
+        p.report(&file_report());
+        p.flush();
+        p.flush();
+        drop(p);
+        let s = String::from_utf8(buf).unwrap();
+        assert_eq!(s.lines().count(), 1);
+        let v: serde_json::Value = serde_json::from_str(&s).unwrap();
+        let issues = v.as_array().unwrap();
+        assert_eq!(issues.len(), 4);
+        assert_eq!(issues[0]["location"]["path"], COMMIT_MSG_PATH);
+        assert_eq!(issues[1]["location"]["path"], "src/a,b:c.rs");
+        assert_eq!(issues[1]["location"]["lines"]["begin"], 1);
+        assert_eq!(issues[3]["location"]["lines"]["begin"], 3);
+        let prints: Vec<_> = issues.iter().map(|i| &i["fingerprint"]).collect();
+        assert_eq!(prints.len(), 4);
+        assert!(
+            prints
+                .iter()
+                .enumerate()
+                .all(|(i, a)| prints[..i].iter().all(|b| b != a))
+        );
+        // The same finding gets the same fingerprint in another run.
+        assert_eq!(
+            gitlab_issue(&commit_report(), &commit_report().findings[0])["fingerprint"],
+            issues[0]["fingerprint"]
+        );
+        assert_eq!(
+            render(
+                Format::Gitlab,
+                false,
+                false,
+                &Report {
+                    findings: vec![],
+                    ..file_report()
+                }
+            ),
+            "[]\n"
+        );
+    }
+
+    #[test]
+    fn rdjsonl_is_one_diagnostic_per_line() {
+        let s = render(Format::Rdjsonl, false, true, &commit_report());
+        let d: Vec<serde_json::Value> = s
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(d.len(), 2);
+        assert_eq!(d[0]["code"]["value"], "subject-format");
+        assert_eq!(d[0]["location"]["range"]["start"]["column"], 1);
+        assert_eq!(d[1]["location"]["path"], "src/a,b:c.rs");
+        assert!(d[1]["location"]["range"]["start"].get("column").is_none());
+    }
+
+    #[test]
+    fn named_path_only_for_the_not_changed_message() {
+        let f = |rule: &str, message: &str| Item {
+            message: message.into(),
+            ..item(rule, 1, "")
+        };
+        let not_changed = "\"./docs/\" is not among the commit's changed paths";
+        assert_eq!(named_path(&f("bullet-path", not_changed)), Some("docs"));
+        assert_eq!(named_path(&f("bullet-verb", not_changed)), None);
+        assert_eq!(
+            named_path(&f("bullet-path", "\"/etc/x\" is not a repo-relative path")),
+            None
+        );
     }
 
     #[test]
     fn style_respects_choice() {
         assert!(Style::new(ColorChoice::Always, false).color);
         assert!(!Style::new(ColorChoice::Never, true).color);
-        assert!(!Style::new(ColorChoice::Auto, false).color);
+        let env = |k: &'static str, v: &'static str| {
+            TermEnv::from_lookup(move |n| (n == k).then(|| v.into()))
+        };
+        let auto = |t, e| Style::resolve(ColorChoice::Auto, t, e).color;
+        assert!(!auto(false, TermEnv::default()));
+        assert!(auto(true, TermEnv::default()));
+        assert!(!auto(true, env("NO_COLOR", "1")));
+        assert!(!auto(true, env("CLICOLOR", "0")));
+        assert!(auto(false, env("CLICOLOR_FORCE", "1")));
+        // An explicit flag beats the environment.
+        assert!(!Style::resolve(ColorChoice::Never, true, env("CLICOLOR_FORCE", "1")).color);
+        assert!(Style::resolve(ColorChoice::Always, false, env("NO_COLOR", "1")).color);
     }
 
     #[test]

@@ -21,7 +21,8 @@ pub fn dump_config(settings: &Settings) -> Result<Outcome, CheckError> {
     let loaded = local_convention(settings, repo.as_ref())?;
     let mut out = std::io::stdout().lock();
     match settings.format {
-        Format::Human => {
+        // The CI formats annotate findings; a dumped convention is for people.
+        Format::Human | Format::Github | Format::Gitlab | Format::Rdjsonl => {
             writeln!(
                 out,
                 "# effective commit convention, from: {}",

@@ -1,0 +1,59 @@
+//! `.pre-commit-hooks.yaml` asks for the pre-commit release whose features the hooks
+//! need (2.21.0: `language: rust` installs a toolchain when none is there; 2.20.0
+//! already exports PRE_COMMIT_COMMIT_MSG_SOURCE), and the README's pre-commit section
+//! opens with the `pre-commit install --hook-type …` line people forget. (The real
+//! framework runs the hooks in tests/precommit.rs, a release build.)
+#![allow(clippy::unwrap_used)]
+
+use std::path::PathBuf;
+
+use yaml_rust2::{Yaml, YamlLoader};
+
+const NEEDED: (u64, u64, u64) = (2, 21, 0);
+const INSTALL: &str = "pre-commit install --hook-type prepare-commit-msg --hook-type commit-msg";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn version(s: &str) -> (u64, u64, u64) {
+    let mut it = s.split('.').map(|p| p.parse::<u64>().unwrap());
+    (
+        it.next().unwrap(),
+        it.next().unwrap_or(0),
+        it.next().unwrap_or(0),
+    )
+}
+
+#[test]
+fn every_hook_names_a_minimum_pre_commit_version_with_rust_support() {
+    let text = std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).unwrap();
+    let docs = YamlLoader::load_from_str(&text).unwrap();
+    let hooks = docs[0].as_vec().unwrap();
+    assert_eq!(hooks.len(), 2);
+    for hook in hooks {
+        let id = hook["id"].as_str().unwrap();
+        assert_eq!(hook["language"].as_str(), Some("rust"), "{id}");
+        let min = match &hook["minimum_pre_commit_version"] {
+            Yaml::String(s) => s.clone(),
+            Yaml::Real(s) => s.clone(),
+            other => panic!("{id}: minimum_pre_commit_version is {other:?}"),
+        };
+        assert!(version(&min) >= NEEDED, "{id}: {min} is older than 2.21.0");
+    }
+}
+
+#[test]
+fn the_readme_pre_commit_section_opens_with_the_install_line() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme
+        .split_once("## The pre-commit framework\n")
+        .unwrap()
+        .1;
+    let first: Vec<&str> = section
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(3)
+        .collect();
+    assert_eq!(first, ["```sh", INSTALL, "```"], "{section}");
+}
