@@ -242,3 +242,16 @@ fn repository_values_that_reach_the_prompt_are_one_plain_line() {
         );
     }
 }
+
+#[test]
+fn a_narrowed_type_list_dumps_a_convention_that_loads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(".commit-convention.toml");
+    std::fs::write(&file, "types = [\"fix\"]\n").unwrap();
+    let loaded = jitcommit_core::config::load_file(&file).unwrap();
+    assert!(!loaded.convention.sections.contains_key("feat"));
+    let again = dir.path().join("again.toml");
+    std::fs::write(&again, loaded.convention.to_toml()).unwrap();
+    let back = jitcommit_core::config::load_file(&again).unwrap();
+    assert_eq!(back.convention, loaded.convention);
+}

@@ -261,6 +261,20 @@ fn convention(doc: &Doc<'_>, table: &DeTable<'_>, prefix: &str) -> Result<Conven
             _ => return Err(unknown(doc, &key, name, &k.span(), KEYS)),
         }
     }
+    if sections_at.is_none() {
+        // The built-in sections, for the types this convention keeps: a section for a
+        // type it dropped would make the effective convention (`--dump-config`,
+        // `to_toml`) fail to load back.
+        let dropped: Vec<String> = c
+            .sections
+            .keys()
+            .filter(|ty| c.allowed_type(ty).is_none())
+            .cloned()
+            .collect();
+        for ty in dropped {
+            c.sections.remove(&ty);
+        }
+    }
     if let Some(spans) = sections_at {
         for (ty, span) in spans {
             if c.allowed_type(&ty).is_none() {
