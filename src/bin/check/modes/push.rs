@@ -178,7 +178,7 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
             )
         })
         .collect();
-    let mut reports = check_commits(&repo, &cwd, &jobs)?;
+    let mut reports = check_commits(&repo, &jobs)?;
     for (r, id) in reports.iter_mut().zip(&new) {
         if incoming.len() == 1 || !owner.is_empty() {
             r.refname = Some(incoming[who(id)].refname.clone());

@@ -25,7 +25,7 @@ pub fn run(settings: &Settings, spec: &str) -> Result<Outcome, CheckError> {
         .iter()
         .map(|&id| (id, &loaded.convention, trace))
         .collect();
-    let reports = check_commits(&repo, &cwd, &jobs)?;
+    let reports = check_commits(&repo, &jobs)?;
     for r in &reports {
         out.pushed(r);
     }
