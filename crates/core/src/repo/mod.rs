@@ -1,5 +1,8 @@
 //! Repository state via gix: the staged set, `git status --short`, per-file diffs,
-//! commit diffs and the walks for ranges and pushes.
+//! commit changes, the path probes of bullet tracing and the walks for ranges and
+//! pushes. This module owns opening the repository; `staged` and `commits` the two
+//! sides a diff compares, `patch` the rendering, `probe` the path lookups, `packs` the
+//! object path of history walks (the one place objects are not read through gix).
 //!
 //! [`Repo::discover`] opens the repository the way git hands it to a hook: `GIT_DIR`,
 //! `GIT_WORK_TREE`, `GIT_INDEX_FILE`, the `git -c` settings in `GIT_CONFIG_PARAMETERS`
@@ -201,11 +204,9 @@ impl Repo {
             }
             _ => None,
         };
-        // A delta-base cache for what gix still decodes: commits, and the trees and blobs
-        // of full diffs (path probes read packed trees through `packs`, which keeps every
-        // link of a chain; this one keeps only the objects asked for). gix only sets this
-        // up under its `max-performance` feature. On the range bench it no longer changes
-        // the instruction count (16, 4, 1 MiB or none) and fills only as gix decodes.
+        // A delta-base cache for what gix decodes: commits, and the trees and blobs of
+        // full diffs (history walks read their trees through `packs`; see
+        // docs/gix-delta-cache.md). gix sets one up only under `max-performance`.
         repo.objects.set_pack_cache(|| {
             Box::new(gix::odb::pack::cache::lru::MemoryCappedHashmap::new(
                 PACK_CACHE_BYTES,
