@@ -6,14 +6,18 @@
 //! absent). What it measures:
 //! 1. one commit-msg check as a whole process vs `convco check --from-stdin --strip` and
 //!    `cog verify`, on the same message;
-//! 2. `--range` over a generated ~3,500-commit history (fixed seed; merges, reverts,
-//!    fixups, some non-conforming messages), tracing off and on, vs `convco check` and
-//!    `cog check`;
+//!    and against `git diff --cached --name-only`;
+//! 2. `--range` over a generated ~17,000-commit history (fixed seed; merges, reverts,
+//!    fixups, some non-conforming messages, bodies of prose and bullets with non-ASCII
+//!    text), tracing off and on, vs `convco check` and `cog check`;
 //! 3. a 10,000-commit push into a bare repository checked by the pre-receive hook.
 //!
-//! Both histories are repacked after `git fast-import`, and the commands of 1. and 2.
-//! are timed in interleaved rounds (each command once per round, in turn), so that a
-//! change of load on a shared machine hits every tool alike.
+//! The material looks like a real clone: the first commit holds a 15,000-file tree and a
+//! 20 KB `Cargo.toml` without the convention table, and both histories are repacked
+//! after `git fast-import` as a clone would be (`git repack -adf --depth=50
+//! --window=250`, so HEAD's tree is a delta). The commands of 1. and 2. are timed in
+//! interleaved rounds (each command once per round, in turn), so that a change of load
+//! on a shared machine hits every tool alike.
 //!
 //! With `JITCOMMIT_BENCH_KEEP=1` it generates the history, prints where it kept it and
 //! stops, for profiling a single command against it.
@@ -44,7 +48,7 @@ fn main() {
 
     // ---- the history ----
     let repo = tmp.path().join("history");
-    let stats = generate(&env, &repo, 3_500, 0x5eed_1234_abcd_0001, true);
+    let stats = generate(&env, &repo, RANGE_COMMITS, 0x5eed_1234_abcd_0001, true);
     let root = env
         .git(&repo, &["rev-list", "--max-parents=0", "main"])
         .trim()
@@ -69,14 +73,17 @@ fn main() {
     // ---- 1. one message, whole process ----
     // As in a real commit-msg run, the files the message names are staged.
     let msg = "feat(core): parse the convention from pyproject.toml\n\n\
-               - Add: crates/core/src/config.rs — discovery and strict parsing\n\
+               Discovery reads the table the way the naïve reader did not — Grüße.\n\n\
+               - Update: crates/core/src/config.rs — discovery and strict parsing\n\
                - Test: crates/core/tests/config.rs — every source, every error kind\n";
     for f in ["crates/core/src/config.rs", "crates/core/tests/config.rs"] {
         let path = repo.join(f);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, format!("// {f}\n")).unwrap();
+        std::fs::write(&path, format!("// {f} — geändert\n")).unwrap();
     }
     env.git(&repo, &["add", "crates"]);
+    let tracked: usize = env.git(&repo, &["ls-files"]).lines().count();
+    println!("work tree: {tracked} tracked files");
     // A bullet naming a path that is not staged: the rejection computes the whole staged
     // set for its "nearest changed paths" hint.
     let unstaged = msg.replace("crates/core/tests/config.rs", "crates/core/tests/other.rs");
@@ -114,6 +121,13 @@ fn main() {
             )),
         ),
         ("rejected", Box::new(feed_cmd(&bin, &["--stdin"], unstaged))),
+        (
+            "git-diff",
+            Box::new(run(
+                Path::new("git"),
+                vec!["diff".into(), "--cached".into(), "--name-only".into()],
+            )),
+        ),
     ];
     if let Some(convco) = &convco {
         one.push((
@@ -141,6 +155,11 @@ fn main() {
     println!(
         "  jitcommit-check --stdin, a path not staged (rejected) {}",
         ms(t["rejected"])
+    );
+    println!(
+        "  git diff --cached --name-only            {}   ratio ours/git = {:.2}",
+        ms(t["git-diff"]),
+        ratio(t["ours"], t["git-diff"])
     );
     match t.get("convco") {
         Some(c) => {
@@ -192,7 +211,11 @@ fn main() {
     let (off, on) = (t["off"], t["on"]);
     println!("\n--range over {n_range} commits (median of 9 interleaved rounds):");
     println!("  jitcommit-check --range, tracing off     {}", ms(off));
-    println!("  jitcommit-check --range, tracing on      {}", ms(on));
+    println!(
+        "  jitcommit-check --range, tracing on      {}   ratio on/off = {:.2}",
+        ms(on),
+        ratio(on, off)
+    );
     for (tool, label) in [
         ("convco", "convco check                           "),
         ("cog", "cog check                              "),
@@ -377,6 +400,12 @@ fn ratio(a: Duration, b: Duration) -> f64 {
     a.as_secs_f64() / b.as_secs_f64().max(1e-9)
 }
 
+/// Commits of the range history.
+const RANGE_COMMITS: usize = 17_000;
+/// Directories and files per directory of the first commit's tree (15,000 files).
+const TREE_DIRS: usize = 150;
+const TREE_FILES: usize = 100;
+
 #[derive(Default)]
 struct Stats {
     commits: usize,
@@ -391,13 +420,17 @@ const TYPES: &[&str] = &[
 ];
 const SCOPES: &[&str] = &["core", "cli", "repo", "config", "rules", "prompt", "model"];
 const VERBS: &[&str] = &["Add", "Update", "Fix", "Refactor", "Document", "Test"];
-const DIRS: &[&str] = &[
-    "src",
-    "src/repo",
-    "src/rules",
-    "crates/core/src",
-    "docs",
-    "tests",
+/// Top directories of the generated tree, in turn.
+const TOPS: &[&str] = &["crates", "src", "docs", "tests", "tools", "vendor"];
+/// Non-ASCII words mixed into bodies (and file contents).
+const INTL: &[&str] = &[
+    "naïve",
+    "Grüße",
+    "façade",
+    "日本語",
+    "émigré",
+    "Ωmega",
+    "café",
 ];
 const WORDS: &[&str] = &[
     "parse",
@@ -446,6 +479,51 @@ fn phrase(rng: &mut Rng, n: usize) -> String {
         .join(" ")
 }
 
+/// The `i`-th directory of the generated tree, e.g. `crates/pkg017/src`.
+fn tree_dir(i: usize) -> String {
+    format!("{}/pkg{i:03}/src", TOPS[i % TOPS.len()])
+}
+
+/// The `j`-th file of a directory of the generated tree.
+fn tree_file(dir: &str, j: usize) -> String {
+    format!("{dir}/{}_{j:03}.rs", WORDS[j % WORDS.len()])
+}
+
+/// A 20 KB `Cargo.toml` of a large workspace, without the convention table.
+fn big_manifest() -> String {
+    let mut m = String::from(
+        "[workspace]\nresolver = \"2\"\nmembers = [\"crates/*\"]\n\n[workspace.package]\nedition = \"2024\"\nlicense = \"MIT OR Apache-2.0\"\n\n[workspace.dependencies]\n",
+    );
+    let mut i = 0;
+    while m.len() < 20 * 1024 {
+        let _ = writeln!(
+            m,
+            "{}-{i} = {{ version = \"0.{}.{}\", default-features = false, features = [\"std\"] }}",
+            WORDS[i % WORDS.len()],
+            i % 40,
+            i % 7
+        );
+        i += 1;
+    }
+    m
+}
+
+/// The first commit's files: a 15,000-file tree and the manifest.
+fn initial_tree(rng: &mut Rng) -> Vec<(String, String)> {
+    let mut files = vec![("Cargo.toml".to_owned(), big_manifest())];
+    for i in 0..TREE_DIRS {
+        let dir = tree_dir(i);
+        for j in 0..TREE_FILES {
+            let n = 4 + rng.below(6);
+            files.push((
+                tree_file(&dir, j),
+                format!("// {}\nfn f{j}() {{}}\n", phrase(rng, n)),
+            ));
+        }
+    }
+    files
+}
+
 /// Writes a history of about `n` commits with `git fast-import` into a new repository,
 /// then repacks it.
 fn generate(env: &Env, repo: &Path, n: usize, seed: u64, mixed: bool) -> Stats {
@@ -457,7 +535,18 @@ fn generate(env: &Env, repo: &Path, n: usize, seed: u64, mixed: bool) -> Stats {
     let mut mark = 0usize;
     let mut subjects: Vec<String> = Vec::new();
     let mut time = 1_700_000_000u64;
-    let mut main_tip = 0usize;
+    let files = initial_tree(&mut rng);
+    let mut main_tip = raw_commit(
+        &mut out,
+        &mut mark,
+        &mut time,
+        "refs/heads/main",
+        None,
+        None,
+        "chore: import the workspace\n",
+        &files,
+    );
+    st.commits += 1;
     while st.commits < n {
         // Every 40 commits: a topic branch of 3 commits merged back.
         if mixed && st.commits > 0 && st.commits % 40 == 0 && st.commits + 4 <= n {
@@ -515,7 +604,7 @@ fn generate(env: &Env, repo: &Path, n: usize, seed: u64, mixed: bool) -> Stats {
         } else {
             None
         };
-        let parent = if main_tip == 0 { None } else { Some(main_tip) };
+        let parent = Some(main_tip);
         let (m, s) = commit(
             &mut out,
             &mut rng,
@@ -549,7 +638,19 @@ fn generate(env: &Env, repo: &Path, n: usize, seed: u64, mixed: bool) -> Stats {
     // are laid out as in every real repository (the newest version of a tree is the base
     // its older versions are deltas of), not as fast-import chains them (each version a
     // delta of the one before, the newest at the end of a chain up to 50 long).
-    env.git(repo, &["repack", "-q", "-a", "-d", "-f"]);
+    // The depth and window of a clone's pack, so HEAD's tree is a delta too.
+    env.git(
+        repo,
+        &[
+            "repack",
+            "-q",
+            "-a",
+            "-d",
+            "-f",
+            "--depth=50",
+            "--window=250",
+        ],
+    );
     env.git(repo, &["reset", "-q", "--hard", "main"]);
     st
 }
@@ -570,12 +671,9 @@ fn commit(
 ) -> (usize, String) {
     let files: Vec<String> = (0..1 + rng.below(4))
         .map(|_| {
-            format!(
-                "{}/{}_{}.rs",
-                *rng.pick(DIRS),
-                *rng.pick(WORDS),
-                rng.below(50)
-            )
+            let dir = tree_dir(rng.below(TREE_DIRS));
+            // Mostly files of the tree, now and then a new one.
+            tree_file(&dir, rng.below(TREE_FILES + 5))
         })
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
@@ -598,6 +696,15 @@ fn commit(
             return format!("{subject}\n");
         }
         let mut m = format!("{subject}\n\n");
+        // A paragraph of prose, as real bodies have, with some non-ASCII text.
+        let n = 12 + rng.below(20);
+        let _ = writeln!(
+            m,
+            "{} ({}), {}.\n",
+            phrase(rng, n),
+            *rng.pick(INTL),
+            phrase(rng, 6)
+        );
         for f in &files {
             let verb = *rng.pick(VERBS);
             let n = 4 + rng.below(8);
@@ -610,7 +717,12 @@ fn commit(
         .map(|f| {
             (
                 f.clone(),
-                format!("// {}\n{}\n", phrase(rng, 6), rng.next_u64()),
+                format!(
+                    "// {} {}\n{}\n",
+                    phrase(rng, 6),
+                    *rng.pick(INTL),
+                    rng.next_u64()
+                ),
             )
         })
         .collect();

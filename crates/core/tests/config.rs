@@ -255,3 +255,27 @@ fn a_narrowed_type_list_dumps_a_convention_that_loads_back() {
     let back = jitcommit_core::config::load_file(&again).unwrap();
     assert_eq!(back.convention, loaded.convention);
 }
+
+/// A manifest that never names the table is not parsed: a 20 KB `Cargo.toml` (and a
+/// `pyproject.toml`) that is not even valid TOML, but has no `commit-convention`, leaves
+/// the built-in convention; the same file naming the table is parsed and its error
+/// reported.
+#[test]
+fn manifests_without_the_table_name_are_not_parsed() {
+    let sb = Sandbox::new();
+    let repo = sb.init("r");
+    let mut manifest = String::from("[package]\nname = \"big\"\n[dependencies\n");
+    while manifest.len() < 20 * 1024 {
+        manifest.push_str(&format!("dep-{} = \"1.0\"\n", manifest.len()));
+    }
+    write(&repo, "Cargo.toml", &manifest);
+    write(&repo, "pyproject.toml", &manifest);
+    assert_eq!(
+        config::discover_in_dir(&repo).unwrap().origin,
+        Origin::Builtin
+    );
+    manifest.push_str("# see [package.metadata.commit-convention]\n");
+    write(&repo, "Cargo.toml", &manifest);
+    let err = config::discover_in_dir(&repo).unwrap_err();
+    assert_eq!(err.path(), repo.join("Cargo.toml"));
+}

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
-use jitcommit_core::repo::{ObjectId, PackStats, Repo};
+use jitcommit_core::repo::{GitEnv, ObjectId, PackStats, Repo};
 use jitcommit_testkit::{Rng, Sandbox, assert_ok, run_with_input, write};
 
 /// An object as git prints it: kind name and content.
@@ -130,7 +130,7 @@ fn check_every_object(sb: &Sandbox, r: &Path) -> usize {
     for i in (1..shuffled.len()).rev() {
         shuffled.swap(i, rng.below(i + 1));
     }
-    let repo = Repo::discover(r).unwrap();
+    let repo = Repo::discover_with(r, &GitEnv::default()).unwrap();
     for order in [&newest, &oldest, &shuffled] {
         // Everything kept: each pack entry is decoded exactly once, whatever the order,
         // so every base and intermediate link went into the cache.
@@ -152,7 +152,7 @@ fn check_every_object(sb: &Sandbox, r: &Path) -> usize {
 /// Path probes over every commit of `r` (through the pack reader once it opens): each
 /// path git's diff names is proven changed, and a path it does not name is not.
 fn probe_every_commit(sb: &Sandbox, r: &Path) {
-    let repo = Repo::discover(r).unwrap();
+    let repo = Repo::discover_with(r, &GitEnv::default()).unwrap();
     for line in sb.git(r, &["rev-list", "main"]).lines() {
         let c = ObjectId::from_hex(line.as_bytes()).unwrap();
         let changed: Vec<String> = sb
@@ -326,7 +326,7 @@ fn a_loose_object_is_left_to_gix() {
     let id = sb.git(&r, &["hash-object", "-w", "loose.txt"]);
     let id = ObjectId::from_hex(id.trim().as_bytes()).unwrap();
     let missing = ObjectId::from_hex(b"0123456789abcdef0123456789abcdef01234567").unwrap();
-    let repo = Repo::discover(&r).unwrap();
+    let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
     assert_eq!(repo.read_packed(id), None);
     assert_eq!(repo.read_packed(missing), None);
     // A packed one still reads.
@@ -348,6 +348,7 @@ fn pushed_pack_hook() {
     };
     let cwd = std::env::current_dir().unwrap();
     let objects = cat_all(std::process::Command::new("git"));
+    // Run by the pre-receive hook: the repository is the one git names in this environment.
     let repo = Repo::discover(&cwd).unwrap();
     let order: Vec<_> = objects.keys().rev().copied().collect();
     for cache in [1 << 30, 16 * 1024, 0] {
@@ -436,7 +437,7 @@ fn a_damaged_pack_is_left_to_gix() {
             bad[at] ^= 1 << rng.below(8);
         }
         std::fs::write(&pack, &bad).unwrap();
-        let repo = Repo::discover(&r).unwrap();
+        let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
         for id in objects.keys() {
             match repo.read_packed(*id) {
                 Some(_) => read += 1,

@@ -61,9 +61,23 @@ fn probe() {
         report.push_str("--status\n");
         report.push_str(&status_short(&repo.staged_changes().unwrap()));
         report.push_str("--patch\n");
-        report.push_str(&String::from_utf8(repo.staged_patch().unwrap()).unwrap());
+        report.push_str(&patch_text(&repo.staged().unwrap()));
     }
     std::fs::write(out, report).unwrap();
+}
+
+/// The staged diffs as one patch, as `git diff --cached` prints them.
+fn patch_text(state: &jitcommit_core::repo::StagedState) -> String {
+    let mut out = String::new();
+    for f in &state.files {
+        out.push_str(&f.header);
+        for h in &f.hunks {
+            out.push_str(&h.header);
+            out.push('\n');
+            out.push_str(&h.body);
+        }
+    }
+    out
 }
 
 /// Installs `hook` as a shell script that runs git's own view into `<out>.git` and the
@@ -95,6 +109,11 @@ struct Capture {
 fn capture(out: &Path) -> Capture {
     let report = std::fs::read_to_string(out).unwrap();
     let git_diff = std::fs::read_to_string(format!("{}.git", out.display())).unwrap_or_default();
+    // The prompt's diffs carry no `index abc..def` lines.
+    let git_diff = git_diff
+        .split_inclusive('\n')
+        .filter(|l| !l.starts_with("index "))
+        .collect();
     Capture { report, git_diff }
 }
 

@@ -437,12 +437,20 @@ fn invalid_toml_is_an_error_with_its_line() {
         ),
         (
             "pyproject.toml",
-            "[project]\nname = \"x\"\nname = \"y\"\n",
+            "[project]\nname = \"x\"\nname = \"y\"\n[tool.commit-convention]\n",
             3,
         ),
-        ("Cargo.toml", "[package]\nname = \n", 2),
-        // Broken even though it holds no convention: never silently skipped.
-        ("pyproject.toml", "[tool.black]\nline-length = = 88\n", 2),
+        (
+            "Cargo.toml",
+            "[package]\nname = \n[package.metadata.commit-convention]\n",
+            2,
+        ),
+        // Broken outside the convention, but naming it: parsed, and the error reported.
+        (
+            "pyproject.toml",
+            "[tool.black]\nline-length = = 88\n[tool.commit-convention]\n",
+            2,
+        ),
     ];
     for (file, text, line) in cases {
         let err = discover_files(&[(file, text)]).unwrap_err();

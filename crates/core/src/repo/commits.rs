@@ -8,7 +8,7 @@ use gix::bstr::BStr;
 use gix::revision::walk::Sorting;
 use gix::traverse::commit::simple::CommitTimeOrder;
 
-use super::patch::Entry;
+use super::types::Entry;
 use super::{Change, ChangeKind, ObjectId, Repo, RepoError};
 
 /// How many commits' tree and first parent are remembered before starting over.
@@ -226,12 +226,6 @@ impl Repo {
                 .is_ok_and(|h| h.kind() == gix::object::Kind::Commit)
     }
 
-    /// The first parent of `commit`, `None` for a root commit.
-    pub fn first_parent(&self, commit: ObjectId) -> Result<Option<ObjectId>, RepoError> {
-        let c = self.find_commit(commit)?;
-        Ok(c.parent_ids().next().map(|p| p.detach()))
-    }
-
     /// The number of parents of `commit` (2 or more for a merge).
     pub fn parent_count(&self, commit: ObjectId) -> Result<usize, RepoError> {
         Ok(self.find_commit(commit)?.parent_ids().count())
@@ -406,17 +400,6 @@ impl Repo {
     /// The commit HEAD points to in this (usually bare) repository: the default branch.
     pub fn default_branch_commit(&self) -> Option<ObjectId> {
         self.head_commit()
-    }
-
-    /// The shortest unique abbreviation git would print for `id` (at least 7 hex digits).
-    /// The objects are not read; see `abbrev` for how it is computed.
-    pub fn short_id(&self, id: ObjectId) -> String {
-        let mut abbrev = self.abbrev.borrow_mut();
-        abbrev
-            .get_or_insert_with(|| {
-                super::abbrev::Abbrev::new(&self.repo, self.config_string("core.abbrev").as_deref())
-            })
-            .short(&id)
     }
 }
 

@@ -19,6 +19,18 @@ pub fn config_key_eq(a: &str, b: &str) -> bool {
     s1.eq_ignore_ascii_case(s2) && sub1 == sub2 && n1.eq_ignore_ascii_case(n2)
 }
 
+/// A config value read as git reads a boolean (`git_parse_maybe_bool`): `true`, `yes`,
+/// `on`, `false`, `no`, `off` in any case, an empty value as false, and an integer as
+/// its truth (`0` false, any other true); `None` for anything else. A key given without
+/// `=` at all (`git -c key`) is true, which the caller sees before it has a value.
+pub fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" => Some(true),
+        "false" | "no" | "off" | "" => Some(false),
+        _ => v.parse::<i64>().ok().map(|n| n != 0),
+    }
+}
+
 /// Whether `id` is git's all-zero object id (40 zeros for SHA-1, 64 for SHA-256), which
 /// marks a created ref (old) or a deleted one (new) on pre-receive and update hooks.
 pub fn is_zero_id(id: &str) -> bool {
@@ -88,6 +100,26 @@ mod tests {
             })
         );
         assert!(parse_config_parameters("'a.b'='c'x").is_err());
+    }
+
+    #[test]
+    fn booleans_follow_git() {
+        for (v, want) in [
+            ("true", Some(true)),
+            ("YES", Some(true)),
+            ("On", Some(true)),
+            ("1", Some(true)),
+            ("-3", Some(true)),
+            ("false", Some(false)),
+            ("No", Some(false)),
+            ("off", Some(false)),
+            ("0", Some(false)),
+            ("", Some(false)),
+            ("maybe", None),
+            (" true", None),
+        ] {
+            assert_eq!(parse_bool(v), want, "{v:?}");
+        }
     }
 
     #[test]

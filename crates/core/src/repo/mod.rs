@@ -1,19 +1,20 @@
 //! Repository state via gix: the staged set, `git status --short`, per-file diffs,
-//! commit diffs and the walks for ranges and pushes.
+//! commit changes, the path probes of bullet tracing and the walks for ranges and
+//! pushes. This module owns opening the repository; `staged` and `commits` the two
+//! sides a diff compares, `patch` the rendering, `probe` the path lookups, `packs` the
+//! object path of history walks (the one place objects are not read through gix).
 //!
 //! [`Repo::discover`] opens the repository the way git hands it to a hook: `GIT_DIR`,
 //! `GIT_WORK_TREE`, `GIT_INDEX_FILE`, the `git -c` settings in `GIT_CONFIG_PARAMETERS`
 //! and, on a server, the pre-receive quarantine (`GIT_OBJECT_DIRECTORY` with
 //! `GIT_ALTERNATE_OBJECT_DIRECTORIES`). Everything else reads through that one handle.
 
-mod abbrev;
 mod commits;
 mod env;
-mod index_scan;
 mod packs;
 mod patch;
-mod peek;
 mod probe;
+mod quote;
 mod staged;
 mod types;
 
@@ -25,14 +26,15 @@ const S_IFMT: u32 = 0o170000;
 /// Bytes of decoded pack entries kept for delta resolution (see [`Repo::discover`]).
 const PACK_CACHE_BYTES: usize = 16 * 1024 * 1024;
 
-pub use env::{ConfigParametersError, config_key_eq, is_zero_id, parse_config_parameters};
+pub use env::{
+    ConfigParametersError, config_key_eq, is_zero_id, parse_bool, parse_config_parameters,
+};
 pub use gix::ObjectId;
 #[doc(hidden)]
 pub use packs::PackStats;
 pub use patch::similarity_index;
-#[doc(hidden)]
-pub use peek::PeekStats;
-pub use staged::{quote_path, status_short};
+pub use quote::quote_path;
+pub use staged::status_short;
 pub use types::*;
 
 /// A boxed error from gix (its error types vary by call).
@@ -157,9 +159,8 @@ pub enum RepoError {
 /// An open repository, as git presented it to this process.
 pub struct Repo {
     repo: gix::Repository,
-    /// The same repository without an object cache, for the trees path probes read;
-    /// opened on the first probe (see [`Repo::tree_reader`]).
-    tree_reader: std::cell::OnceCell<gix::Repository>,
+    /// What this handle was opened from.
+    shared: SharedRepo,
     /// The `git -c` settings, in order (later wins).
     params: Vec<(String, Option<String>)>,
     /// Holds the synthetic object directory that joins the quarantine and the repository's
@@ -172,11 +173,6 @@ pub struct Repo {
     /// Objects read straight from the packs with a delta base cache, for path probes;
     /// set up on first use.
     packs: std::cell::RefCell<packs::Packs>,
-    /// Objects read without gix's object database, for the staged probe; set up on first
-    /// use.
-    peek: std::cell::RefCell<Option<peek::Peek>>,
-    /// Abbreviating ids for `index` lines, set up on first use.
-    abbrev: std::cell::RefCell<Option<abbrev::Abbrev>>,
     /// Each commit's tree and first parent, as read (a walk reads each commit once).
     links: std::cell::RefCell<std::collections::HashMap<ObjectId, (ObjectId, Option<ObjectId>)>>,
 }
@@ -191,61 +187,39 @@ impl std::fmt::Debug for Repo {
 
 impl Repo {
     /// Opens the repository a hook or CLI run in `cwd` is about, reading git's environment
-    /// from this process (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`,
-    /// `GIT_CONFIG_PARAMETERS`, `GIT_OBJECT_DIRECTORY`, `GIT_ALTERNATE_OBJECT_DIRECTORIES`).
+    /// from this process (see [`GitEnv`]).
     pub fn discover(cwd: &Path) -> Result<Repo, RepoError> {
-        let params = match std::env::var("GIT_CONFIG_PARAMETERS") {
-            Ok(text) => parse_config_parameters(&text)?,
-            Err(_) => Vec::new(),
+        Repo::discover_with(cwd, &GitEnv::process())
+    }
+
+    /// Opens the repository a run in `cwd` is about, with git's environment taken from
+    /// `env` only: `GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_CONFIG_PARAMETERS`,
+    /// `GIT_OBJECT_DIRECTORY`, `GIT_ALTERNATE_OBJECT_DIRECTORIES`. With an env other than
+    /// [`GitEnv::process`], gix reads no `GIT_*` variable of this process either, so a
+    /// test run inside a git hook opens the repository it names, not the hook's.
+    pub fn discover_with(cwd: &Path, env: &GitEnv) -> Result<Repo, RepoError> {
+        let shared = SharedRepo {
+            ts: open_thread_safe(cwd, env)?,
+            cwd: cwd.to_owned(),
+            env: env.clone(),
         };
-        let overrides: Vec<String> = params
-            .iter()
-            .map(|(k, v)| match v {
-                Some(v) => format!("{k}={v}"),
-                None => k.clone(),
-            })
-            .collect();
-        let open = |dir: &Path| {
-            let mut trust: gix::sec::trust::Mapping<gix::open::Options> = Default::default();
-            trust.full = trust
-                .full
-                .cli_overrides(overrides.iter().map(String::as_str));
-            trust.reduced = trust
-                .reduced
-                .cli_overrides(overrides.iter().map(String::as_str));
-            gix::ThreadSafeRepository::discover_with_environment_overrides_opts(
-                dir,
-                Default::default(),
-                trust,
-            )
-        };
-        let ts = match open(cwd) {
-            Ok(r) => r,
-            // A malformed `git -c` value must not lock the user out: retry without them
-            // (config_string still answers from `params`).
-            Err(_) if !overrides.is_empty() => {
-                let plain: gix::sec::trust::Mapping<gix::open::Options> = Default::default();
-                gix::ThreadSafeRepository::discover_with_environment_overrides_opts(
-                    cwd,
-                    Default::default(),
-                    plain,
-                )
-                .map_err(|e| RepoError::Open {
-                    dir: cwd.to_owned(),
-                    source: Box::new(e),
-                })?
-            }
-            Err(e) => {
-                return Err(RepoError::Open {
-                    dir: cwd.to_owned(),
-                    source: Box::new(e),
-                });
-            }
-        };
+        shared.to_thread_local()
+    }
+
+    /// The repository as opened, for other threads to take their own handles from.
+    pub fn shared(&self) -> SharedRepo {
+        self.shared.clone()
+    }
+
+    /// A handle on `shared`'s repository for this thread.
+    fn from_shared(shared: &SharedRepo) -> Result<Repo, RepoError> {
+        let (ts, cwd, env) = (&shared.ts, shared.cwd.as_path(), &shared.env);
+        let params = env.config_parameters()?;
         let mut repo = ts.to_thread_local();
-        let quarantine = match std::env::var_os("GIT_OBJECT_DIRECTORY") {
+        let quarantine = match env.get("GIT_OBJECT_DIRECTORY") {
             Some(dir) if !dir.is_empty() => {
-                let alternates = std::env::var_os("GIT_ALTERNATE_OBJECT_DIRECTORIES")
+                let alternates = env
+                    .get("GIT_ALTERNATE_OBJECT_DIRECTORIES")
                     .map(|a| std::env::split_paths(&a).collect::<Vec<_>>())
                     .unwrap_or_default();
                 Some(attach_object_dirs(
@@ -257,11 +231,9 @@ impl Repo {
             }
             _ => None,
         };
-        // A delta-base cache for what gix still decodes: commits, and the trees and blobs
-        // of full diffs (path probes read packed trees through `packs`, which keeps every
-        // link of a chain; this one keeps only the objects asked for). gix only sets this
-        // up under its `max-performance` feature. On the range bench it no longer changes
-        // the instruction count (16, 4, 1 MiB or none) and fills only as gix decodes.
+        // A delta-base cache for what gix decodes: commits, and the trees and blobs of
+        // full diffs (history walks read their trees through `packs`; see
+        // docs/gix-delta-cache.md). gix sets one up only under `max-performance`.
         repo.objects.set_pack_cache(|| {
             Box::new(gix::odb::pack::cache::lru::MemoryCappedHashmap::new(
                 PACK_CACHE_BYTES,
@@ -273,14 +245,12 @@ impl Repo {
         repo.object_cache_size_if_unset(4 * 1024 * 1024);
         Ok(Repo {
             repo,
-            tree_reader: std::cell::OnceCell::new(),
+            shared: shared.clone(),
             params,
             _quarantine: quarantine,
             diff_cache: Default::default(),
             trees: Default::default(),
             packs: Default::default(),
-            peek: Default::default(),
-            abbrev: Default::default(),
             links: Default::default(),
         })
     }
@@ -305,21 +275,6 @@ impl Repo {
             gix::index::decode::Options::default(),
         )
         .map_err(|e| err(e.into()))
-    }
-
-    /// The handle path probes read the trees the pack reader does not serve (loose ones,
-    /// the first few): the same repository without an object cache. The probes keep the
-    /// trees themselves; caching them again only copied every tree and pushed the commits
-    /// a walk reads twice out of the cache (measured again with every object loose: 2.5%
-    /// more instructions and 24 MB more RSS without it). Made on first use, so a check
-    /// that traces nothing never clones the handle.
-    pub(crate) fn tree_reader(&self) -> &gix::Repository {
-        self.tree_reader.get_or_init(|| {
-            let mut reader = self.repo.clone();
-            reader.objects.unset_object_cache();
-            reader.objects.refresh_never();
-            reader
-        })
     }
 
     /// The gix repository, for what this wrapper does not cover.
@@ -414,12 +369,154 @@ impl Repo {
     }
 }
 
-fn parse_bool(v: &str) -> Option<bool> {
-    match v.to_ascii_lowercase().as_str() {
-        "true" | "yes" | "on" | "1" => Some(true),
-        "false" | "no" | "off" | "0" | "" => Some(false),
-        _ => v.parse::<i64>().ok().map(|n| n != 0),
+/// A repository opened once, from which each thread takes its own [`Repo`] (a handle
+/// and its caches are per thread) without discovering the repository again.
+#[derive(Clone)]
+pub struct SharedRepo {
+    ts: gix::ThreadSafeRepository,
+    cwd: PathBuf,
+    env: GitEnv,
+}
+
+impl SharedRepo {
+    /// A handle for this thread, with the quarantine attached as for the first.
+    pub fn to_thread_local(&self) -> Result<Repo, RepoError> {
+        Repo::from_shared(self)
     }
+}
+
+/// The process environment of git's hooks, or one given explicitly (tests): the
+/// variables [`Repo::discover_with`] reads.
+#[derive(Debug, Clone, Default)]
+pub struct GitEnv {
+    vars: Vec<(String, std::ffi::OsString)>,
+    /// This process's environment: gix may read the `GIT_*` variables it knows too
+    /// (`GIT_CONFIG_GLOBAL`, `GIT_CEILING_DIRECTORIES`, ...).
+    process: bool,
+}
+
+impl GitEnv {
+    /// This process's environment.
+    pub fn process() -> GitEnv {
+        GitEnv {
+            vars: std::env::vars_os()
+                .filter_map(|(k, v)| Some((k.into_string().ok()?, v)))
+                .filter(|(k, _)| k.starts_with("GIT_"))
+                .collect(),
+            process: true,
+        }
+    }
+
+    /// An environment holding exactly `vars` (none: git's defaults).
+    pub fn new<K: Into<String>, V: Into<std::ffi::OsString>>(
+        vars: impl IntoIterator<Item = (K, V)>,
+    ) -> GitEnv {
+        GitEnv {
+            vars: vars
+                .into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+            process: false,
+        }
+    }
+
+    /// The value of `key`, if set.
+    pub fn get(&self, key: &str) -> Option<&std::ffi::OsStr> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_os_str())
+    }
+
+    /// A path variable, absolute against `cwd`; `None` when unset or empty.
+    fn path(&self, key: &str, cwd: &Path) -> Option<PathBuf> {
+        let v = self.get(key).filter(|v| !v.is_empty())?;
+        Some(cwd.join(v))
+    }
+
+    /// The `git -c` settings of `GIT_CONFIG_PARAMETERS`, in order.
+    fn config_parameters(&self) -> Result<Vec<(String, Option<String>)>, RepoError> {
+        match self.get("GIT_CONFIG_PARAMETERS").and_then(|v| v.to_str()) {
+            Some(text) => Ok(parse_config_parameters(text)?),
+            None => Ok(Vec::new()),
+        }
+    }
+}
+
+/// Opens (discovers, or at `GIT_DIR` opens) the repository of a run in `cwd` with git's
+/// environment `env`; each thread then takes its handle with [`Repo::from_thread_safe`].
+pub(crate) fn open_thread_safe(
+    cwd: &Path,
+    env: &GitEnv,
+) -> Result<gix::ThreadSafeRepository, RepoError> {
+    let params = env.config_parameters()?;
+    let mut overrides: Vec<String> = params
+        .iter()
+        .map(|(k, v)| match v {
+            Some(v) => format!("{k}={v}"),
+            None => k.clone(),
+        })
+        .collect();
+    let index = env.path("GIT_INDEX_FILE", cwd);
+    let work_tree = env.path("GIT_WORK_TREE", cwd);
+    let git_dir = env.path("GIT_DIR", cwd);
+    let open = |overrides: &[String]| {
+        let mut trust: gix::sec::trust::Mapping<gix::open::Options> = Default::default();
+        for opts in [&mut trust.full, &mut trust.reduced] {
+            let mut o = std::mem::take(opts).cli_overrides(overrides.iter().map(String::as_str));
+            if let Some(index) = &index {
+                o = o.config_overrides([format!("gitoxide.core.indexFile={}", index.display())]);
+            }
+            if !env.process {
+                let mut perms = gix::open::Permissions::default();
+                perms.env.git_prefix = gix::sec::Permission::Deny;
+                o = o.permissions(perms);
+            }
+            *opts = o;
+        }
+        match &git_dir {
+            Some(dir) => gix::ThreadSafeRepository::open_opts(dir, trust.full)
+                .map_err(|e| -> GixError { Box::new(e) }),
+            None => {
+                let mut upwards = gix::discover::upwards::Options::default();
+                if env.process {
+                    // `GIT_CEILING_DIRECTORIES`, `GIT_DISCOVERY_ACROSS_FILESYSTEM`.
+                    upwards = upwards.apply_environment();
+                }
+                gix::ThreadSafeRepository::discover_opts(cwd, upwards, trust)
+            }
+            .map_err(|e| -> GixError { Box::new(e) }),
+        }
+    };
+    let mut ts = match open(&overrides) {
+        Ok(r) => r,
+        // A malformed `git -c` value must not lock the user out: retry without them
+        // (config_string still answers from the parsed parameters).
+        Err(_) if !overrides.is_empty() => {
+            overrides.clear();
+            open(&overrides)
+        }
+        .map_err(|source| RepoError::Open {
+            dir: cwd.to_owned(),
+            source,
+        })?,
+        Err(source) => {
+            return Err(RepoError::Open {
+                dir: cwd.to_owned(),
+                source,
+            });
+        }
+    };
+    if let Some(dir) = work_tree {
+        let mut repo = ts.to_thread_local();
+        repo.set_workdir(dir).map_err(|e| RepoError::Open {
+            dir: cwd.to_owned(),
+            source: Box::new(e),
+        })?;
+        ts = repo.into_sync();
+    }
+    Ok(ts)
 }
 
 /// Points `repo`'s object database at git's pre-receive quarantine: a private directory

@@ -1,29 +1,13 @@
-//! Objects read straight from the repository's pack files, with a delta base cache the
-//! way git keeps one (`delta_base_cache` in git's packfile.c).
+//! The object path of history walks: trees read straight from the repository's pack
+//! files, with a delta-base cache that keeps every link of a chain it resolves, the way
+//! git's `delta_base_cache` does.
 //!
-//! Trees in a pack are delta chains up to 50 long. gix-pack's `decode_entry` consults its
-//! delta cache at every link while it walks a chain down, but stores only the object it
-//! was asked for, not the bases it resolved on the way. `git repack -a -d -f` (the layout
-//! of every repository git has repacked) makes the newest version of a tree the full
-//! object and each older one a delta against a newer one, so a walk from the newest commit
-//! to the oldest resolved ever longer chains from their base again and again: on a
-//! 3,500-commit history `jitcommit-check --range` spent 11.1 billion instructions, 89% of
-//! them inflating and applying the deltas of ~40 KB trees, against 2.4 billion before the
-//! repack (the `git fast-import` layout).
-//!
-//! [`PackReader`] walks a chain's headers down (gix's `data::File::entry`) only until an
-//! entry it has cached or the full base (decoded with gix's `decode_entry`), then rebuilds
-//! the chain bottom-up, one delta a step, and keeps every intermediate and the base in a
-//! byte-bounded LRU cache keyed by (pack, offset): reading the older versions next is then
-//! one delta each. That took the range to 2.5 billion instructions (16 MiB cache).
-//!
-//! A step inflates the delta with gix (`decompress_entry`) and applies it here
-//! ([`apply_delta`]): gix's delta application is private, and `decode_entry` asked for
-//! one link (with a cache handing it the base) copies the base into its work buffer,
-//! zeroes a second buffer as large, applies, and copies the result again — 29% of the
-//! range's instructions. Applying here writes each object once: 1.8 billion at a
-//! 16 MiB cache (1.06 billion once the probes shared the cached trees, see
-//! [`CACHE_BYTES`]).
+//! gix's own cache keeps only the objects asked for, so a walk over a repacked history
+//! (newest trees whole, older ones deltas of newer ones) resolved ever longer chains from
+//! their base again and again; docs/gix-delta-cache.md has the measurements and a
+//! proposal for gix. [`PackReader`] walks a chain's headers down only to a cached entry
+//! or the full base (decoded by gix), rebuilds the chain upwards one delta a step
+//! ([`apply_delta`]; gix's is private and copies twice) and caches every link.
 //!
 //! Anything it does not handle (a loose object, a REF_DELTA base in no pack, a corrupt
 //! entry, an absurd chain) reads as `None`, and the caller asks gix, which reports a truly
@@ -41,11 +25,8 @@ use pack::data::entry::Header;
 
 use super::Repo;
 
-/// Bytes of decoded entries a reader keeps at first. Measured on the 3,500-commit range (2
-/// threads) after `git repack -adf`, with the path probes' trees sharing the cached
-/// buffers: 8 MiB 1.23 billion instructions and 79 MB peak RSS, 16 MiB 1.06 and 88 MB,
-/// 32 MiB 1.00 and 120 MB (before the sharing, 4 MiB took 2.85, and 8 MiB 1.93 with
-/// 100 MB).
+/// Bytes of decoded entries a reader keeps (one reader per thread, up to 4; the sizes
+/// measured are in docs/gix-delta-cache.md).
 pub(crate) const CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Entries of the largest size seen the cache makes room for, up to [`CACHE_MAX_BYTES`].
@@ -355,12 +336,9 @@ pub(crate) struct Packs {
     reader: Option<PackReader>,
 }
 
-/// Trees the path probes read through gix before they open the pack reader. Opening it
-/// reads each pack index again (gix holds its own copy): ~150,000 instructions for the
-/// bench's 26,000-object pack, which a check of a few commits, or a staged check whose
-/// bullet names a directory (its trees are read whole), does not win back from a delta
-/// cache. A range reads thousands. (A staged check's lookups read HEAD's trees through
-/// [`super::peek`], not here.)
+/// Trees the path probes read through gix before they open the pack reader: opening it
+/// reads each pack index again (gix holds its own copy), which a check of a few commits
+/// does not win back. A range reads thousands.
 const WARM_UP_READS: u32 = 16;
 
 impl Repo {

@@ -1,12 +1,13 @@
 //! Unified diffs as `git diff --cached` prints them: git's extended headers, Myers with
 //! the indent heuristic, 3 lines of context, git's default function-name header, binary
-//! detection, submodule pointers and symlinks. Rendered as bytes (exact) and as the
-//! lossy-UTF-8 [`FileDiff`] the prompt uses.
+//! detection, submodule pointers and symlinks, without the `index abc..def` lines (object
+//! ids tell a model nothing). Rendered as the lossy-UTF-8 [`FileDiff`] the prompt uses.
 
 use gix::bstr::{BStr, ByteSlice};
 use gix::diff::blob::{Algorithm, Diff, InternedInput};
 
-use super::staged::quote_path;
+use super::quote::quote_path;
+use super::types::Entry;
 use super::{Change, ChangeKind, FileDiff, Hunk, ObjectId, Repo, RepoError, S_IFMT};
 
 /// Lines of context around a change (`git diff -U3`).
@@ -16,14 +17,6 @@ const FIRST_FEW_BYTES: usize = 8000;
 /// git's funcname buffer: longer headers are cut to this many bytes.
 const FUNCNAME_MAX: usize = 80;
 const GITLINK: u32 = 0o160000;
-
-/// One changed path with the object ids on both sides, as the diff needs them.
-#[derive(Debug, Clone)]
-pub(crate) struct Entry {
-    pub change: Change,
-    pub old_id: Option<ObjectId>,
-    pub new_id: Option<ObjectId>,
-}
 
 /// One side of a file pair.
 struct Side<'a> {
@@ -65,38 +58,9 @@ impl Rendered {
             submodule,
         }
     }
-
-    fn write_to(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.header);
-        for (h, b) in &self.hunks {
-            out.extend_from_slice(h);
-            out.push(b'\n');
-            out.extend_from_slice(b);
-        }
-    }
 }
 
 impl Repo {
-    /// The exact bytes `git diff --cached` prints for the staged set (default options,
-    /// no colour): what `git apply --cached` accepts.
-    pub fn staged_patch(&self) -> Result<Vec<u8>, RepoError> {
-        let entries = self.staged_entries(self.rewrites())?;
-        let mut out = Vec::new();
-        for e in &entries {
-            for r in self.render_entry(e)? {
-                r.write_to(&mut out);
-            }
-        }
-        Ok(out)
-    }
-
-    /// Per-file diffs of `commit` against its first parent, as [`Repo::staged`] gives them
-    /// for the index.
-    pub fn commit_diffs(&self, commit: ObjectId) -> Result<Vec<FileDiff>, RepoError> {
-        let entries = self.commit_entries(commit)?;
-        self.file_diffs(&entries)
-    }
-
     /// Renders each entry; a type change yields two diffs (deletion, then addition), as git does.
     pub(crate) fn file_diffs(&self, entries: &[Entry]) -> Result<Vec<FileDiff>, RepoError> {
         let mut out = Vec::with_capacity(entries.len());
@@ -171,13 +135,6 @@ impl Repo {
         )?])
     }
 
-    fn abbrev(&self, id: ObjectId) -> String {
-        if id.is_null() {
-            return String::new();
-        }
-        self.short_id(id)
-    }
-
     fn render_pair(
         &self,
         old: Option<&Side<'_>>,
@@ -236,23 +193,6 @@ impl Repo {
             binary: false,
         };
         if old_id != new_id {
-            let null = ObjectId::null(self.repo.object_hash());
-            let (oid, nid) = (old_id.unwrap_or(null), new_id.unwrap_or(null));
-            let (mut oa, mut na) = (self.abbrev(oid), self.abbrev(nid));
-            let len = oa.len().max(na.len());
-            if oid.is_null() {
-                oa = "0".repeat(len);
-            }
-            if nid.is_null() {
-                na = "0".repeat(len);
-            }
-            h.extend_from_slice(format!("index {oa}..{na}").as_bytes());
-            if let (Some(o), Some(n)) = (old, new)
-                && o.mode == n.mode
-            {
-                h.extend_from_slice(format!(" {:06o}", o.mode).as_bytes());
-            }
-            h.push(b'\n');
             let a_label = if old.is_some() {
                 a_name.clone()
             } else {

@@ -1,5 +1,6 @@
 //! Plain data the repository reader hands to the pure stages.
 
+use gix::ObjectId;
 use gix::bstr::BString;
 
 /// What happened to one path, as `git status --short` letters it.
@@ -100,4 +101,12 @@ fn ser_lossy_opt<S: serde::Serializer>(p: &Option<BString>, s: S) -> Result<S::O
         Some(p) => s.serialize_some(&String::from_utf8_lossy(p)),
         None => s.serialize_none(),
     }
+}
+
+/// One changed path with the object ids on both sides, as the diff needs them.
+#[derive(Debug, Clone)]
+pub(crate) struct Entry {
+    pub(crate) change: Change,
+    pub(crate) old_id: Option<ObjectId>,
+    pub(crate) new_id: Option<ObjectId>,
 }

@@ -9,10 +9,8 @@ pub mod info;
 pub mod push;
 pub mod range;
 
-use std::path::Path;
-
 use jitcommit_core::config::{self, Convention, Loaded};
-use jitcommit_core::repo::{ObjectId, Repo, RepoError};
+use jitcommit_core::repo::{ObjectId, Repo, RepoError, SharedRepo};
 use jitcommit_core::rules;
 
 use crate::args::Settings;
@@ -84,21 +82,22 @@ pub fn tracing(settings: &Settings, conv: &Convention) -> bool {
     conv.trace_paths && conv.body != config::BodyPolicy::Free && !settings.no_trace_paths
 }
 
-/// Where a check gets the repository for path tracing: the caller's handle, or one opened
-/// on first use (a worker thread whose commits name no path never opens one).
+/// Where a check gets the repository for path tracing: the caller's handle, or this
+/// thread's handle on the caller's repository, taken on first use (a worker thread whose
+/// commits name no path never takes one).
 enum RepoSource<'a> {
     Open(&'a Repo),
-    Lazy(&'a Path, std::cell::OnceCell<Box<Repo>>),
+    Lazy(&'a SharedRepo, std::cell::OnceCell<Box<Repo>>),
 }
 
 impl RepoSource<'_> {
     fn get(&self) -> Result<&Repo, RepoError> {
         match self {
             RepoSource::Open(repo) => Ok(repo),
-            RepoSource::Lazy(cwd, opened) => match opened.get() {
+            RepoSource::Lazy(shared, opened) => match opened.get() {
                 Some(repo) => Ok(repo),
                 None => {
-                    let repo = Repo::discover(cwd)?;
+                    let repo = shared.to_thread_local()?;
                     Ok(opened.get_or_init(|| Box::new(repo)))
                 }
             },
@@ -155,12 +154,11 @@ pub type Job<'c> = (ObjectId, &'c Convention, bool);
 /// `fixup!`, `squash!` and `amend!` commits may be exempt. The messages are read on
 /// this thread (the walk that listed the commits left them in the object cache). A long
 /// history is then checked in contiguous runs, one per core (up to [`MAX_THREADS`]):
-/// a run that traces paths opens its own repository handle from `cwd` (a handle and its
+/// a run that traces paths takes its own handle on `repo`'s repository (a handle and its
 /// caches are per thread), and consecutive commits keep its delta-base and tree caches
 /// warm. The reports equal those of a one-by-one check.
 pub fn check_commits(
     repo: &Repo,
-    cwd: &Path,
     jobs: &[Job<'_>],
     fixups: bool,
 ) -> Result<Vec<Report>, CheckError> {
@@ -191,12 +189,16 @@ pub fn check_commits(
         return run(RepoSource::Open(repo), jobs, &messages);
     }
     let chunk = jobs.len().div_ceil(threads);
+    let shared = repo.shared();
+    let shared = &shared;
     std::thread::scope(|scope| {
         let others: Vec<_> = jobs[chunk..]
             .chunks(chunk)
             .zip(messages[chunk..].chunks(chunk))
             .map(|(jobs, messages)| {
-                scope.spawn(move || run(RepoSource::Lazy(cwd, Default::default()), jobs, messages))
+                scope.spawn(move || {
+                    run(RepoSource::Lazy(shared, Default::default()), jobs, messages)
+                })
             })
             .collect();
         let mut reports = run(RepoSource::Open(repo), &jobs[..chunk], &messages[..chunk])?;

@@ -232,7 +232,7 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
         })
         .collect();
     // `fixup!` and friends are exempt on a server only when its own policy says so.
-    let mut reports = check_commits(&repo, &cwd, &jobs, fixed.is_some())?;
+    let mut reports = check_commits(&repo, &jobs, fixed.is_some())?;
 
     let mut out_lock = std::io::stdout().lock();
     let mut out = Printer::new(&mut out_lock, settings.format, Style::plain());

@@ -35,7 +35,7 @@ pub fn run_ids(
         .collect();
     // CI checks a range before it lands: `fixup!` and friends are exempt as the
     // convention says (a server decides for itself).
-    let reports = check_commits(&repo, &cwd, &jobs, true)?;
+    let reports = check_commits(&repo, &jobs, true)?;
     for r in &reports {
         out.pushed(r);
     }
