@@ -238,8 +238,9 @@ impl Settings {
     /// caller decides what they see: the process environment, and the repository's
     /// git config including `git -c` values (`GIT_CONFIG_PARAMETERS`). `git_config` is
     /// called with the canonical key spelling (`jitcommit.budgetTokens`); git keys are
-    /// case-insensitive, so the lookup should be too. A boolean key given without a
-    /// value (`[jitcommit] allowRemote`) should be passed as `""` (true, as in git).
+    /// case-insensitive, so the lookup should be too. Booleans are read as git reads
+    /// them, with an empty value false: a caller that can tell a bare key
+    /// (`[jitcommit] allowRemote`, true in git) from an empty one passes `"true"`.
     pub fn resolve(
         flags: &Flags,
         env: &dyn Fn(&str) -> Option<String>,
@@ -412,13 +413,11 @@ fn parse_provider(v: &str) -> Option<Provider> {
     }
 }
 
-/// git's booleans: true/yes/on/1 and false/no/off/0; an empty value is true.
+/// git's booleans, by the one parser the repository layer uses: an empty value is
+/// false, as git reads `allowRemote =`, so an empty setting never allows sending code
+/// to a remote server.
 fn parse_bool(v: &str) -> Option<bool> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "" | "true" | "yes" | "on" | "1" => Some(true),
-        "false" | "no" | "off" | "0" => Some(false),
-        _ => None,
-    }
+    jitcommit_core::repo::parse_bool(v.trim())
 }
 
 /// `20`, `20s`, `2.5s`, `1500ms`; zero, negative and absurd values are rejected.
@@ -660,6 +659,20 @@ mod tests {
                 &[("jitcommit.url", "http://example.com")],
                 "url http://example.com (from git config jitcommit.url) is not on this machine; set jitcommit.allowRemote",
             ),
+            // `allowRemote =` is false in git: an empty value never allows a remote.
+            (
+                &[],
+                &[
+                    ("jitcommit.url", "https://example.com"),
+                    ("jitcommit.allowRemote", ""),
+                ],
+                "is not on this machine; set jitcommit.allowRemote",
+            ),
+            (
+                &[("JITCOMMIT_ALLOW_REMOTE", "")],
+                &[("jitcommit.url", "https://example.com")],
+                "is not on this machine; set jitcommit.allowRemote",
+            ),
             (
                 &[("JITCOMMIT_ALLOW_REMOTE", "true")],
                 &[("jitcommit.url", "http://example.com")],
@@ -777,15 +790,6 @@ mod tests {
             ],
         );
         assert!(matches!(r, Err(SettingsError::RemoteNotAllowed { .. })));
-        let r = resolve(
-            &Flags::default(),
-            &[],
-            &[
-                ("jitcommit.allowRemote", ""),
-                ("jitcommit.url", "https://x.example"),
-            ],
-        );
-        assert!(r.is_ok(), "a valueless git boolean is true: {r:?}");
     }
 
     #[test]
