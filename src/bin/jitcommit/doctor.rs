@@ -372,12 +372,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             _ => return Err(arg.unexpected().into()),
         }
     }
-    let cwd = std::env::current_dir().map_err(|source| Error::File {
-        what: "find",
-        path: PathBuf::from("."),
-        source,
-    })?;
-    let repo = Repo::discover(&cwd)?;
+    let repo = crate::repo::discover_here()?;
     let mut checks = Vec::new();
     hooks(&repo, &mut checks);
     let conv = convention(&repo, &mut checks);

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use jitcommit_core::config::{self, Convention, Origin};
 
@@ -399,12 +399,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             _ => return Err(arg.unexpected().into()),
         }
     }
-    let cwd = std::env::current_dir().map_err(|source| Error::File {
-        what: "find",
-        path: PathBuf::from("."),
-        source,
-    })?;
-    let repo = jitcommit_core::repo::Repo::discover(&cwd)?;
+    let repo = crate::repo::discover_here()?;
     let root = repo
         .work_dir()
         .ok_or_else(|| usage("init needs a work tree (this is a bare repository)"))?

@@ -19,16 +19,21 @@ pub struct Context {
     pub convention: Convention,
 }
 
+/// The repository around the current directory, as git hands it to a command.
+pub fn discover_here() -> Result<Repo, Error> {
+    let cwd = std::env::current_dir().map_err(|source| Error::File {
+        what: "find",
+        path: PathBuf::from("."),
+        source,
+    })?;
+    Ok(Repo::discover(&cwd)?)
+}
+
 impl Context {
     /// Opens the repository around the current directory; the convention comes from
     /// `config` or else from the work tree (the tree of HEAD in a bare repository).
     pub fn open(config: Option<&Path>) -> Result<Context, Error> {
-        let cwd = std::env::current_dir().map_err(|source| Error::File {
-            what: "find",
-            path: PathBuf::from("."),
-            source,
-        })?;
-        let repo = Repo::discover(&cwd)?;
+        let repo = discover_here()?;
         let loaded = match (config, repo.work_dir()) {
             (Some(file), _) => config::load_file(file)?,
             (None, Some(root)) => config::discover_in_dir(root)?,
