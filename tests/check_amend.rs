@@ -16,24 +16,7 @@ use jitcommit_testkit::{Sandbox, write};
 
 /// Both client hooks from hooks/, with the built binaries' directory recorded in them.
 fn install_shims(r: &Path) {
-    let bin_dir = bin().parent().unwrap().display().to_string();
-    let hooks = r.join(".git/hooks");
-    std::fs::create_dir_all(&hooks).unwrap();
-    for hook in ["prepare-commit-msg", "commit-msg"] {
-        let src = std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("hooks")
-                .join(hook),
-        )
-        .unwrap();
-        let text = src.replace(
-            "JITCOMMIT_BIN_DIR=''",
-            &format!("JITCOMMIT_BIN_DIR='{bin_dir}'"),
-        );
-        assert_ne!(text, src, "the shim records its binary directory");
-        std::fs::write(hooks.join(hook), text).unwrap();
-        make_executable(&hooks.join(hook));
-    }
+    jitcommit_testkit::install_client_shims(&r.join(".git/hooks"), bin().parent().unwrap());
 }
 
 /// A repository whose history is: `chore: start` (a.txt, made without hooks), then

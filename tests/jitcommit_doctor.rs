@@ -13,24 +13,7 @@ use jitcommit_testkit::{Sandbox, write};
 
 /// Installs the shims from hooks/ into `hooks_dir`, naming the built binaries' folder.
 fn install_shims(hooks_dir: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::create_dir_all(hooks_dir).unwrap();
-    let bins = bin().parent().unwrap().display().to_string();
-    for hook in ["prepare-commit-msg", "commit-msg"] {
-        let src = std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("hooks")
-                .join(hook),
-        )
-        .unwrap();
-        let text = src.replace(
-            "JITCOMMIT_BIN_DIR=''",
-            &format!("JITCOMMIT_BIN_DIR='{bins}'"),
-        );
-        let p = hooks_dir.join(hook);
-        std::fs::write(&p, text).unwrap();
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    jitcommit_testkit::install_client_shims(hooks_dir, bin().parent().unwrap());
 }
 
 fn json(o: &std::process::Output) -> serde_json::Value {

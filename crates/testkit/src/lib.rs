@@ -157,6 +157,25 @@ pub fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
     std::fs::write(p, content).unwrap();
 }
 
+/// Installs the client shims from the source tree's hooks/ into `hooks_dir`, with
+/// `bin_dir` (where the binaries under test are) recorded in them, as install.sh does.
+pub fn install_client_shims(hooks_dir: &Path, bin_dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../hooks");
+    std::fs::create_dir_all(hooks_dir).unwrap();
+    for hook in ["prepare-commit-msg", "commit-msg"] {
+        let src = std::fs::read_to_string(source.join(hook)).unwrap();
+        let text = src.replace(
+            "JITCOMMIT_BIN_DIR=''",
+            &format!("JITCOMMIT_BIN_DIR='{}'", bin_dir.display()),
+        );
+        assert_ne!(text, src, "the shim records its binary directory");
+        let p = hooks_dir.join(hook);
+        std::fs::write(&p, text).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
 /// The path of a binary of this workspace built by cargo for integration tests
 /// (`CARGO_BIN_EXE_<name>` is only set for the package's own tests; this finds it next
 /// to the test executable otherwise).
