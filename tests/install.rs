@@ -908,7 +908,8 @@ fn install_builds_the_binaries_into_a_prefix() {
     assert_eq!(link, std::path::Path::new("jitcommit"));
     let o = sb
         .git_cmd(&repo)
-        .args(["jitcommit", "--help"])
+        // (`git jitcommit --help` would be git's own `git help jitcommit`.)
+        .args(["jitcommit", "-h"])
         .env("PATH", {
             let mut p = vec![bin.clone()];
             p.extend(std::env::split_paths(&path_without_jitcommit()));
@@ -916,7 +917,8 @@ fn install_builds_the_binaries_into_a_prefix() {
         })
         .output()
         .unwrap();
-    assert!(o.status.success(), "git jitcommit --help: {}", text(&o));
+    assert!(o.status.success(), "git jitcommit -h: {}", text(&o));
+    assert!(text(&o).contains("git jitcommit <COMMAND>"), "{}", text(&o));
     // A commit through the freshly built hooks, with the binaries on no PATH.
     write(&repo, "a.txt", "a\n");
     sb.git(&repo, &["add", "a.txt"]);
