@@ -7,7 +7,7 @@ use jitcommit_core::changelog::{
     self, BumpLevel, BumpRules, Links, Options, Others, Pending, TagPattern,
 };
 
-use crate::error::{Error, usage};
+use crate::error::{Error, text, usage};
 use crate::repo::{self, Context};
 use crate::{Outcome, print};
 
@@ -45,11 +45,6 @@ struct Settings {
     json: bool,
     tag_pattern: Option<String>,
     config: Option<std::path::PathBuf>,
-}
-
-fn text(v: OsString, flag: &str) -> Result<String, Error> {
-    v.into_string()
-        .map_err(|_| usage(format!("{flag} must be valid UTF-8")))
 }
 
 fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {

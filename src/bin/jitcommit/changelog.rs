@@ -9,7 +9,7 @@ use jitcommit_core::changelog::{
     self, Changelog, Links, Options, Others, Pending, TagPattern, region,
 };
 
-use crate::error::{Error, usage};
+use crate::error::{Error, text, usage};
 use crate::repo::{self, Context};
 use crate::{Outcome, print};
 
@@ -81,11 +81,6 @@ pub struct Settings {
     tag_pattern: Option<String>,
     links: Links,
     config: Option<PathBuf>,
-}
-
-fn text(v: OsString, flag: &str) -> Result<String, Error> {
-    v.into_string()
-        .map_err(|_| usage(format!("{flag} must be valid UTF-8")))
 }
 
 fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {

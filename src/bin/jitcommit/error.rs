@@ -60,3 +60,9 @@ pub enum Error {
 pub fn usage(msg: impl Into<String>) -> Error {
     Error::Usage(msg.into())
 }
+
+/// A flag's value as text; a usage error naming `flag` when it is not UTF-8.
+pub fn text(v: std::ffi::OsString, flag: &str) -> Result<String, Error> {
+    v.into_string()
+        .map_err(|_| usage(format!("{flag} must be valid UTF-8")))
+}
