@@ -145,6 +145,28 @@ fn check_example(w: &World, line: &str) {
             let good = push(GOOD);
             assert!(good.status.success(), "{}", text(&good));
         }
+        "exec jitcommit-check --pre-receive --line-prefix 'GL-HOOK-ERR: '" => {
+            let bare = w.sb.path().join("gl.git");
+            w.sb.git(w.sb.path(), &["clone", "-q", "--bare", "origin", "gl.git"]);
+            w.hook(&bare, "pre-receive", line);
+            let bad = w.sh(
+                &w.origin,
+                "echo y > y.txt && git add y.txt && git commit -q -m 'wip' && \
+                 git push ../gl.git HEAD:main",
+                &[],
+            );
+            assert!(!bad.status.success(), "{}", text(&bad));
+            let t = text(&bad);
+            let remote: Vec<&str> = t.lines().filter(|l| l.starts_with("remote: ")).collect();
+            assert!(!remote.is_empty(), "{t}");
+            assert!(
+                remote
+                    .iter()
+                    .all(|l| l.starts_with("remote: GL-HOOK-ERR: ")),
+                "every line the hook writes carries the prefix:\n{t}"
+            );
+            w.sb.git(&w.origin, &["reset", "-q", "--hard", "HEAD~1"]);
+        }
         "jitcommit-check --commit HEAD" => {
             w.ok(&w.origin, line, &[]);
             let bad = w.sh(

@@ -82,6 +82,9 @@ pub struct Settings {
     pub no_trace_paths: bool,
     /// Colour choice for human output.
     pub color: ColorChoice,
+    /// `--line-prefix TEXT`: every line written starts with it (GitLab shows a server
+    /// hook's lines in its web UI only when they start with `GL-HOOK-ERR: `).
+    pub line_prefix: Option<String>,
 }
 
 /// A usage error: the message says what was wrong and what to do.
@@ -120,6 +123,9 @@ pub enum UsageError {
     /// A value that is not valid UTF-8 where text is needed.
     #[error("{0} must be valid UTF-8")]
     NotUtf8(&'static str),
+    /// A `--line-prefix` that would break the lines it prefixes.
+    #[error("--line-prefix must be printable text on one line (got {0:?})")]
+    BadPrefix(String),
 }
 
 /// The usage text for `--help`.
@@ -144,6 +150,8 @@ OPTIONS:
     --no-trace-paths      do not require bullet paths to be among the changed paths
     --color auto|always|never   colour human output (auto: on a terminal, unless
                           NO_COLOR, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it)
+    --line-prefix TEXT    start every line written with TEXT (a GitLab server hook:
+                          --line-prefix 'GL-HOOK-ERR: ' shows the lines in the web UI)
     --dump-config         print the effective convention and where it came from
     --list-rules          list every rule id
     --explain RULE        explain one rule, with an example
@@ -160,6 +168,8 @@ EXAMPLES:
     jitcommit-check --range origin/main..HEAD --format json
     # as hooks/pre-receive in a bare repository
     exec jitcommit-check --pre-receive --config /etc/jitcommit/convention.toml
+    # a GitLab server hook (custom_hooks/pre-receive.d/): rejections in the web UI
+    exec jitcommit-check --pre-receive --line-prefix 'GL-HOOK-ERR: '
     # the last commit, traced against its own diff
     jitcommit-check --commit HEAD
     # a quick try (the default convention wants a bullet per change)
@@ -180,6 +190,7 @@ where
     let mut color = ColorChoice::Auto;
     let mut config = None;
     let mut no_trace_paths = false;
+    let mut line_prefix = None;
     while let Some(arg) = p.next()? {
         match arg {
             Long("stdin") => modes.push(("--stdin".into(), Mode::Stdin)),
@@ -242,6 +253,13 @@ where
             }
             Long("config") => config = Some(PathBuf::from(p.value()?)),
             Long("no-trace-paths") => no_trace_paths = true,
+            Long("line-prefix") => {
+                let v = utf8(p.value()?, "--line-prefix")?;
+                if v.chars().any(char::is_control) {
+                    return Err(UsageError::BadPrefix(v));
+                }
+                line_prefix = Some(v).filter(|v| !v.is_empty());
+            }
             Short('h') | Long("help") => return Ok(info(Mode::Help)),
             Short('V') | Long("version") => return Ok(info(Mode::Version)),
             Value(v) => files.push(v),
@@ -268,6 +286,7 @@ where
         config,
         no_trace_paths,
         color,
+        line_prefix,
     })
 }
 
@@ -278,6 +297,7 @@ fn info(mode: Mode) -> Settings {
         config: None,
         no_trace_paths: false,
         color: ColorChoice::Auto,
+        line_prefix: None,
     }
 }
 
@@ -403,5 +423,14 @@ mod tests {
         assert!(err(&["--update", "refs/heads/x", "0000"]).contains("REF OLD NEW"));
         assert!(err(&["--frobnicate"]).contains("--frobnicate"));
         assert!(err(&["--explain"]).contains("missing argument"));
+        assert!(err(&["--pre-receive", "--line-prefix", "a\nb"]).contains("one line"));
+    }
+
+    #[test]
+    fn line_prefix_is_kept_and_empty_means_none() {
+        let s = ok(&["--pre-receive", "--line-prefix", "GL-HOOK-ERR: "]);
+        assert_eq!(s.line_prefix.as_deref(), Some("GL-HOOK-ERR: "));
+        assert_eq!(ok(&["--pre-receive", "--line-prefix="]).line_prefix, None);
+        assert_eq!(ok(&["--pre-receive"]).line_prefix, None);
     }
 }

@@ -35,6 +35,9 @@ fn main() -> ExitCode {
 
 fn run() -> Result<Outcome, CheckError> {
     let settings = args::parse(std::env::args_os().skip(1))?;
+    if let Some(prefix) = &settings.line_prefix {
+        output::set_line_prefix(prefix);
+    }
     match &settings.mode {
         Mode::File(path) => modes::commit_msg::run(&settings, Some(path)),
         Mode::Stdin => modes::commit_msg::run(&settings, None),
@@ -52,7 +55,7 @@ fn run() -> Result<Outcome, CheckError> {
 
 /// Prints the error and its cause chain; usage errors point at `--help`.
 pub(crate) fn report_error(e: &CheckError) {
-    let mut err = std::io::stderr().lock();
+    let mut err = output::stderr();
     let _ = writeln!(err, "jitcommit-check: error: {e}");
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {

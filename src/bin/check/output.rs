@@ -9,10 +9,74 @@
 //! printing, and the verdict still decides whether the commit or push goes through.
 
 use std::io::{self, Write};
+use std::sync::OnceLock;
 
 use jitcommit_core::term::TermEnv;
 
 use crate::args::{ColorChoice, Format};
+
+/// The `--line-prefix` of this run, set once after the arguments are read.
+static LINE_PREFIX: OnceLock<String> = OnceLock::new();
+
+/// Starts every line this process writes through [`stdout`] and [`stderr`] with
+/// `prefix` (GitLab's `GL-HOOK-ERR: `). Only the first call counts.
+pub fn set_line_prefix(prefix: &str) {
+    let _ = LINE_PREFIX.set(prefix.to_string());
+}
+
+/// Standard output, each line prefixed with the run's `--line-prefix`.
+pub fn stdout() -> Prefixed<io::StdoutLock<'static>> {
+    Prefixed::new(
+        io::stdout().lock(),
+        LINE_PREFIX.get().map_or("", String::as_str),
+    )
+}
+
+/// Standard error, each line prefixed with the run's `--line-prefix`.
+pub fn stderr() -> Prefixed<io::StderrLock<'static>> {
+    Prefixed::new(
+        io::stderr().lock(),
+        LINE_PREFIX.get().map_or("", String::as_str),
+    )
+}
+
+/// A writer that puts `prefix` at the start of every line.
+pub struct Prefixed<W: Write> {
+    inner: W,
+    prefix: &'static str,
+    at_line_start: bool,
+}
+
+impl<W: Write> Prefixed<W> {
+    /// Wraps `inner`; an empty prefix passes the bytes through.
+    pub fn new(inner: W, prefix: &'static str) -> Self {
+        Prefixed {
+            inner,
+            prefix,
+            at_line_start: true,
+        }
+    }
+}
+
+impl<W: Write> Write for Prefixed<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.prefix.is_empty() {
+            return self.inner.write(buf);
+        }
+        for line in buf.split_inclusive(|&b| b == b'\n') {
+            if self.at_line_start {
+                self.inner.write_all(self.prefix.as_bytes())?;
+            }
+            self.inner.write_all(line)?;
+            self.at_line_start = line.ends_with(b"\n");
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
 
 /// One finding as printed: the library's finding, with the line mapped back to the file.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -403,6 +467,20 @@ pub fn line_map(raw: &str, cleaned: &str) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prefixed_starts_every_line_across_writes() {
+        let mut w = Prefixed::new(Vec::new(), "GL-HOOK-ERR: ");
+        w.write_all(b"one\ntw").unwrap();
+        w.write_all(b"o\n\nthree").unwrap();
+        assert_eq!(
+            String::from_utf8(w.inner).unwrap(),
+            "GL-HOOK-ERR: one\nGL-HOOK-ERR: two\nGL-HOOK-ERR: \nGL-HOOK-ERR: three"
+        );
+        let mut plain = Prefixed::new(Vec::new(), "");
+        plain.write_all(b"a\nb\n").unwrap();
+        assert_eq!(plain.inner, b"a\nb\n");
+    }
 
     fn item(rule: &str, line: usize, hint: &str) -> Item {
         Item {

@@ -234,7 +234,7 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     // `fixup!` and friends are exempt on a server only when its own policy says so.
     let mut reports = check_commits(&repo, &jobs, fixed.is_some())?;
 
-    let mut out_lock = std::io::stdout().lock();
+    let mut out_lock = crate::output::stdout();
     let mut out = Printer::new(&mut out_lock, settings.format, Style::plain());
     for (r, (_, _, refname)) in reports.iter_mut().zip(&checked) {
         r.refname = refname.map(str::to_owned);
@@ -272,7 +272,7 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
 fn report_broken(broken: &[(String, ObjectId, CheckError)]) {
     use std::io::Write;
     // A failed write changes nothing: the push is rejected either way.
-    let mut err = std::io::stderr().lock();
+    let mut err = crate::output::stderr();
     for (refname, tip, e) in broken {
         let _ = writeln!(
             err,
