@@ -20,6 +20,13 @@ Options:
   --server BARE_REPO  install the server hook into a bare repository instead
                       (client hooks are not touched)
   --server-hook NAME  with --server: pre-receive (default) or update
+  --forge NAME        with --server: where the forge runs server hooks from
+                      (default: detected from the repository)
+                        plain    BARE_REPO/hooks/<hook> (chaining a hook already there)
+                        gitlab   BARE_REPO/custom_hooks/<hook>.d/jitcommit, every line
+                                 prefixed GL-HOOK-ERR: so the web UI shows it
+                        gitea    BARE_REPO/hooks/<hook>.d/jitcommit (run by Gitea's
+                        forgejo  own hooks/<hook>, which it regenerates)
   --prefix DIR        install the binaries into DIR/bin (cargo install --root DIR)
                       instead of ~/.cargo/bin
   --no-build          do not build: use jitcommit binaries already installed
@@ -30,6 +37,11 @@ Options:
 
 An existing hook that jitcommit did not write is kept: it is moved to <hook>.local
 and jitcommit's shim runs it first, with the same arguments and stdin.
+
+Examples:
+  ./install.sh                                   # this repository's client hooks
+  ./install.sh --server /srv/git/project.git     # a plain bare repository
+  ./install.sh --server /var/opt/gitlab/git-data/repositories/@hashed/ab/cd/abcd.git --forge gitlab
 USAGE
 }
 
@@ -53,6 +65,7 @@ src_dir=$(cd -- "$src_dir" && pwd -P)
 repo=
 server=
 server_hook=pre-receive
+forge=
 prefix=
 build=1
 build_args=
@@ -70,6 +83,8 @@ while [ "$#" -gt 0 ]; do
 	--server=*) server=${1#--server=}; shift ;;
 	--server-hook) need_arg "$@"; server_hook=$2; shift 2 ;;
 	--server-hook=*) server_hook=${1#--server-hook=}; shift ;;
+	--forge) need_arg "$@"; forge=$2; shift 2 ;;
+	--forge=*) forge=${1#--forge=}; shift ;;
 	--prefix) need_arg "$@"; prefix=$2; shift 2 ;;
 	--prefix=*) prefix=${1#--prefix=}; shift ;;
 	--no-build) build=0; shift ;;
@@ -85,9 +100,52 @@ pre-receive | update) ;;
 *) die "--server-hook must be pre-receive or update, not '$server_hook'" ;;
 esac
 
+case $forge in
+'' | plain | gitlab | gitea | forgejo) ;;
+*) die "--forge must be plain, gitlab, gitea or forgejo, not '$forge'" ;;
+esac
+[ -z "$forge" ] || [ -n "$server" ] || die "--forge needs --server BARE_REPO"
+
 command -v git >/dev/null 2>&1 || die "git not found on PATH"
 
 MARK='# jitcommit-managed'
+
+# runs_dir FILE HOOK: FILE is a forge's generated hook that runs HOOK.d/* (Gitea's
+# names it through ${hookname}.d).
+runs_dir() {
+	[ -f "$1" ] && [ -d "$1.d" ] && grep -Eq "($2|hookname\}?)\.d/" "$1" 2>/dev/null
+}
+
+# detect_forge BARE_REPO HOOK: the forge whose layout BARE_REPO has.
+detect_forge() {
+	if [ -d "$1/custom_hooks" ]; then
+		echo gitlab
+		return
+	fi
+	case $1 in
+	*/@hashed/* | */@pools/* | */@snippets/*) echo gitlab; return ;;
+	esac
+	if runs_dir "$1/hooks/$2" "$2"; then
+		if grep -qi forgejo "$1/hooks/$2" "$1/hooks/$2.d/"* 2>/dev/null; then
+			echo forgejo
+		elif grep -qi gitea "$1/hooks/$2" 2>/dev/null; then
+			echo gitea
+		else
+			echo plain
+		fi
+		return
+	fi
+	echo plain
+}
+
+# hook_file HOOK: where HOOK's shim goes.
+hook_file() {
+	if [ "$layout" = dir ]; then
+		printf '%s/%s.d/jitcommit' "$hooks_dir" "$1"
+	else
+		printf '%s/%s' "$hooks_dir" "$1"
+	fi
+}
 
 # is_ours FILE: FILE is a hook this installer wrote.
 is_ours() {
@@ -104,6 +162,11 @@ if [ -n "$server" ]; then
 	[ "$bare" = true ] || die "--server $target: not a bare repository (use --repo for a work tree)"
 	hooks_wanted=$server_hook
 	bins_wanted=jitcommit-check
+	target=$(cd -- "$target" && pwd -P)
+	if [ -z "$forge" ]; then
+		forge=$(detect_forge "$target" "$server_hook")
+		[ "$forge" = plain ] || say "forge     $forge (detected; --forge plain installs into hooks/ instead)"
+	fi
 	# A server runs only the check: build it without the draft's model client.
 	build_args='--no-default-features --bin jitcommit-check'
 else
@@ -126,13 +189,31 @@ case $hooks_rel in
 /*) hooks_dir=$hooks_rel ;;
 *) hooks_dir=$target/$hooks_rel ;;
 esac
+# A forge runs every executable file of <hook>.d/ itself: jitcommit's shim goes there
+# as one more file, with nothing to chain.
+layout=file
+line_prefix=
+case $forge in
+gitlab)
+	hooks_dir=$target/custom_hooks
+	layout=dir
+	line_prefix='GL-HOOK-ERR: '
+	;;
+gitea | forgejo)
+	layout=dir
+	for h in $hooks_wanted; do
+		runs_dir "$hooks_dir/$h" "$h" ||
+			die "--forge $forge: $hooks_dir/$h does not run $h.d/ (the forge writes it; on the forge: gitea admin regenerate hooks / forgejo admin regenerate hooks)"
+	done
+	;;
+esac
 
 # ---- uninstall ------------------------------------------------------------------
 
 if [ "$uninstall" = 1 ]; then
 	changed=0
 	for h in $hooks_wanted; do
-		f=$hooks_dir/$h
+		f=$(hook_file "$h")
 		if is_ours "$f"; then
 			rm -f -- "$f"
 			say "removed   $f"
@@ -159,7 +240,10 @@ fi
 # ---- preflight: refuse before changing anything ---------------------------------
 
 for h in $hooks_wanted; do
-	f=$hooks_dir/$h
+	f=$(hook_file "$h")
+	if [ "$layout" = dir ] && { [ -e "$f" ] || [ -L "$f" ]; } && ! is_ours "$f"; then
+		die "refusing to install $h: $f exists and is not jitcommit's. Rename or remove it, then run install.sh again. Nothing was changed."
+	fi
 	if { [ -e "$f" ] || [ -L "$f" ]; } && ! is_ours "$f"; then
 		if { [ -e "$f.local" ] || [ -L "$f.local" ]; } && ! is_ours "$f.local"; then
 			die "refusing to install $h: $f exists and is not jitcommit's, and $f.local (where it would be kept and chained) exists too. Merge or remove one of them, then run install.sh again. Nothing was changed."
@@ -247,12 +331,17 @@ trap 'rm -f -- "$tmp"' EXIT
 
 changed=0
 for h in $hooks_wanted; do
-	f=$hooks_dir/$h
-	# The shim with the binaries' directory written in (awk: no quoting trouble
-	# with any character in the path; single quotes are escaped for sh).
-	JITCOMMIT_DIR_VALUE=$bin_dir awk '
-		BEGIN { v = ENVIRON["JITCOMMIT_DIR_VALUE"]; gsub(/\047/, "\047\\\047\047", v) }
+	f=$(hook_file "$h")
+	mkdir -p -- "$(dirname -- "$f")"
+	# The shim with the binaries' directory and the line prefix written in (awk: no
+	# quoting trouble with any character in the path; single quotes are escaped for sh).
+	JITCOMMIT_DIR_VALUE=$bin_dir JITCOMMIT_PREFIX_VALUE=$line_prefix awk '
+		BEGIN {
+			v = ENVIRON["JITCOMMIT_DIR_VALUE"]; gsub(/\047/, "\047\\\047\047", v)
+			p = ENVIRON["JITCOMMIT_PREFIX_VALUE"]; gsub(/\047/, "\047\\\047\047", p)
+		}
 		/^JITCOMMIT_BIN_DIR=/ { print "JITCOMMIT_BIN_DIR=\047" v "\047"; next }
+		/^JITCOMMIT_LINE_PREFIX=/ { print "JITCOMMIT_LINE_PREFIX=\047" p "\047"; next }
 		{ print }
 	' "$src_dir/hooks/$h" >"$tmp"
 	chmod 755 "$tmp"
@@ -285,6 +374,15 @@ fi
 if [ -n "$server" ]; then
 	say ""
 	say "Next: push to $target; every new commit is checked with jitcommit-check."
+	case $forge in
+	gitlab)
+		say "GitLab runs custom_hooks/$server_hook.d/jitcommit when the git user owns it and may execute it;"
+		say "on Gitaly Cluster set it with gitaly hooks set instead (docs/forges/gitlab.md)."
+		;;
+	gitea | forgejo)
+		say "$forge runs hooks/$server_hook.d/jitcommit from its own hooks/$server_hook (docs/forges/gitea.md)."
+		;;
+	esac
 	say "Set a server-side policy with: git -C $target config jitcommit.policy <convention.toml>"
 else
 	say ""

@@ -726,6 +726,7 @@ fn help_names_every_option() {
         "--repo",
         "--server",
         "--server-hook",
+        "--forge",
         "--prefix",
         "--no-build",
         "--uninstall",
