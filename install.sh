@@ -208,6 +208,71 @@ gitea | forgejo)
 	;;
 esac
 
+# ---- hook managers: husky and lefthook own their hooks folder ---------------------
+
+# hook_manager: husky or lefthook when one of them writes the client hooks (and
+# would overwrite ours), else nothing.
+hook_manager() {
+	[ -z "$server" ] || return 0
+	case $hooks_dir in
+	*/.husky | */.husky/*) echo husky; return ;;
+	esac
+	if [ -f "$hooks_dir/husky.sh" ] || { [ -f "$hooks_dir/h" ] && grep -q husky "$hooks_dir/h" 2>/dev/null; }; then
+		echo husky
+		return
+	fi
+	for c in lefthook.yml .lefthook.yml lefthook.yaml .lefthook.yaml lefthook.toml .lefthook.toml lefthook.json .lefthook.json; do
+		if [ -f "$target/$c" ]; then
+			echo lefthook
+			return
+		fi
+	done
+	for h in $hooks_wanted pre-commit; do
+		if [ -f "$hooks_dir/$h" ] && grep -q call_lefthook "$hooks_dir/$h" 2>/dev/null; then
+			echo lefthook
+			return
+		fi
+	done
+}
+
+# manager_snippet NAME: what to add to the manager's own files instead.
+manager_snippet() {
+	case $1 in
+	husky)
+		cat <<'SNIPPET'
+husky regenerates its hooks folder, so jitcommit's shims would be lost there. Add
+these two files (and commit them); husky runs them with git's arguments:
+
+# .husky/prepare-commit-msg: drafts the message, never blocks a commit
+if command -v jitcommit-draft >/dev/null 2>&1; then jitcommit-draft "$@" || true; fi
+
+# .husky/commit-msg: checks the message against the convention
+if command -v jitcommit-check >/dev/null 2>&1; then jitcommit-check "$1"; fi
+SNIPPET
+		;;
+	lefthook)
+		cat <<'SNIPPET'
+lefthook writes the git hooks itself (lefthook install), so jitcommit's shims would be
+overwritten. Add this to lefthook.yml ({0} passes all of git's arguments, {1} the
+message file), then run lefthook install:
+
+prepare-commit-msg:
+  commands:
+    jitcommit:
+      run: if command -v jitcommit-draft >/dev/null 2>&1; then jitcommit-draft {0} || true; fi
+commit-msg:
+  commands:
+    jitcommit:
+      run: if command -v jitcommit-check >/dev/null 2>&1; then jitcommit-check {1}; fi
+SNIPPET
+		;;
+	esac
+}
+
+manager=$(hook_manager)
+[ -z "$manager" ] || [ "$uninstall" = 1 ] ||
+	say "hooks     $hooks_dir is managed by $manager: the binaries are installed, the hooks are left to $manager (see below)"
+
 # ---- uninstall ------------------------------------------------------------------
 
 if [ "$uninstall" = 1 ]; then
@@ -239,7 +304,7 @@ fi
 
 # ---- preflight: refuse before changing anything ---------------------------------
 
-for h in $hooks_wanted; do
+[ -n "$manager" ] || for h in $hooks_wanted; do
 	f=$(hook_file "$h")
 	if [ "$layout" = dir ] && { [ -e "$f" ] || [ -L "$f" ]; } && ! is_ours "$f"; then
 		die "refusing to install $h: $f exists and is not jitcommit's. Rename or remove it, then run install.sh again. Nothing was changed."
@@ -324,6 +389,13 @@ else
 fi
 
 # ---- hooks ----------------------------------------------------------------------
+
+if [ -n "$manager" ]; then
+	say ""
+	say "Not installed into $hooks_dir: it belongs to $manager."
+	manager_snippet "$manager"
+	exit 0
+fi
 
 mkdir -p -- "$hooks_dir"
 tmp=$(mktemp "$hooks_dir/.jitcommit-install.XXXXXX")
