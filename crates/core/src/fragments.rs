@@ -313,7 +313,11 @@ impl Classifier {
         if self.exclude.is_match(&path) {
             return FileClass::Excluded;
         }
-        classify_path(&path)
+        match f.linguist {
+            Some(crate::repo::Linguist::Generated) => FileClass::Generated,
+            Some(crate::repo::Linguist::Vendored) => FileClass::Vendored,
+            None => classify_path(&path),
+        }
     }
 }
 

@@ -516,6 +516,7 @@ mod tests {
             removed: 0,
             binary: false,
             submodule: false,
+            linguist: None,
         }
     }
 

@@ -114,6 +114,7 @@ fn arb_file() -> impl Strategy<Value = FileDiff> {
             removed,
             binary,
             submodule: false,
+            linguist: None,
         }
     })
 }
@@ -203,6 +204,7 @@ fn arb_state_for_cutting() -> impl Strategy<Value = StagedState> {
                     removed: 0,
                     binary: false,
                     submodule: false,
+                    linguist: None,
                 });
             }
             s.files.sort_by(|a, b| a.change.path.cmp(&b.change.path));
@@ -300,6 +302,7 @@ proptest! {
             removed: 9,
             binary: false,
             submodule: false,
+            linguist: None,
         };
         let s = StagedState { branch: None, initial: false, files: vec![f] };
         for b in [0, 500, 2_000, 100_000] {
@@ -331,6 +334,7 @@ fn fixed_state() -> StagedState {
         removed: 0,
         binary: false,
         submodule: false,
+        linguist: None,
     };
     StagedState {
         branch: Some("main".into()),
@@ -423,6 +427,7 @@ fn status_degrades_to_directories_then_summary() {
                 removed: 0,
                 binary: false,
                 submodule: false,
+                linguist: None,
             }
         })
         .collect();

@@ -48,6 +48,7 @@ fn file(kind: ChangeKind, path: &str, lines: &[&str]) -> FileDiff {
         removed,
         binary: false,
         submodule: false,
+        linguist: None,
     }
 }
 

@@ -44,6 +44,7 @@ fn added(path: &str, content: &str) -> FileDiff {
         removed: 0,
         binary: false,
         submodule: false,
+        linguist: None,
     }
 }
 

@@ -484,3 +484,111 @@ fn without_index_lines(patch: &str) -> String {
         .filter(|l| !l.starts_with("index "))
         .collect()
 }
+
+/// `.gitattributes` as `git diff --cached` applies them: `-diff` and the `binary` macro
+/// give "Binary files … differ", a driver's `xfuncname` (in the repository's config,
+/// with a capture group, and as two pattern lines) picks the hunk headers, a driver
+/// without a pattern keeps git's default, attributes from `info/attributes` count, and
+/// `linguist-generated` / `linguist-vendored` (which git ignores) mark the file for
+/// the prompt.
+#[test]
+fn gitattributes_shape_the_diff_as_git_does() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    let body = |marker: &str| {
+        let mut s = String::from("package main\n\n");
+        for i in 0..12 {
+            s.push_str(&format!(
+                "sub handler_{i} {{\n  call()\n  value {i}\n  more\n  lines\n}}\n"
+            ));
+            s.push_str(&format!(
+                "  [section {i}]\n  key = {i}\n  other = x\n  y\n  z\n"
+            ));
+        }
+        s.push_str(marker);
+        s
+    };
+    for f in [
+        "a.pl",
+        "b.ini",
+        "c.txt",
+        "d.bin",
+        "e.dat",
+        "gen/out.js",
+        "vendor/lib.js",
+        "f.own",
+    ] {
+        write(&r, f, body(""));
+    }
+    write(
+        &r,
+        ".gitattributes",
+        "*.pl diff=perlish\n*.ini diff=twoline\n*.dat -diff\n*.bin binary\n\
+         gen/** linguist-generated\nvendor/** linguist-vendored=true\n*.own diff=nopattern\n",
+    );
+    std::fs::create_dir_all(r.join(".git/info")).unwrap();
+    std::fs::write(r.join(".git/info/attributes"), "c.txt diff=perlish\n").unwrap();
+    sb.git(
+        &r,
+        &["config", "diff.perlish.xfuncname", "^sub ([a-z_0-9]+)"],
+    );
+    sb.git(
+        &r,
+        &[
+            "config",
+            "diff.twoline.xfuncname",
+            "^  \\[(section [0-9]+)\\]\n^sub .*",
+        ],
+    );
+    sb.git(&r, &["add", "-A"]);
+    sb.git(&r, &["commit", "-q", "-m", "base"]);
+    for f in [
+        "a.pl",
+        "b.ini",
+        "c.txt",
+        "d.bin",
+        "e.dat",
+        "gen/out.js",
+        "vendor/lib.js",
+        "f.own",
+    ] {
+        let text = body("")
+            .replace("value 7", "value seven")
+            .replace("key = 3", "key = three");
+        write(&r, f, text);
+    }
+    sb.git(&r, &["add", "-A"]);
+    let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
+    let staged = repo.staged().unwrap();
+    let git_patch = sb
+        .git_cmd(&r)
+        .args(["diff", "--cached"])
+        .output()
+        .unwrap()
+        .stdout;
+    let git_patch = without_index_lines(&String::from_utf8_lossy(&git_patch));
+    assert_eq!(patch_text(&staged), git_patch);
+    assert!(git_patch.contains("@@ sub handler_7 {") || git_patch.contains("@@ handler_"));
+    assert!(git_patch.contains("Binary files a/e.dat and b/e.dat differ"));
+    assert!(git_patch.contains("Binary files a/d.bin and b/d.bin differ"));
+
+    use jitcommit_core::repo::Linguist;
+    let linguist: Vec<(String, Option<Linguist>)> = staged
+        .files
+        .iter()
+        .map(|f| {
+            (
+                String::from_utf8_lossy(&f.change.path).into_owned(),
+                f.linguist,
+            )
+        })
+        .filter(|(_, l)| l.is_some())
+        .collect();
+    assert_eq!(
+        linguist,
+        vec![
+            ("gen/out.js".to_owned(), Some(Linguist::Generated)),
+            ("vendor/lib.js".to_owned(), Some(Linguist::Vendored)),
+        ]
+    );
+}

@@ -68,6 +68,7 @@ fn staged(n: usize, bytes: usize) -> StagedState {
                 removed: 5,
                 binary: false,
                 submodule: false,
+                linguist: None,
             }
         })
         .collect();

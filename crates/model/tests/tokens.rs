@@ -164,6 +164,7 @@ fn rendered_fragments_add_up_on_a_generated_diff() {
             removed: 1,
             binary: false,
             submodule: false,
+            linguist: None,
         });
     }
     let c = BpeCounter::new(Encoding::Cl100k);
@@ -232,6 +233,7 @@ pub fn staged(n: usize, bytes: usize) -> StagedState {
                 removed: body.lines().filter(|l| l.starts_with('-')).count(),
                 binary: false,
                 submodule: false,
+                linguist: None,
             }
         })
         .collect::<Vec<_>>();

@@ -9,6 +9,7 @@
 //! and, on a server, the pre-receive quarantine (`GIT_OBJECT_DIRECTORY` with
 //! `GIT_ALTERNATE_OBJECT_DIRECTORIES`). Everything else reads through that one handle.
 
+mod attrs;
 mod commits;
 mod env;
 mod packs;

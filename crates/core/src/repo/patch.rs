@@ -1,14 +1,15 @@
 //! Unified diffs as `git diff --cached` prints them: git's extended headers, Myers with
-//! the indent heuristic, 3 lines of context, git's default function-name header, binary
-//! detection, submodule pointers and symlinks, without the `index abc..def` lines (object
+//! the indent heuristic, 3 lines of context, git's default function-name header or the
+//! diff driver's `xfuncname`, binary detection (and `-diff`), submodule pointers and symlinks, without the `index abc..def` lines (object
 //! ids tell a model nothing). Rendered as the lossy-UTF-8 [`FileDiff`] the prompt uses.
 
 use gix::bstr::{BStr, ByteSlice};
 use gix::diff::blob::{Algorithm, Diff, InternedInput};
 
+use super::attrs;
 use super::quote::quote_path;
 use super::types::Entry;
-use super::{Change, ChangeKind, FileDiff, Hunk, ObjectId, Repo, RepoError, S_IFMT};
+use super::{Change, ChangeKind, FileDiff, Hunk, Linguist, ObjectId, Repo, RepoError, S_IFMT};
 
 /// Lines of context around a change (`git diff -U3`).
 const CONTEXT: u32 = 3;
@@ -39,7 +40,7 @@ pub(crate) struct Rendered {
 }
 
 impl Rendered {
-    fn to_file_diff(&self, change: Change) -> FileDiff {
+    fn to_file_diff(&self, change: Change, linguist: Option<Linguist>) -> FileDiff {
         let submodule = change.old_mode == Some(GITLINK) || change.new_mode == Some(GITLINK);
         FileDiff {
             change,
@@ -56,16 +57,31 @@ impl Rendered {
             removed: self.removed,
             binary: self.binary,
             submodule,
+            linguist,
         }
     }
 }
 
 impl Repo {
     /// Renders each entry; a type change yields two diffs (deletion, then addition), as git does.
+    /// `.gitattributes` are read as git reads them for this diff (see [`attrs`]).
     pub(crate) fn file_diffs(&self, entries: &[Entry]) -> Result<Vec<FileDiff>, RepoError> {
         let mut out = Vec::with_capacity(entries.len());
+        let index = self.read_index().ok();
+        let mut lookup = index.as_ref().and_then(|i| attrs::Lookup::new(self, i));
         for e in entries {
-            let rendered = self.render_entry(e)?;
+            let a = lookup
+                .as_mut()
+                .map(|l| l.get(e.change.path.as_ref()))
+                .unwrap_or_default();
+            let linguist = if a.generated {
+                Some(Linguist::Generated)
+            } else if a.vendored {
+                Some(Linguist::Vendored)
+            } else {
+                None
+            };
+            let rendered = self.render_entry(e, &a)?;
             let split = rendered.len() > 1;
             for (i, r) in rendered.iter().enumerate() {
                 let mut change = e.change.clone();
@@ -77,7 +93,7 @@ impl Repo {
                         change.old_mode = None;
                     }
                 }
-                out.push(r.to_file_diff(change));
+                out.push(r.to_file_diff(change, linguist));
             }
         }
         Ok(out)
@@ -113,7 +129,7 @@ impl Repo {
         }))
     }
 
-    fn render_entry(&self, e: &Entry) -> Result<Vec<Rendered>, RepoError> {
+    fn render_entry(&self, e: &Entry, a: &attrs::PathAttrs) -> Result<Vec<Rendered>, RepoError> {
         let c = &e.change;
         let new_path: &BStr = c.path.as_ref();
         let old_path: &BStr = c.old_path.as_ref().map_or(new_path, |p| p.as_ref());
@@ -124,14 +140,15 @@ impl Repo {
         {
             // git breaks a type change into a deletion and an addition.
             return Ok(vec![
-                self.render_pair(Some(o), None, c.kind)?,
-                self.render_pair(None, Some(n), c.kind)?,
+                self.render_pair(Some(o), None, c.kind, a)?,
+                self.render_pair(None, Some(n), c.kind, a)?,
             ]);
         }
         Ok(vec![self.render_pair(
             old.as_ref(),
             new.as_ref(),
             c.kind,
+            a,
         )?])
     }
 
@@ -140,6 +157,7 @@ impl Repo {
         old: Option<&Side<'_>>,
         new: Option<&Side<'_>>,
         kind: ChangeKind,
+        a: &attrs::PathAttrs,
     ) -> Result<Rendered, RepoError> {
         let a_path = old.or(new).map_or(BStr::new(b""), |s| s.path);
         let b_path = new.or(old).map_or(BStr::new(b""), |s| s.path);
@@ -203,13 +221,14 @@ impl Repo {
             } else {
                 "/dev/null".to_owned()
             };
-            if is_binary(old_data) || is_binary(new_data) {
+            if a.no_text_diff || is_binary(old_data) || is_binary(new_data) {
                 r.binary = true;
                 h.extend_from_slice(
                     format!("Binary files {a_label} and {b_label} differ\n").as_bytes(),
                 );
             } else {
-                let (hunks, added, removed) = unified_hunks(old_data, new_data);
+                let (hunks, added, removed) =
+                    unified_hunks(old_data, new_data, a.funcname.as_ref());
                 if !hunks.is_empty() {
                     let tab = |p: &BStr| if p.contains(&b' ') { "\t" } else { "" };
                     let a_tab = if old.is_some() { tab(a_path) } else { "" };
@@ -261,7 +280,11 @@ fn funcname(line: &[u8]) -> Option<&[u8]> {
 /// Hunks of `old` → `new` as git's xdiff emits them with `-U3`: Myers with the indent
 /// heuristic, changes closer than 2×3 unchanged lines merged, `@@ -a,b +c,d @@ func`.
 /// Returns (header without newline, body) per hunk, and the added and removed counts.
-pub(crate) fn unified_hunks(old: &[u8], new: &[u8]) -> (Vec<RawHunk>, usize, usize) {
+pub(crate) fn unified_hunks(
+    old: &[u8],
+    new: &[u8],
+    driver: Option<&attrs::Funcname>,
+) -> (Vec<RawHunk>, usize, usize) {
     let input = InternedInput::new(old, new);
     let mut diff = Diff::compute(Algorithm::Myers, &input);
     diff.postprocess_lines(&input);
@@ -294,7 +317,12 @@ pub(crate) fn unified_hunks(old: &[u8], new: &[u8]) -> (Vec<RawHunk>, usize, usi
         // previous one otherwise).
         let mut l = i64::from(s1) - 1;
         while l > func_searched_to && l >= 0 {
-            if let Some(f) = old_lines.get(l as usize).and_then(|line| funcname(line)) {
+            let line = old_lines.get(l as usize).copied();
+            let found = line.and_then(|line| match driver {
+                Some(d) => d.find(line, FUNCNAME_MAX),
+                None => funcname(line),
+            });
+            if let Some(f) = found {
                 func = Some(f);
                 break;
             }
@@ -420,7 +448,7 @@ mod tests {
     use super::*;
 
     fn render(old: &str, new: &str) -> String {
-        let (hunks, _, _) = unified_hunks(old.as_bytes(), new.as_bytes());
+        let (hunks, _, _) = unified_hunks(old.as_bytes(), new.as_bytes(), None);
         let mut s = String::new();
         for (h, b) in hunks {
             s.push_str(&String::from_utf8_lossy(&h));

@@ -79,6 +79,20 @@ pub struct FileDiff {
     pub binary: bool,
     /// A submodule pointer change (mode 160000 on either side).
     pub submodule: bool,
+    /// What `.gitattributes` marks the file as for GitHub Linguist
+    /// (`linguist-generated`, `linguist-vendored`): shown as a stat line only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linguist: Option<Linguist>,
+}
+
+/// A Linguist attribute that makes a file a stat line only in the prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Linguist {
+    /// `linguist-generated`: produced by a tool.
+    Generated,
+    /// `linguist-vendored`: third-party code kept in the tree.
+    Vendored,
 }
 
 /// The repository as it is at this instant, as far as a draft needs it.
