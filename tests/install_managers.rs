@@ -73,9 +73,18 @@ fn commits_are_drafted_and_checked(sb: &Sandbox, repo: &Path) {
     write(repo, "a.txt", "a\n");
     run_ok(sb, repo, "git", &["add", "a.txt"]);
     let bad = run(sb, repo, "git", &["commit", "-q", "-m", "changed stuff"]);
-    assert!(!bad.status.success(), "a bad message went through: {}", text(&bad));
+    assert!(
+        !bad.status.success(),
+        "a bad message went through: {}",
+        text(&bad)
+    );
     assert!(text(&bad).contains("subject-format"), "{}", text(&bad));
-    run_ok(sb, repo, "git", &["commit", "-q", "-m", &good_message("a.txt")]);
+    run_ok(
+        sb,
+        repo,
+        "git",
+        &["commit", "-q", "-m", &good_message("a.txt")],
+    );
 
     write(repo, "b.txt", "b\n");
     run_ok(sb, repo, "git", &["add", "b.txt"]);
@@ -104,19 +113,29 @@ fn husky_keeps_its_folder_and_the_printed_snippet_works() {
     let sb = Sandbox::new();
     let repo = sb.init("app");
     run_ok(&sb, &repo, "husky", &[]);
-    assert_eq!(sb.git(&repo, &["config", "core.hooksPath"]).trim(), ".husky/_");
+    assert_eq!(
+        sb.git(&repo, &["config", "core.hooksPath"]).trim(),
+        ".husky/_"
+    );
     let before = tree(&repo.join(".husky"));
 
     let out = install_ok(&sb, &repo, &path_with_tools(), &["--no-build"]);
     assert!(out.contains("managed by husky"), "{out}");
-    assert_eq!(tree(&repo.join(".husky")), before, "husky's folder was written to");
+    assert_eq!(
+        tree(&repo.join(".husky")),
+        before,
+        "husky's folder was written to"
+    );
     assert!(!repo.join(".git/hooks/commit-msg").exists());
 
     // Add the files exactly as printed: each `# .husky/NAME: …` block up to a blank line.
     let mut added = 0;
     let mut lines = out.lines().peekable();
     while let Some(l) = lines.next() {
-        let Some(name) = l.strip_prefix("# .husky/").and_then(|r| r.split(':').next()) else {
+        let Some(name) = l
+            .strip_prefix("# .husky/")
+            .and_then(|r| r.split(':').next())
+        else {
             continue;
         };
         let mut body = format!("{l}\n");
@@ -135,7 +154,11 @@ fn husky_keeps_its_folder_and_the_printed_snippet_works() {
 fn lefthook_keeps_its_hooks_and_the_printed_snippet_works() {
     let sb = Sandbox::new();
     let repo = sb.init("app");
-    write(&repo, "lefthook.yml", "pre-commit:\n  commands:\n    hello:\n      run: echo ok\n");
+    write(
+        &repo,
+        "lefthook.yml",
+        "pre-commit:\n  commands:\n    hello:\n      run: echo ok\n",
+    );
     run_ok(&sb, &repo, "lefthook", &["install"]);
     let hooks = repo.join(".git/hooks");
     let before = tree(&hooks);
@@ -149,7 +172,10 @@ fn lefthook_keeps_its_hooks_and_the_printed_snippet_works() {
         .skip_while(|l| !l.starts_with("prepare-commit-msg:"))
         .map(|l| format!("{l}\n"))
         .collect();
-    assert!(yaml.contains("commit-msg:"), "no lefthook.yml snippet:\n{out}");
+    assert!(
+        yaml.contains("commit-msg:"),
+        "no lefthook.yml snippet:\n{out}"
+    );
     let config = std::fs::read_to_string(repo.join("lefthook.yml")).unwrap();
     write(&repo, "lefthook.yml", format!("{config}{yaml}"));
     run_ok(&sb, &repo, "lefthook", &["install"]);
