@@ -3,8 +3,10 @@
 //!
 //! Core links no tokenizer: counting comes in through [`TokenCounter`] (the model
 //! crate implements it with exact OpenAI BPE). The composer walks the fragments'
-//! upgrade steps in priority order and stops at the first that does not fit, so the
-//! result is a prefix of one fixed order: monotone in the budget and deterministic.
+//! upgrade steps in one fixed priority order; a step that does not fit is skipped
+//! (with the later steps of its fragment) and the cheaper ones after it are still
+//! tried, so a large change fills its budget with stat lines and first hunks instead
+//! of stopping at the first step that is too big. Deterministic; see [`compose`].
 
 use crate::config::ContextSettings;
 use crate::fragments::{Fragment, LevelState};
@@ -44,19 +46,6 @@ pub struct DoesNotFit {
     pub needed: usize,
     /// Tokens available for the prompt.
     pub budget: usize,
-}
-
-/// How the composer chooses where to cut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Strategy {
-    /// Count each piece of each fragment once, as the walk reaches it, and stop at
-    /// the first step that does not fit. The default: it counts only what it keeps
-    /// plus one step (docs/composer.md has the measurements).
-    Greedy,
-    /// Binary search over the cutoff in the same step order, rendering and counting
-    /// the whole prompt at every probe (as Priompt does). Kept for the benchmark.
-    BinarySearch,
 }
 
 /// The token limits of one run, derived from the convention's context settings.
@@ -131,8 +120,6 @@ pub struct BudgetReport {
     /// Counts are exact BPE counts; false when the bytes provably fit and no
     /// tokenizer ran (the figures are then byte counts, an upper bound).
     pub exact: bool,
-    /// How the cut was chosen.
-    pub strategy: Strategy,
     /// One row per applicable fragment, in prompt order.
     pub fragments: Vec<FragmentReport>,
 }
@@ -196,7 +183,16 @@ pub struct Selection {
     pub levels: Vec<usize>,
     /// Per-fragment token cost of the chosen level (bytes if not exact).
     pub costs: Vec<usize>,
+    /// The walk ended before the detail steps (hunks, below
+    /// [`DIFF_PRIORITY`](crate::fragments::DIFF_PRIORITY)): a step above them did not
+    /// fit and the prompt already takes [`FILLED_PERCENT`] of the limit. The details of
+    /// files that were cut at their stat line are then never needed.
+    pub stopped_before_details: bool,
 }
+
+/// Once a step above the details has been skipped, the details (hunks) are still
+/// tried while less than this share of the limit is used.
+pub const FILLED_PERCENT: usize = 80;
 
 /// Lazily counted costs: each head, body piece and tail is counted at most once.
 struct Costs<'a> {
@@ -275,18 +271,23 @@ fn steps(frags: &[Fragment]) -> Vec<Step> {
 
 /// Picks a level per fragment so that `fixed + Σ costs ≤ limit`, where `fixed` is what
 /// the caller adds outside the fragments (system prompt, chat overhead, note reserve).
-/// `render` counts the fragments' whole rendered text for a selection (used by the
-/// binary search, which adds `fixed`).
+///
+/// The walk takes the steps in [`steps`] order. A step that does not fit is skipped,
+/// and so are the later steps of the same fragment (a ladder is climbed in order);
+/// the walk goes on with the next, cheaper steps: the environment, each file's stat
+/// line, the path enum still get in when the full status list does not. Before the
+/// first detail step (a hunk piece, below `DIFF_PRIORITY`) the walk ends if a step
+/// above it was skipped and [`FILLED_PERCENT`] of the limit is used: the budget then
+/// holds every file's summary that fits, and a few more pieces would not change what
+/// the model sees. The result depends only on the fragments, the counter and the
+/// limit. `Err(needed)` when the floors alone do not fit.
 pub fn compose(
     frags: &[Fragment],
     fixed: usize,
     limit: usize,
     counter: &dyn TokenCounter,
-    strategy: Strategy,
-    render: &dyn Fn(&[usize]) -> usize,
 ) -> Result<Selection, usize> {
     let mut costs = Costs::new(frags, counter);
-    let base: Vec<usize> = vec![0; frags.len()];
     let mut used = fixed;
     for i in 0..frags.len() {
         used += costs.level(i, 0);
@@ -294,47 +295,42 @@ pub fn compose(
     if used > limit {
         return Err(used);
     }
-    let order = steps(frags);
-    let mut levels = base;
-    match strategy {
-        Strategy::Greedy => {
-            let mut cur: Vec<usize> = (0..frags.len()).map(|i| costs.level(i, 0)).collect();
-            for s in &order {
-                if levels[s.frag] + 1 != s.to {
-                    break; // cannot happen with sorted ladders; stay a prefix regardless
-                }
-                let next = costs.level(s.frag, s.to);
-                let delta = next.saturating_sub(cur[s.frag]);
-                if used + delta > limit {
-                    break;
-                }
-                used += delta;
-                cur[s.frag] = next.max(cur[s.frag]);
-                levels[s.frag] = s.to;
+    let mut levels = vec![0usize; frags.len()];
+    let mut cur: Vec<usize> = (0..frags.len()).map(|i| costs.level(i, 0)).collect();
+    let mut skipped_above = false;
+    let mut details = false;
+    let mut stopped_before_details = false;
+    let filled = |used: usize| used.saturating_mul(100) >= limit.saturating_mul(FILLED_PERCENT);
+    for s in &steps(frags) {
+        if !details && s.priority < crate::fragments::DIFF_PRIORITY {
+            details = true;
+            if skipped_above && filled(used) {
+                stopped_before_details = true;
+                break;
             }
         }
-        Strategy::BinarySearch => {
-            let apply = |k: usize| {
-                let mut lv = vec![0; frags.len()];
-                for s in &order[..k] {
-                    lv[s.frag] = lv[s.frag].max(s.to);
-                }
-                lv
-            };
-            let (mut lo, mut hi) = (0usize, order.len());
-            while lo < hi {
-                let mid = lo + (hi - lo).div_ceil(2);
-                if fixed + render(&apply(mid)) <= limit {
-                    lo = mid;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            levels = apply(lo);
+        if levels[s.frag] + 1 != s.to {
+            continue; // an earlier step of this fragment was skipped
         }
+        let next = costs.level(s.frag, s.to);
+        let delta = next.saturating_sub(cur[s.frag]);
+        if used + delta > limit {
+            skipped_above |= !details;
+            continue;
+        }
+        used += delta;
+        cur[s.frag] = next.max(cur[s.frag]);
+        levels[s.frag] = s.to;
+    }
+    if !details && skipped_above && filled(used) {
+        stopped_before_details = true;
     }
     let costs = (0..frags.len())
         .map(|i| costs.level(i, levels[i]))
         .collect();
-    Ok(Selection { levels, costs })
+    Ok(Selection {
+        levels,
+        costs,
+        stopped_before_details,
+    })
 }

@@ -510,7 +510,7 @@ pub const DIFF_PRIORITY: u32 = 900;
 /// the real ladder; `None` when the real fragment must be built (no hunks, stat only,
 /// or a fuller level that might not outweigh the
 /// stat line). Nothing is split, so a composer that never takes a step
-/// beyond the stat lines needs no more than this (`prompt::build_with`).
+/// beyond the stat lines needs no more than this (`prompt::build`).
 ///
 /// The stand-in (level 2, empty, never rendered) keeps `levels.len()` above 2, as in
 /// the real ladder; its step ranks below [`DIFF_PRIORITY`] like every detail step.

@@ -10,8 +10,7 @@
 use serde_json::{Value, json};
 
 use crate::budget::{
-    self, BudgetReport, CHAT_OVERHEAD_TOKENS, DoesNotFit, FragmentReport, Limits, Strategy,
-    TokenCounter,
+    self, BudgetReport, CHAT_OVERHEAD_TOKENS, DoesNotFit, FragmentReport, Limits, TokenCounter,
 };
 use crate::config::Convention;
 use crate::fragments::{self, Classifier, FileClass, Fragment, LevelState, Section, When};
@@ -283,16 +282,6 @@ fn note_text(trimmed: usize, stat: usize, gone: &[String], floors: &[String]) ->
     s
 }
 
-/// Builds the prompt with the default strategy ([`Strategy::Greedy`]).
-pub fn build(
-    state: &StagedState,
-    conv: &Convention,
-    intent: Option<&str>,
-    counter: &dyn TokenCounter,
-) -> Result<Prompt, DoesNotFit> {
-    build_with(state, conv, intent, counter, Strategy::Greedy)
-}
-
 /// All fragments of the user message, in prompt order, applicability applied.
 pub fn fragments_for(
     state: &StagedState,
@@ -387,17 +376,6 @@ impl<'a> Lazy<'a> {
     }
 }
 
-/// True when the greedy walk that chose `levels` stopped before any step below
-/// [`fragments::DIFF_PRIORITY`]: some step at or above it was not taken. Every step
-/// of a cut fragment's stand-in ranks below it, and the steps at or above it are the
-/// same whether or not the files are cut, so the walk over the whole fragments would
-/// have stopped at the same step with the same levels.
-fn stopped_within_stat_lines(frags: &[Fragment], levels: &[usize]) -> bool {
-    frags.iter().zip(levels).any(|(f, &l)| {
-        (l + 1..f.levels.len()).any(|to| f.step_priority(to) >= fragments::DIFF_PRIORITY)
-    })
-}
-
 /// The fragments before the files' diffs: convention, environment, task, intent,
 /// status (applicability not yet applied).
 fn fixed_fragments(state: &StagedState, conv: &Convention, intent: Option<&str>) -> Vec<Fragment> {
@@ -443,38 +421,13 @@ fn render_user(frags: &[Fragment], levels: &[usize]) -> String {
     s
 }
 
-/// Builds the prompt with a chosen cut strategy (both give prompts within budget;
-/// the benchmark compares them).
-pub fn build_with(
+/// Builds the prompt for the staged state within the convention's budget, counting
+/// with `counter` (DESIGN §6, docs/composer.md).
+pub fn build(
     state: &StagedState,
     conv: &Convention,
     intent: Option<&str>,
     counter: &dyn TokenCounter,
-    strategy: Strategy,
-) -> Result<Prompt, DoesNotFit> {
-    build_impl(state, conv, intent, counter, strategy, true)
-}
-
-/// [`build_with`] with every file's fragment built whole up front, as before files
-/// were cut at their stat line: the reference the tests hold the lazy path to.
-#[doc(hidden)]
-pub fn build_uncut(
-    state: &StagedState,
-    conv: &Convention,
-    intent: Option<&str>,
-    counter: &dyn TokenCounter,
-    strategy: Strategy,
-) -> Result<Prompt, DoesNotFit> {
-    build_impl(state, conv, intent, counter, strategy, false)
-}
-
-fn build_impl(
-    state: &StagedState,
-    conv: &Convention,
-    intent: Option<&str>,
-    counter: &dyn TokenCounter,
-    strategy: Strategy,
-    cut_files: bool,
 ) -> Result<Prompt, DoesNotFit> {
     // The redaction gate (DESIGN §8): names, headers and the branch here; each
     // file's hunk bodies where its fragment is built (`full_fragment`), so nothing
@@ -487,9 +440,6 @@ fn build_impl(
     let available = limits.prompt_tokens();
     let limit = limits.counted_limit();
     let mut lazy = Lazy::new(state, conv, intent);
-    if strategy == Strategy::BinarySearch || !cut_files {
-        lazy.materialise(); // it probes every step, details included
-    }
     let (paths, _) = path_choices(state, PATH_ENUM_CAP);
     let schema = output_schema(conv, &paths);
     let system = CORE_INSTRUCTIONS.to_string();
@@ -541,7 +491,6 @@ fn build_impl(
             limits,
             total,
             false,
-            strategy,
             |s| s.len(),
         );
         return Ok(Prompt {
@@ -580,22 +529,16 @@ fn build_impl(
     let system_tokens = counter.count(&system);
     let mut fixed = system_tokens + CHAT_OVERHEAD_TOKENS + note_reserve;
     let select = |frags: &[Fragment], fixed: usize| {
-        // The binary search probes the whole rendered text of the fragments; the note
-        // is covered by the same reserve as in the greedy walk.
-        let render_count = |lv: &[usize]| {
-            let text: String = frags.iter().zip(lv).map(|(f, &l)| f.render(l)).collect();
-            counter.count(&text)
-        };
-        budget::compose(frags, fixed, limit, counter, strategy, &render_count).map_err(|needed| {
-            DoesNotFit {
-                needed: limits.with_margin(needed),
-                budget: available,
-            }
+        budget::compose(frags, fixed, limit, counter).map_err(|needed| DoesNotFit {
+            needed: limits.with_margin(needed),
+            budget: available,
         })
     };
     for _ in 0..4 {
         let mut sel = select(&lazy.frags, fixed)?;
-        if lazy.is_cut() && !stopped_within_stat_lines(&lazy.frags, &sel.levels) {
+        // The walk over the files cut at their stat line equals the walk over the
+        // whole files up to the first detail step; past it, the details are needed.
+        if lazy.is_cut() && !sel.stopped_before_details {
             lazy.materialise();
             sel = select(&lazy.frags, fixed)?;
         }
@@ -611,7 +554,6 @@ fn build_impl(
                 limits,
                 total,
                 true,
-                strategy,
                 |s| counter.count(s),
             );
             return Ok(Prompt {
@@ -639,7 +581,6 @@ fn report(
     limits: Limits,
     total: usize,
     exact: bool,
-    strategy: Strategy,
     count: impl Fn(&str) -> usize,
 ) -> BudgetReport {
     let mut rows = vec![FragmentReport {
@@ -676,7 +617,6 @@ fn report(
         counted_limit: limits.counted_limit(),
         total,
         exact,
-        strategy,
         fragments: rows,
     }
 }

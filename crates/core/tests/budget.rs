@@ -1,9 +1,9 @@
 //! The budget composer: property tests on synthetic staged states (never over
-//! budget, floors kept or a typed "does not fit", monotone in the budget,
-//! deterministic, no panic) and boundary tests at the exact fitting budget.
+//! budget, floors kept or a typed "does not fit", the budget filled or everything
+//! held, deterministic, no panic) and boundary tests at the exact fitting budget.
 
 use jitcommit_core::budget::{
-    ByteCounter, CHAT_OVERHEAD_TOKENS, DoesNotFit, Limits, Strategy as Cut, TokenCounter,
+    ByteCounter, CHAT_OVERHEAD_TOKENS, DoesNotFit, FILLED_PERCENT, Limits, TokenCounter,
 };
 use jitcommit_core::config::{ContextSettings, Convention};
 use jitcommit_core::fragments::LevelState;
@@ -136,6 +136,45 @@ fn arb_state() -> impl Strategy<Value = StagedState> {
         })
 }
 
+/// Many files changed together (a refactor, a vendored update): 40–400 files with
+/// one short hunk each under a few directories.
+fn arb_wide_state() -> impl Strategy<Value = StagedState> {
+    (40usize..400, 1usize..6, 1usize..12).prop_map(|(n, dirs, lines)| {
+        let files = (0..n)
+            .map(|i| {
+                let path = format!("src/mod{}/file_{i:04}.rs", i % dirs);
+                let body: String = (0..lines).map(|k| format!("+let v{k} = {i};\n")).collect();
+                FileDiff {
+                    change: Change {
+                        kind: ChangeKind::Added,
+                        path: path.clone().into(),
+                        old_path: None,
+                        old_mode: None,
+                        new_mode: Some(0o100644),
+                    },
+                    header: format!("diff --git a/{path} b/{path}\n"),
+                    hunks: vec![Hunk {
+                        header: format!("@@ -0,0 +1,{lines} @@"),
+                        body,
+                    }],
+                    added: lines,
+                    removed: 0,
+                    binary: false,
+                    submodule: false,
+                    linguist: None,
+                }
+            })
+            .collect::<Vec<_>>();
+        let mut files = files;
+        files.sort_by(|a, b| a.change.path.cmp(&b.change.path));
+        StagedState {
+            branch: Some("main".into()),
+            initial: false,
+            files,
+        }
+    })
+}
+
 fn total(p: &Prompt, c: &dyn TokenCounter) -> usize {
     c.count(&p.system) + c.count(&p.user) + CHAT_OVERHEAD_TOKENS
 }
@@ -167,66 +206,8 @@ fn build(
     s: &StagedState,
     c: &Convention,
     counter: &dyn TokenCounter,
-    strat: Cut,
 ) -> Result<Prompt, DoesNotFit> {
-    prompt::build_with(s, c, Some("tidy up"), counter, strat)
-}
-
-/// Files whose stat line may outweigh the rest (one-letter paths, long bars) or
-/// whose header redaction changes (a secret in the path), next to the usual ones.
-fn arb_state_for_cutting() -> impl Strategy<Value = StagedState> {
-    (
-        arb_state(),
-        prop::collection::vec((0usize..3, 1usize..80), 0..6),
-    )
-        .prop_map(|(mut s, extra)| {
-            for (i, (kind, lines)) in extra.into_iter().enumerate() {
-                let path = match kind {
-                    0 => format!("{i}"),
-                    1 => format!("cfg/api_key=Zq8xL2vN9pR4tY7wK3mB6cD{i}.rs"),
-                    _ => format!("deep/{}/f{i}.rs", "d".repeat(lines)),
-                };
-                let body: String = (0..lines).map(|k| format!("+{k}\n")).collect();
-                s.files.push(FileDiff {
-                    change: Change {
-                        kind: ChangeKind::Added,
-                        path: path.clone().into(),
-                        old_path: None,
-                        old_mode: None,
-                        new_mode: Some(0o100644),
-                    },
-                    header: format!("diff --git a/{path} b/{path}\n"),
-                    hunks: vec![Hunk {
-                        header: format!("@@ -0,0 +1,{lines} @@"),
-                        body,
-                    }],
-                    added: lines,
-                    removed: 0,
-                    binary: false,
-                    submodule: false,
-                    linguist: None,
-                });
-            }
-            s.files.sort_by(|a, b| a.change.path.cmp(&b.change.path));
-            s.files.dedup_by(|a, b| a.change.path == b.change.path);
-            s
-        })
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
-
-    /// Files are cut at their stat line until the composer may need more: the
-    /// prompt and its report are those of the whole fragments, for any budget.
-    #[test]
-    fn cutting_files_at_their_stat_line_changes_nothing(s in arb_state_for_cutting(), budget in 0usize..12_000, margin in 0u32..15) {
-        let c = conv(budget, 256, margin);
-        for counter in [&ByteCounter as &dyn TokenCounter, &Quarter] {
-            let lazy = prompt::build_with(&s, &c, Some("tidy up"), counter, Cut::Greedy);
-            let whole = prompt::build_uncut(&s, &c, Some("tidy up"), counter, Cut::Greedy);
-            prop_assert_eq!(lazy, whole);
-        }
-    }
+    prompt::build(s, c, Some("tidy up"), counter)
 }
 
 proptest! {
@@ -235,10 +216,10 @@ proptest! {
     #[test]
     fn never_over_budget_and_floors_kept(s in arb_state(), budget in 0usize..20_000, reserve in 0usize..600, margin in 0u32..15) {
         for counter in [&ByteCounter as &dyn TokenCounter, &Quarter] {
-            for strat in [Cut::Greedy, Cut::BinarySearch] {
+            {
                 let c = conv(budget, reserve, margin);
                 let lim = Limits::from_settings(&c.context);
-                match build(&s, &c, counter, strat) {
+                match build(&s, &c, counter) {
                     Ok(p) => {
                         let t = total(&p, counter);
                         prop_assert!(t <= lim.counted_limit(), "{t} > {}", lim.counted_limit());
@@ -259,37 +240,32 @@ proptest! {
         }
     }
 
+    /// On any change whose floors fit, the prompt holds everything (what an unlimited
+    /// budget gives) or uses at least FILLED_PERCENT of the limit: also on wide changes
+    /// whose full status list does not fit (the walk used to stop there, leaving the
+    /// budget mostly unused).
     #[test]
-    fn monotone_in_the_budget(s in arb_state(), budget in 1_500usize..12_000, extra in 1usize..3_000) {
-        let a = build(&s, &conv(budget, 0, 0), &ByteCounter, Cut::Greedy);
-        let b = build(&s, &conv(budget + extra, 0, 0), &ByteCounter, Cut::Greedy);
-        match (a, b) {
-            (Ok(a), Ok(b)) => {
-                for ((id, sa, ta), (idb, sb, tb)) in kept(&a).into_iter().zip(kept(&b)) {
-                    prop_assert_eq!(&id, &idb);
-                    if id == "omission-note" { continue; }
-                    prop_assert!(sb > sa || (sb == sa && tb >= ta), "{id}: {sa:?}/{ta} then {sb:?}/{tb}");
-                }
-            }
-            (Ok(_), Err(e)) => prop_assert!(false, "more budget did not fit: {e}"),
-            _ => {}
+    fn fills_the_budget_or_holds_everything(s in prop_oneof![arb_state(), arb_wide_state()], budget in 1_500usize..12_000) {
+        let c = conv(budget, 0, 0);
+        let lim = Limits::from_settings(&c.context);
+        if let Ok(p) = build(&s, &c, &ByteCounter) {
+            let all = build(&s, &conv(100_000_000, 0, 0), &ByteCounter).unwrap();
+            let held: Vec<_> = kept(&p).into_iter().filter(|k| k.0 != "omission-note").collect();
+            let everything: Vec<_> = kept(&all).into_iter().filter(|k| k.0 != "omission-note").collect();
+            let t = total(&p, &ByteCounter);
+            prop_assert!(
+                held == everything || t * 100 >= lim.counted_limit() * FILLED_PERCENT,
+                "{t} of {} used, and not everything is held", lim.counted_limit()
+            );
         }
     }
 
     #[test]
     fn deterministic(s in arb_state(), budget in 0usize..10_000) {
         let c = conv(budget, 100, 5);
-        let a = build(&s, &c, &Quarter, Cut::Greedy);
-        let b = build(&s, &c, &Quarter, Cut::Greedy);
+        let a = build(&s, &c, &Quarter);
+        let b = build(&s, &c, &Quarter);
         prop_assert_eq!(a, b);
-    }
-
-    #[test]
-    fn strategies_agree_with_an_additive_counter(s in arb_state(), budget in 1_000usize..10_000) {
-        let c = conv(budget, 0, 0);
-        let g = build(&s, &c, &ByteCounter, Cut::Greedy).map(|p| p.user);
-        let b = build(&s, &c, &ByteCounter, Cut::BinarySearch).map(|p| p.user);
-        prop_assert_eq!(g, b);
     }
 
     #[test]
@@ -306,7 +282,7 @@ proptest! {
         };
         let s = StagedState { branch: None, initial: false, files: vec![f] };
         for b in [0, 500, 2_000, 100_000] {
-            let _ = build(&s, &conv(b, 0, 0), &Quarter, Cut::Greedy);
+            let _ = build(&s, &conv(b, 0, 0), &Quarter);
         }
     }
 }
@@ -357,7 +333,7 @@ fn smallest(pred: impl Fn(usize) -> bool) -> usize {
 fn boundary_of_the_whole_prompt() {
     let s = fixed_state();
     let everything = |b: usize| {
-        build(&s, &conv(b, 0, 0), &Quarter, Cut::Greedy).is_ok_and(|p| {
+        build(&s, &conv(b, 0, 0), &Quarter).is_ok_and(|p| {
             p.report
                 .fragments
                 .iter()
@@ -368,9 +344,9 @@ fn boundary_of_the_whole_prompt() {
     assert!(!everything(b - 1));
     assert!(everything(b));
     assert!(everything(b + 1));
-    let at = build(&s, &conv(b, 0, 0), &Quarter, Cut::Greedy).expect("fits");
+    let at = build(&s, &conv(b, 0, 0), &Quarter).expect("fits");
     assert!(at.report.total <= b);
-    let below = build(&s, &conv(b - 1, 0, 0), &Quarter, Cut::Greedy).expect("fits");
+    let below = build(&s, &conv(b - 1, 0, 0), &Quarter).expect("fits");
     assert!(
         below.user.contains("trimmed=\"yes\"") || below.user.contains("stat line kept"),
         "a cut is named"
@@ -381,9 +357,9 @@ fn boundary_of_the_whole_prompt() {
 #[test]
 fn boundary_of_the_floors() {
     let s = fixed_state();
-    let fits = |b: usize| build(&s, &conv(b, 0, 0), &Quarter, Cut::Greedy).is_ok();
+    let fits = |b: usize| build(&s, &conv(b, 0, 0), &Quarter).is_ok();
     let b = smallest(fits);
-    let err = build(&s, &conv(b - 1, 0, 0), &Quarter, Cut::Greedy).expect_err("does not fit");
+    let err = build(&s, &conv(b - 1, 0, 0), &Quarter).expect_err("does not fit");
     assert_eq!(
         err,
         DoesNotFit {
@@ -391,7 +367,7 @@ fn boundary_of_the_floors() {
             budget: b - 1
         }
     );
-    let p = build(&s, &conv(b, 0, 0), &Quarter, Cut::Greedy).expect("fits");
+    let p = build(&s, &conv(b, 0, 0), &Quarter).expect("fits");
     assert!(p.report.total <= b);
     floors_present(&p);
     // At the floor the status is in its smallest form; for three files that is the
@@ -436,7 +412,7 @@ fn status_degrades_to_directories_then_summary() {
         initial: true,
         files,
     };
-    let p = build(&s, &conv(4_096, 512, 0), &Quarter, Cut::Greedy).expect("fits");
+    let p = build(&s, &conv(4_096, 512, 0), &Quarter).expect("fits");
     assert!(
         p.user
             .contains("trimmed=\"collapsed to per-directory counts\"")
@@ -444,7 +420,7 @@ fn status_degrades_to_directories_then_summary() {
                 .contains("trimmed=\"collapsed to a one-line summary\"")
     );
     assert!(p.user.contains("Collapsed: status"));
-    let q = build(&s, &conv(200_000, 512, 0), &Quarter, Cut::Greedy).expect("fits");
+    let q = build(&s, &conv(200_000, 512, 0), &Quarter).expect("fits");
     assert!(q.user.contains("A  pkg0/module_0000/file_name_0.rs\n"));
 }
 

@@ -4,7 +4,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use jitcommit_core::budget::{Strategy, TokenCounter};
+use jitcommit_core::budget::TokenCounter;
 use jitcommit_core::config::{ContextSettings, Convention, Encoding};
 use jitcommit_core::prompt;
 use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
@@ -201,19 +201,12 @@ fn main() {
             let c = conv(budget);
             let runs = if n >= 5_000 { 3 } else { 7 };
             let g = time(runs, || {
-                black_box(prompt::build_with(&s, &c, None, &ours, Strategy::Greedy).ok());
+                black_box(prompt::build(&s, &c, None, &ours).ok());
             });
-            let b = time(runs, || {
-                black_box(prompt::build_with(&s, &c, None, &ours, Strategy::BinarySearch).ok());
-            });
-            let same = prompt::build_with(&s, &c, None, &ours, Strategy::Greedy).map(|p| p.user)
-                == prompt::build_with(&s, &c, None, &ours, Strategy::BinarySearch).map(|p| p.user);
             println!(
-                "compose {n} files / {} KB, budget {budget}: greedy {:.1} ms, binary search {:.1} ms, ratio binary/greedy {:.2}, same prompt: {same}",
+                "compose {n} files / {} KB, budget {budget}: {:.1} ms",
                 bytes / 1024,
                 ms(g),
-                ms(b),
-                ms(b) / ms(g)
             );
         }
     }

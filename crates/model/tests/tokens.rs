@@ -1,7 +1,7 @@
 //! bpe-openai gives tiktoken's exact token ids; newline-aligned fragments add up
 //! to the whole; a prompt built with the real BPE is within budget by its own count.
 
-use jitcommit_core::budget::{CHAT_OVERHEAD_TOKENS, Limits, Strategy, TokenCounter};
+use jitcommit_core::budget::{CHAT_OVERHEAD_TOKENS, Limits, TokenCounter};
 use jitcommit_core::config::{ContextSettings, Convention, Encoding};
 use jitcommit_core::fragments::{self, Classifier};
 use jitcommit_core::prompt;
@@ -247,7 +247,7 @@ pub fn staged(n: usize, bytes: usize) -> StagedState {
 }
 
 #[test]
-fn real_bpe_prompt_is_within_budget_and_strategies_agree() {
+fn real_bpe_prompt_is_within_budget() {
     for e in [Encoding::Cl100k, Encoding::O200k] {
         let c = BpeCounter::new(e);
         for (n, bytes) in [(1, 4_000), (40, 100_000), (500, 300_000)] {
@@ -256,21 +256,14 @@ fn real_bpe_prompt_is_within_budget_and_strategies_agree() {
                 for margin in [0, 10] {
                     let cv = conv(budget, margin, e);
                     let lim = Limits::from_settings(&cv.context);
-                    let g = prompt::build_with(&s, &cv, Some("speed"), &c, Strategy::Greedy);
-                    let b = prompt::build_with(&s, &cv, Some("speed"), &c, Strategy::BinarySearch);
-                    match (&g, &b) {
-                        (Ok(g), Ok(b)) => {
-                            let t = c.count(&g.system) + c.count(&g.user) + CHAT_OVERHEAD_TOKENS;
-                            assert!(t <= lim.counted_limit(), "{e:?} {n} {budget}: {t}");
-                            if g.report.exact {
-                                assert_eq!(g.report.total, t);
-                            } else {
-                                assert!(g.report.total >= t);
-                            }
-                            assert_eq!(g.user, b.user, "{e:?} {n} files, budget {budget}");
+                    if let Ok(g) = prompt::build(&s, &cv, Some("speed"), &c) {
+                        let t = c.count(&g.system) + c.count(&g.user) + CHAT_OVERHEAD_TOKENS;
+                        assert!(t <= lim.counted_limit(), "{e:?} {n} {budget}: {t}");
+                        if g.report.exact {
+                            assert_eq!(g.report.total, t);
+                        } else {
+                            assert!(g.report.total >= t);
                         }
-                        (Err(x), Err(y)) => assert_eq!(x, y),
-                        _ => panic!("strategies disagree on fitting: {e:?} {n} {budget}"),
                     }
                 }
             }
