@@ -14,6 +14,7 @@ use crate::budget::{
     TokenCounter,
 };
 use crate::config::Convention;
+use crate::facts;
 use crate::fragments::{self, Classifier, FileClass, Fragment, LevelState, Section, When};
 use crate::redact;
 use crate::repo::StagedState;
@@ -250,6 +251,7 @@ fn omission_note(frags: &[Fragment], levels: &[usize]) -> String {
             (Section::Diff, LevelState::Trimmed) => trimmed += 1,
             (Section::Diff, LevelState::Stat) if l + 1 < f.levels.len() => stat += 1,
             (Section::Diff, LevelState::Omitted) => gone.push(f.path.clone().unwrap_or_default()),
+            (Section::Facts, _) if !level.note.is_empty() => floors.push(level.note.clone()),
             (_, LevelState::Trimmed) => floors.push(format!("{}: {}", f.id, level.note)),
             _ => {}
         }
@@ -301,7 +303,7 @@ pub fn fragments_for(
 ) -> Vec<Fragment> {
     let (state, _) = redact::redact_names(state);
     let intent = intent.map(|i| redact::redact_text(i).text);
-    let mut l = Lazy::new(&state, conv, intent.as_deref());
+    let mut l = Lazy::new(&state, conv, intent.as_deref(), &table_store(conv));
     l.materialise();
     l.frags
 }
@@ -327,11 +329,16 @@ struct Lazy<'a> {
 }
 
 impl<'a> Lazy<'a> {
-    fn new(state: &'a StagedState, conv: &Convention, intent: Option<&str>) -> Self {
+    fn new(
+        state: &'a StagedState,
+        conv: &Convention,
+        intent: Option<&str>,
+        store: &facts::Store,
+    ) -> Self {
         let intent = intent.map(str::trim).filter(|s| !s.is_empty());
         let classifier = Classifier::new(&conv.context.exclude);
         let mut v: Vec<(Fragment, Option<(usize, FileClass)>)> =
-            fixed_fragments(state, conv, intent)
+            fixed_fragments(state, conv, intent, store)
                 .into_iter()
                 .map(|f| (f, None))
                 .collect();
@@ -400,38 +407,49 @@ fn stopped_within_stat_lines(frags: &[Fragment], levels: &[usize]) -> bool {
 
 /// The fragments before the files' diffs: convention, environment, task, intent,
 /// status (applicability not yet applied).
-fn fixed_fragments(state: &StagedState, conv: &Convention, intent: Option<&str>) -> Vec<Fragment> {
-    vec![
-        Fragment::fixed(
-            "convention",
-            Section::Convention,
-            true,
-            When::Always,
-            convention_text(conv),
-        ),
-        Fragment::fixed(
-            "environment",
-            Section::Environment,
-            false,
-            When::Always,
-            environment_text(state),
-        ),
-        Fragment::fixed(
-            "task",
-            Section::Task,
-            true,
-            When::Always,
-            TASK_TEXT.to_string(),
-        ),
-        Fragment::fixed(
-            "intent",
-            Section::Task,
-            true,
-            When::IntentGiven,
-            intent.map(intent_text).unwrap_or_default(),
-        ),
-        fragments::status_fragment(state),
-    ]
+fn fixed_fragments(
+    state: &StagedState,
+    conv: &Convention,
+    intent: Option<&str>,
+    store: &facts::Store,
+) -> Vec<Fragment> {
+    // The facts' share: an eighth of the prompt's tokens, at 4 bytes a token.
+    let share = Limits::from_settings(&conv.context).prompt_tokens() / 2;
+    let facts = facts::fragment(&facts::select_staged(store, state), share);
+    let convention = Fragment::fixed(
+        "convention",
+        Section::Convention,
+        true,
+        When::Always,
+        convention_text(conv),
+    );
+    std::iter::once(convention)
+        .chain(facts)
+        .chain([
+            Fragment::fixed(
+                "environment",
+                Section::Environment,
+                false,
+                When::Always,
+                environment_text(state),
+            ),
+            Fragment::fixed(
+                "task",
+                Section::Task,
+                true,
+                When::Always,
+                TASK_TEXT.to_string(),
+            ),
+            Fragment::fixed(
+                "intent",
+                Section::Task,
+                true,
+                When::IntentGiven,
+                intent.map(intent_text).unwrap_or_default(),
+            ),
+            fragments::status_fragment(state),
+        ])
+        .collect()
 }
 
 fn render_user(frags: &[Fragment], levels: &[usize]) -> String {
@@ -452,7 +470,25 @@ pub fn build_with(
     counter: &dyn TokenCounter,
     strategy: Strategy,
 ) -> Result<Prompt, DoesNotFit> {
-    build_impl(state, conv, intent, counter, strategy, true)
+    build_with_facts(state, conv, intent, counter, strategy, &table_store(conv))
+}
+
+/// The store of the convention's `facts` table alone (the draft adds `.commit-context.md`).
+fn table_store(conv: &Convention) -> facts::Store {
+    facts::Store::from_table(&conv.facts)
+}
+
+/// [`build_with`] with a fact store: the facts that apply to the staged change go into
+/// the prompt as data, after the convention (docs/facts.md).
+pub fn build_with_facts(
+    state: &StagedState,
+    conv: &Convention,
+    intent: Option<&str>,
+    counter: &dyn TokenCounter,
+    strategy: Strategy,
+    store: &facts::Store,
+) -> Result<Prompt, DoesNotFit> {
+    build_impl(state, conv, intent, counter, strategy, true, store)
 }
 
 /// [`build_with`] with every file's fragment built whole up front, as before files
@@ -465,7 +501,15 @@ pub fn build_uncut(
     counter: &dyn TokenCounter,
     strategy: Strategy,
 ) -> Result<Prompt, DoesNotFit> {
-    build_impl(state, conv, intent, counter, strategy, false)
+    build_impl(
+        state,
+        conv,
+        intent,
+        counter,
+        strategy,
+        false,
+        &table_store(conv),
+    )
 }
 
 fn build_impl(
@@ -475,6 +519,7 @@ fn build_impl(
     counter: &dyn TokenCounter,
     strategy: Strategy,
     cut_files: bool,
+    store: &facts::Store,
 ) -> Result<Prompt, DoesNotFit> {
     // The redaction gate (DESIGN §8): names, headers and the branch here; each
     // file's hunk bodies where its fragment is built (`full_fragment`), so nothing
@@ -486,7 +531,7 @@ fn build_impl(
     let limits = Limits::from_settings(&conv.context);
     let available = limits.prompt_tokens();
     let limit = limits.counted_limit();
-    let mut lazy = Lazy::new(state, conv, intent);
+    let mut lazy = Lazy::new(state, conv, intent, store);
     if strategy == Strategy::BinarySearch || !cut_files {
         lazy.materialise(); // it probes every step, details included
     }
@@ -497,7 +542,7 @@ fn build_impl(
     let floors_trimmed: Vec<String> = lazy
         .frags
         .iter()
-        .filter(|f| f.floor && f.levels.len() > 1)
+        .filter(|f| (f.floor && f.levels.len() > 1) || f.section == Section::Facts)
         .map(|f| format!("{}: {}", f.id, f.levels[0].note))
         .collect();
     let n = diff_paths.len();
