@@ -313,7 +313,7 @@ impl Store {
                 file: f.file.clone(),
                 line: f.line,
                 message: format!(
-                    "{}: the glob {:?} matches no file in HEAD",
+                    "{}: the glob {:?} matches no tracked file",
                     f.id,
                     f.glob().unwrap_or_default()
                 ),
@@ -363,6 +363,26 @@ pub fn from_parts(
     } else {
         Err(FactsError::Invalid(problems))
     }
+}
+
+/// Every problem of a store as a tree holds it: the Markdown file `file` (when
+/// there is one) and the convention's table, then the globs against the tree's
+/// `paths` (when given). The one check of `jitcommit facts --check`, the
+/// commit-msg hook (the index) and pre-receive (a pushed tip).
+pub fn check_all(
+    file: &str,
+    bytes: Option<&[u8]>,
+    table: &BTreeMap<String, String>,
+    paths: Option<&[String]>,
+) -> (Store, Vec<Problem>) {
+    let (store, mut problems) = bytes.map(|b| parse(file, b)).unwrap_or_default();
+    let (store, more) = store.merge(Store::from_table(table));
+    problems.extend(more);
+    if let Some(paths) = paths {
+        problems.extend(store.unmatched_globs(paths));
+    }
+    problems.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+    (store, problems)
 }
 
 #[cfg(test)]
