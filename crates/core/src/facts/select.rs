@@ -183,11 +183,15 @@ pub fn select_staged(store: &Store, state: &StagedState) -> Vec<Selected> {
     select(store, &paths, &diffs)
 }
 
-/// The scopes that `SCOPE` facts give the changed `paths`, in store order, each once:
-/// the scope list of the draft's schema and the offline draft take these first.
+/// The scopes that `SCOPE` facts give the changed `paths`, each once, the most
+/// specific first (longer globs first, then store order: `crates/core/src/facts/**`
+/// before `crates/core/**`): the scope list of the draft's schema and the offline
+/// draft take these first.
 pub fn scopes_for(store: &Store, paths: &[String]) -> Vec<String> {
+    let mut scopes: Vec<&Fact> = store.facts.iter().filter(|f| f.class == "SCOPE").collect();
+    scopes.sort_by_key(|f| std::cmp::Reverse(f.key.len()));
     let mut out: Vec<String> = Vec::new();
-    for f in store.facts.iter().filter(|f| f.class == "SCOPE") {
+    for f in scopes {
         if paths.iter().any(|p| f.matches(p)) && !out.contains(&f.value) {
             out.push(f.value.clone());
         }
@@ -358,6 +362,10 @@ mod tests {
             ]
         );
         assert_eq!(scopes_for(&st, &paths), vec!["core"]);
+        let nested =
+            store("- `SCOPE.src/**=all`\n- `SCOPE.src/bin/check/**=check`\n- `SCOPE.docs=docs`\n");
+        let two = vec!["src/bin/check/main.rs".to_owned(), "src/lib.rs".to_owned()];
+        assert_eq!(scopes_for(&nested, &two), vec!["check", "all"]);
         assert!(scopes_for(&st, &docs).is_empty());
     }
 
