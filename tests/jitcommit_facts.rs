@@ -195,14 +195,14 @@ fn the_index_guards_against_drift_through_a_commit() {
     r.git(&["add", ".commit-context.index.json"]);
     r.git(&["commit", "-q", "--no-verify", "-m", "chore: index"]);
     // Moving facts around (lines change, facts do not) keeps the index fresh.
-    write(&r.dir, ".commit-context.md", &format!("\n\n{STORE}"));
+    write(&r.dir, ".commit-context.md", format!("\n\n{STORE}"));
     r.git(&["commit", "-q", "--no-verify", "-am", "docs: move"]);
     assert_eq!(code(&r.jc(&["facts", "--check"])), 0);
     // Changing a fact without regenerating is drift.
     write(
         &r.dir,
         ".commit-context.md",
-        &STORE.replace("the manual", "the handbook"),
+        STORE.replace("the manual", "the handbook"),
     );
     r.git(&["commit", "-q", "--no-verify", "-am", "docs: edit"]);
     let o = r.jc(&["facts", "--check"]);
@@ -239,7 +239,7 @@ fn commit_msg_rejects_a_staged_broken_store_with_its_line() {
     write(
         &r.dir,
         ".commit-context.md",
-        &format!("{STORE}- `RULE.tense=twice`\n"),
+        format!("{STORE}- `RULE.tense=twice`\n"),
     );
     r.git(&["add", ".commit-context.md"]);
     let o = r
@@ -260,7 +260,7 @@ fn commit_msg_rejects_a_staged_broken_store_with_its_line() {
     write(
         &r.dir,
         ".commit-context.md",
-        &format!("{STORE}- `RULE.short=keep it short`\n"),
+        format!("{STORE}- `RULE.short=keep it short`\n"),
     );
     r.git(&["add", ".commit-context.md"]);
     let o = r
@@ -282,7 +282,7 @@ fn pre_receive_rejects_a_pushed_broken_store() {
     write(
         &r.dir,
         ".commit-context.md",
-        &format!("{STORE}- `SCOPE.nowhere/**=x`\n"),
+        format!("{STORE}- `SCOPE.nowhere/**=x`\n"),
     );
     r.git(&["commit", "-q", "--no-verify", "-am", GOOD]);
     let o = sb
@@ -307,4 +307,30 @@ fn pre_receive_rejects_a_pushed_broken_store() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn every_help_example_runs() {
+    let sb = Sandbox::new();
+    let r = repo(&sb);
+    let help = stdout(&r.jc(&["facts", "--help"]));
+    let examples: Vec<&str> = help
+        .split_once("EXAMPLES:\n")
+        .unwrap()
+        .1
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(examples.len(), 4, "{help}");
+    write(&r.dir, "crates/core/src/lib.rs", "//! gix\n");
+    write(&r.dir, "docs/facts.md", "# facts\n");
+    r.git(&["add", "."]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "chore: paths of the examples"]);
+    for e in examples {
+        let args: Vec<&str> = e.strip_prefix("jitcommit ").unwrap().split(' ').collect();
+        let o = r.jc(&args);
+        assert_eq!(code(&o), 0, "{e}: {}{}", stdout(&o), stderr(&o));
+    }
+    assert!(r.dir.join(".commit-context.index.json").exists());
 }
