@@ -114,7 +114,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     let (store, problems) = facts::check_all(
         &file_name,
         bytes.as_deref(),
-        &ctx.convention.facts,
+        &ctx.convention,
         paths.as_deref(),
     );
     if s.check {

@@ -366,18 +366,36 @@ pub fn from_parts(
 }
 
 /// Every problem of a store as a tree holds it: the Markdown file `file` (when
-/// there is one) and the convention's table, then the globs against the tree's
-/// `paths` (when given). The one check of `jitcommit facts --check`, the
-/// commit-msg hook (the index) and pre-receive (a pushed tip).
+/// there is one) and the convention's `facts` table, `SCOPE` values outside the
+/// convention's scopes (when it lists any: the validator would reject the drafts),
+/// then the globs against the tree's `paths` (when given). The one check of
+/// `jitcommit facts --check`, the commit-msg hook (the index) and pre-receive (a
+/// pushed tip).
 pub fn check_all(
     file: &str,
     bytes: Option<&[u8]>,
-    table: &BTreeMap<String, String>,
+    conv: &crate::config::Convention,
     paths: Option<&[String]>,
 ) -> (Store, Vec<Problem>) {
     let (store, mut problems) = bytes.map(|b| parse(file, b)).unwrap_or_default();
-    let (store, more) = store.merge(Store::from_table(table));
+    let (store, more) = store.merge(Store::from_table(&conv.facts));
     problems.extend(more);
+    if !conv.scopes.is_empty() {
+        for f in store.facts.iter().filter(|f| f.class == "SCOPE") {
+            if !conv.scopes.contains(&f.value) {
+                problems.push(Problem {
+                    file: f.file.clone(),
+                    line: f.line,
+                    message: format!(
+                        "{}: {:?} is not one of the convention's scopes ({})",
+                        f.id,
+                        f.value,
+                        conv.scopes.join(", ")
+                    ),
+                });
+            }
+        }
+    }
     if let Some(paths) = paths {
         problems.extend(store.unmatched_globs(paths));
     }
@@ -464,6 +482,23 @@ mod tests {
             p[0].to_string()
                 .starts_with(".commit-context.md:2: PATH.nowhere/**")
         );
+    }
+
+    #[test]
+    fn scopes_must_be_the_conventions() {
+        let conv = crate::config::Convention {
+            scopes: vec!["core".into()],
+            ..Default::default()
+        };
+        let doc = b"SCOPE.src/**=core\nSCOPE.docs=manual\n";
+        let (_, p) = check_all(FILE, Some(doc), &conv, None);
+        assert_eq!(p.len(), 1);
+        assert_eq!(
+            p[0].to_string(),
+            ".commit-context.md:2: SCOPE.docs: \"manual\" is not one of the convention's scopes (core)"
+        );
+        let (_, p) = check_all(FILE, Some(doc), &crate::config::Convention::default(), None);
+        assert!(p.is_empty());
     }
 
     #[test]

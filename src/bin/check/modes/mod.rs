@@ -76,7 +76,7 @@ pub fn store_broken(
         return Ok(false);
     }
     let paths = paths()?;
-    let (_, problems) = facts::check_all(facts::FILE, bytes.as_deref(), &conv.facts, Some(&paths));
+    let (_, problems) = facts::check_all(facts::FILE, bytes.as_deref(), conv, Some(&paths));
     let mut err = std::io::stderr().lock();
     for p in &problems {
         let _ = writeln!(
