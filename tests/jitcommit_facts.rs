@@ -326,7 +326,13 @@ fn every_help_example_runs() {
     write(&r.dir, "crates/core/src/lib.rs", "//! gix\n");
     write(&r.dir, "docs/facts.md", "# facts\n");
     r.git(&["add", "."]);
-    r.git(&["commit", "-q", "--no-verify", "-m", "chore: paths of the examples"]);
+    r.git(&[
+        "commit",
+        "-q",
+        "--no-verify",
+        "-m",
+        "chore: paths of the examples",
+    ]);
     for e in examples {
         let args: Vec<&str> = e.strip_prefix("jitcommit ").unwrap().split(' ').collect();
         let o = r.jc(&args);
