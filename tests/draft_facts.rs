@@ -161,3 +161,41 @@ fn a_broken_store_is_said_and_left_out() {
         "{err}"
     );
 }
+
+#[test]
+fn rules_and_scopes_rank_between_stat_lines_and_hunks() {
+    let r = Repo::new();
+    staged(&r, STORE);
+    // Growing the budget: the stat line comes first, then the rules and scopes (before
+    // any hunk), then the hunks, and the paths and terms last.
+    let mut seen = Vec::new();
+    for budget in (1300..=2400).step_by(50) {
+        let out = r
+            .draft_cmd()
+            .args(["--print-context", "--budget-tokens", &budget.to_string()])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        if !text.contains("=== user ===") {
+            continue; // the floors alone do not fit yet
+        }
+        let user = user_of(&text).to_owned();
+        let stat = user.contains("git diff --cached --stat -- src/net/client.rs");
+        let hunks = user.contains("git diff --cached -- src/net/client.rs");
+        let rules = user.contains(".commit-context.md:RULE.tense");
+        let term = user.contains(".commit-context.md:TERM.frobnicate");
+        seen.push((stat, hunks, rules, term));
+    }
+    let stage = |s: &(bool, bool, bool, bool)| match s {
+        (_, false, false, false) => 0,
+        (true, false, true, false) => 1,
+        (false, true, true, false) => 2,
+        (false, true, true, true) => 3,
+        other => panic!("an order the priorities forbid: {other:?}"),
+    };
+    let stages: Vec<u8> = seen.iter().map(stage).collect();
+    assert!(stages.windows(2).all(|w| w[0] <= w[1]), "{stages:?}");
+    for s in 0..=3 {
+        assert!(stages.contains(&s), "stage {s} never seen: {stages:?}");
+    }
+}
