@@ -67,6 +67,8 @@ pub struct Level {
 pub enum Section {
     /// The repository's convention.
     Convention,
+    /// The facts selected from the repository's fact store.
+    Facts,
     /// Branch, initial commit.
     Environment,
     /// The task and the user's intent.

@@ -14,6 +14,7 @@
 pub mod budget;
 pub mod changelog;
 pub mod config;
+pub mod facts;
 pub mod fragments;
 pub mod gitenv;
 pub mod invocation;

@@ -13,6 +13,7 @@ use crate::budget::{
     self, BudgetReport, CHAT_OVERHEAD_TOKENS, DoesNotFit, FragmentReport, Limits, TokenCounter,
 };
 use crate::config::Convention;
+use crate::facts;
 use crate::fragments::{self, Classifier, FileClass, Fragment, LevelState, Section, When};
 use crate::redact;
 use crate::repo::StagedState;
@@ -249,6 +250,7 @@ fn omission_note(frags: &[Fragment], levels: &[usize]) -> String {
             (Section::Diff, LevelState::Trimmed) => trimmed += 1,
             (Section::Diff, LevelState::Stat) if l + 1 < f.levels.len() => stat += 1,
             (Section::Diff, LevelState::Omitted) => gone.push(f.path.clone().unwrap_or_default()),
+            (Section::Facts, _) if !level.note.is_empty() => floors.push(level.note.clone()),
             (_, LevelState::Trimmed) => floors.push(format!("{}: {}", f.id, level.note)),
             _ => {}
         }
@@ -290,7 +292,7 @@ pub fn fragments_for(
 ) -> Vec<Fragment> {
     let (state, _) = redact::redact_names(state);
     let intent = intent.map(|i| redact::redact_text(i).text);
-    let mut l = Lazy::new(&state, conv, intent.as_deref());
+    let mut l = Lazy::new(&state, conv, intent.as_deref(), &table_store(conv));
     l.materialise();
     l.frags
 }
@@ -316,11 +318,16 @@ struct Lazy<'a> {
 }
 
 impl<'a> Lazy<'a> {
-    fn new(state: &'a StagedState, conv: &Convention, intent: Option<&str>) -> Self {
+    fn new(
+        state: &'a StagedState,
+        conv: &Convention,
+        intent: Option<&str>,
+        store: &facts::Store,
+    ) -> Self {
         let intent = intent.map(str::trim).filter(|s| !s.is_empty());
         let classifier = Classifier::new(&conv.context.exclude);
         let mut v: Vec<(Fragment, Option<(usize, FileClass)>)> =
-            fixed_fragments(state, conv, intent)
+            fixed_fragments(state, conv, intent, store)
                 .into_iter()
                 .map(|f| (f, None))
                 .collect();
@@ -378,38 +385,49 @@ impl<'a> Lazy<'a> {
 
 /// The fragments before the files' diffs: convention, environment, task, intent,
 /// status (applicability not yet applied).
-fn fixed_fragments(state: &StagedState, conv: &Convention, intent: Option<&str>) -> Vec<Fragment> {
-    vec![
-        Fragment::fixed(
-            "convention",
-            Section::Convention,
-            true,
-            When::Always,
-            convention_text(conv),
-        ),
-        Fragment::fixed(
-            "environment",
-            Section::Environment,
-            false,
-            When::Always,
-            environment_text(state),
-        ),
-        Fragment::fixed(
-            "task",
-            Section::Task,
-            true,
-            When::Always,
-            TASK_TEXT.to_string(),
-        ),
-        Fragment::fixed(
-            "intent",
-            Section::Task,
-            true,
-            When::IntentGiven,
-            intent.map(intent_text).unwrap_or_default(),
-        ),
-        fragments::status_fragment(state),
-    ]
+fn fixed_fragments(
+    state: &StagedState,
+    conv: &Convention,
+    intent: Option<&str>,
+    store: &facts::Store,
+) -> Vec<Fragment> {
+    // The facts' share: an eighth of the prompt's tokens, at 4 bytes a token.
+    let share = Limits::from_settings(&conv.context).prompt_tokens() / 2;
+    let facts = facts::fragment(&facts::select_staged(store, state), share);
+    let convention = Fragment::fixed(
+        "convention",
+        Section::Convention,
+        true,
+        When::Always,
+        convention_text(conv),
+    );
+    std::iter::once(convention)
+        .chain(facts)
+        .chain([
+            Fragment::fixed(
+                "environment",
+                Section::Environment,
+                false,
+                When::Always,
+                environment_text(state),
+            ),
+            Fragment::fixed(
+                "task",
+                Section::Task,
+                true,
+                When::Always,
+                TASK_TEXT.to_string(),
+            ),
+            Fragment::fixed(
+                "intent",
+                Section::Task,
+                true,
+                When::IntentGiven,
+                intent.map(intent_text).unwrap_or_default(),
+            ),
+            fragments::status_fragment(state),
+        ])
+        .collect()
 }
 
 fn render_user(frags: &[Fragment], levels: &[usize]) -> String {
@@ -429,6 +447,23 @@ pub fn build(
     intent: Option<&str>,
     counter: &dyn TokenCounter,
 ) -> Result<Prompt, DoesNotFit> {
+    build_with_facts(state, conv, intent, counter, &table_store(conv))
+}
+
+/// The store of the convention's `facts` table alone (the draft adds `.commit-context.md`).
+fn table_store(conv: &Convention) -> facts::Store {
+    facts::Store::from_table(&conv.facts)
+}
+
+/// [`build`] with a fact store: the facts that apply to the staged change go into the
+/// prompt as data, after the convention (docs/facts.md).
+pub fn build_with_facts(
+    state: &StagedState,
+    conv: &Convention,
+    intent: Option<&str>,
+    counter: &dyn TokenCounter,
+    store: &facts::Store,
+) -> Result<Prompt, DoesNotFit> {
     // The redaction gate (DESIGN §8): names, headers and the branch here; each
     // file's hunk bodies where its fragment is built (`full_fragment`), so nothing
     // reaches a fragment unredacted.
@@ -439,7 +474,7 @@ pub fn build(
     let limits = Limits::from_settings(&conv.context);
     let available = limits.prompt_tokens();
     let limit = limits.counted_limit();
-    let mut lazy = Lazy::new(state, conv, intent);
+    let mut lazy = Lazy::new(state, conv, intent, store);
     let (paths, _) = path_choices(state, PATH_ENUM_CAP);
     let schema = output_schema(conv, &paths);
     let system = CORE_INSTRUCTIONS.to_string();
@@ -447,7 +482,7 @@ pub fn build(
     let floors_trimmed: Vec<String> = lazy
         .frags
         .iter()
-        .filter(|f| f.floor && f.levels.len() > 1)
+        .filter(|f| (f.floor && f.levels.len() > 1) || f.section == Section::Facts)
         .map(|f| format!("{}: {}", f.id, f.levels[0].note))
         .collect();
     let n = diff_paths.len();

@@ -12,7 +12,7 @@ use jitcommit_core::message::{self, Bullet, Message, Subject, Target};
 use jitcommit_core::prompt::{self, DraftJson};
 use jitcommit_core::repo::{ChangeKind, Repo, StagedState};
 use jitcommit_core::rules::{self, ChangedPaths};
-use jitcommit_core::{budget, offline};
+use jitcommit_core::{budget, facts, offline};
 use jitcommit_model::{Client, Settings, Window};
 
 use crate::args::Args;
@@ -285,22 +285,26 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
     let conv = convention(&repo, Some(&settings))?;
     let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
     let intent = intent_from(args);
-    let p =
-        prompt::build(&state, &conv, intent.as_deref(), &counter).map_err(RunError::DoesNotFit)?;
+    let store = fact_store(&repo, &conv);
+    let p = prompt::build_with_facts(&state, &conv, intent.as_deref(), &counter, &store)
+        .map_err(RunError::DoesNotFit)?;
+    let selected = facts::select_staged(&store, &state);
     let out = if args.json {
         let v = serde_json::json!({
             "system": p.system,
             "user": p.user,
             "schema": p.schema,
             "report": p.report,
+            "facts": selected,
         });
         serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
     } else {
         format!(
-            "=== system ===\n{}\n=== user ===\n{}\n=== schema (the request's constrained-output format) ===\n{}\n=== budget ===\n{}",
+            "=== system ===\n{}\n=== user ===\n{}\n=== schema (the request's constrained-output format) ===\n{}\n{}=== budget ===\n{}",
             p.system.trim_end(),
             p.user.trim_end(),
             serde_json::to_string(&p.schema).unwrap_or_default(),
+            facts_text(&store, &selected),
             budget::render_report(&p.report)
         )
     };
@@ -308,6 +312,23 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
     std::io::stdout()
         .write_all(out.as_bytes())
         .map_err(RunError::Stdout)
+}
+
+/// `--print-context`'s facts section: each selected fact's source and why (the path
+/// or word that matched); nothing without a store.
+fn facts_text(store: &facts::Store, selected: &[facts::Selected]) -> String {
+    if store.facts.is_empty() {
+        return String::new();
+    }
+    let mut s = format!(
+        "=== facts ({} of {} selected, and why) ===\n",
+        selected.len(),
+        store.facts.len()
+    );
+    for x in selected {
+        s.push_str(&format!("{}: {}\n", shown(&x.fact.source()), shown(&x.why)));
+    }
+    s
 }
 
 fn intent_from(args: &Args) -> Option<String> {
@@ -391,6 +412,16 @@ fn convention(repo: &Repo, settings: Option<&Settings>) -> Result<Convention, Ru
     Ok(conv)
 }
 
+/// The work tree's fact store (docs/facts.md). A broken store never blocks a draft:
+/// it is said on stderr and left out (`jitcommit facts --check` shows every problem).
+fn fact_store(repo: &Repo, conv: &Convention) -> facts::Store {
+    let root = repo.work_dir().unwrap_or_else(|| repo.git_dir());
+    facts::load(root, &conv.facts).unwrap_or_else(|e| {
+        say!("jitcommit: the fact store is not used: {}", shown(&e));
+        facts::Store::default()
+    })
+}
+
 /// Produces the draft: the model's when it answers within the deadline with a draft
 /// the rules accept (at most one repair request), else the offline draft.
 fn draft(
@@ -435,7 +466,8 @@ fn draft(
     }
     let deadline = start + settings.timeout;
     let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
-    let p = match prompt::build(&state, &conv, intent, &counter) {
+    let store = fact_store(repo, &conv);
+    let p = match prompt::build_with_facts(&state, &conv, intent, &counter, &store) {
         Ok(p) => p,
         Err(e) => return offline_draft(format!("the change does not fit the model's budget: {e}")),
     };

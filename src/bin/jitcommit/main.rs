@@ -6,6 +6,7 @@ mod bump;
 mod changelog;
 mod doctor;
 mod error;
+mod facts;
 mod history;
 mod init;
 mod repo;
@@ -37,6 +38,7 @@ COMMANDS:
     bump        print the next version; --tag creates the annotated tag
     init        write the repository's convention, importing commitlint/cog/.versionrc
     doctor      check the hooks, binaries, convention and model settings
+    facts       list, select and check the repository's fact store (.commit-context.md)
 
 Run `jitcommit <COMMAND> --help` for a command's options and examples.
 
@@ -49,7 +51,7 @@ fn main() -> ExitCode {
     let mut args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let result = if args.is_empty() {
         Err(error::usage(
-            "no command given (changelog, bump, init or doctor)",
+            "no command given (changelog, bump, init, doctor or facts)",
         ))
     } else {
         let cmd = args.remove(0);
@@ -58,12 +60,13 @@ fn main() -> ExitCode {
             Some("bump") => bump::run(args),
             Some("init") => init::run(args),
             Some("doctor") => doctor::run(args),
+            Some("facts") => facts::run(args),
             Some("-h" | "--help" | "help") => print(HELP),
             Some("-V" | "--version") => {
                 print(&format!("jitcommit {}\n", env!("CARGO_PKG_VERSION")))
             }
             _ => Err(error::usage(format!(
-                "unknown command {:?} (changelog, bump, init or doctor)",
+                "unknown command {:?} (changelog, bump, init, doctor or facts)",
                 cmd.to_string_lossy()
             ))),
         }

@@ -121,6 +121,9 @@ pub struct Convention {
     pub context: ContextSettings,
     /// Changelog and version settings.
     pub changelog: ChangelogSettings,
+    /// `[…commit-convention.facts]`: fact ID → value, the TOML form of the fact store
+    /// (crate::facts), each checked by `facts::check_fact`.
+    pub facts: BTreeMap<String, String>,
 }
 
 mod error;
@@ -193,6 +196,7 @@ impl Default for Convention {
                 .collect(),
             context: ContextSettings::default(),
             changelog: ChangelogSettings::default(),
+            facts: BTreeMap::new(),
         }
     }
 }

@@ -30,6 +30,7 @@ pub(super) const KEYS: &[&str] = &[
     "sections",
     "context",
     "changelog",
+    "facts",
 ];
 
 /// The keys of the `changelog` sub-table.
@@ -258,6 +259,16 @@ fn convention(doc: &Doc<'_>, table: &DeTable<'_>, prefix: &str) -> Result<Conven
                 (budget_at, reserve_at) = context(doc, t, &key, &mut c.context)?;
             }
             "changelog" => changelog(doc, sub_table(doc, &key, v)?, &key, &mut c.changelog)?,
+            "facts" => {
+                for (fk, fv) in entries(sub_table(doc, &key, v)?) {
+                    let (id, fkey) = (fk.get_ref().to_string(), dotted(&key, fk.get_ref()));
+                    let value = string(doc, &fkey, fv)?;
+                    if let Err(reason) = crate::facts::check_fact(&id, &value) {
+                        return Err(invalid(doc, &fkey, fv, &value, &reason));
+                    }
+                    c.facts.insert(id, value);
+                }
+            }
             _ => return Err(unknown(doc, &key, name, &k.span(), KEYS)),
         }
     }

@@ -255,7 +255,7 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
         "[project]\nname = \"x\"\n\n[tool.commit-convention]\ntypes = [\"feat\"]\ntype = [\"fix\"]\n",
         "pyproject.toml:6:1: unknown key \"type\" in [tool.commit-convention] (known: types, type-case, scopes, \
          verbs, subject-max, subject-period, body, body-wrap, trace-paths, strict-separator, exempt, \
-         placeholders, sections, context, changelog)",
+         placeholders, sections, context, changelog, facts)",
         Some("tool.commit-convention.type"),
     ),
     (
@@ -263,7 +263,7 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
         "\n\n  colour = true\n",
         ".commit-convention.toml:3:3: unknown key \"colour\" in the top level (known: types, type-case, scopes, \
          verbs, subject-max, subject-period, body, body-wrap, trace-paths, strict-separator, exempt, \
-         placeholders, sections, context, changelog)",
+         placeholders, sections, context, changelog, facts)",
         Some("colour"),
     ),
     (

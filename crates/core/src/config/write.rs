@@ -124,5 +124,11 @@ pub(super) fn to_toml(c: &Convention) -> String {
             let _ = writeln!(s, "others = {}", quote(o));
         }
     }
+    if !c.facts.is_empty() {
+        s.push_str("\n[facts]\n");
+        for (id, value) in &c.facts {
+            let _ = writeln!(s, "{} = {}", key(id), quote(value));
+        }
+    }
     s
 }

@@ -397,6 +397,23 @@ impl Repo {
         Ok(Some(blob.detach().data))
     }
 
+    /// Every file path (blobs and links, no directories) in `commit`'s tree, for checking
+    /// that a fact store's globs match something.
+    pub fn tree_paths(&self, commit: ObjectId) -> Result<Vec<String>, RepoError> {
+        let c = self.find_commit(commit)?;
+        let tree = c.tree().map_err(|e| self.object_err(commit, e))?;
+        let files = tree
+            .traverse()
+            .breadthfirst
+            .files()
+            .map_err(|e| self.object_err(commit, e))?;
+        Ok(files
+            .into_iter()
+            .filter(|e| !e.mode.is_tree())
+            .map(|e| String::from_utf8_lossy(&e.filepath).into_owned())
+            .collect())
+    }
+
     /// The commit HEAD points to in this (usually bare) repository: the default branch.
     pub fn default_branch_commit(&self) -> Option<ObjectId> {
         self.head_commit()

@@ -94,6 +94,31 @@ impl Repo {
         Ok(out)
     }
 
+    /// Every path in the index git names (stage 0 and conflicts alike).
+    pub fn index_paths(&self) -> Result<Vec<String>, RepoError> {
+        let index = self.read_index()?;
+        Ok(index
+            .entries()
+            .iter()
+            .map(|e| String::from_utf8_lossy(e.path(&index)).into_owned())
+            .collect())
+    }
+
+    /// The staged content of `path` (stage 0 of the index git names), `None` when the
+    /// index has no such file: what a commit being made will hold.
+    pub fn read_staged(&self, path: &str) -> Result<Option<Vec<u8>>, RepoError> {
+        let index = self.read_index()?;
+        let Some(entry) = index.entry_by_path(path.into()) else {
+            return Ok(None);
+        };
+        let id = entry.id;
+        let blob = self
+            .repo
+            .find_object(id)
+            .map_err(|e| self.object_err(id, e))?;
+        Ok(Some(blob.detach().data))
+    }
+
     /// The staged set with a unified diff per file (HEAD → index) and the facts a draft needs.
     pub fn staged(&self) -> Result<StagedState, RepoError> {
         let entries = self.staged_entries(self.rewrites())?;

@@ -76,6 +76,18 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
         }
     };
     let conv = &loaded.convention;
+    // A broken fact store never lands: the staged one is checked with the message.
+    let store_broken = match &repo {
+        Some(r)
+            if r.work_dir()
+                .is_some_and(|d| d.join(jitcommit_core::facts::FILE).exists())
+                || !conv.facts.is_empty() =>
+        {
+            let staged = r.read_staged(jitcommit_core::facts::FILE)?;
+            super::store_broken("the staged fact store", staged, conv, || r.index_paths())?
+        }
+        _ => false,
+    };
     let amend = commit.as_ref().is_some_and(|c| c.amend);
     let checked = engine::check(&raw, conv, &cleanup, |paths| match &repo {
         Some(r) if tracing(settings, conv) => {
@@ -120,11 +132,15 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
     let mut out = Printer::new(&mut lock, settings.format, style);
     out.report(&report);
     out.flush();
-    if report.findings.is_empty() {
+    if report.findings.is_empty() && !store_broken {
         return Ok(Outcome::Clean);
     }
     if let Some(saver) = &saver {
-        saver.save_and_tell("commit message rejected");
+        saver.save_and_tell(if report.findings.is_empty() {
+            "the staged fact store is broken"
+        } else {
+            "commit message rejected"
+        });
     }
     Ok(Outcome::Findings)
 }

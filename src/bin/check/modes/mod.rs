@@ -9,6 +9,8 @@ pub mod info;
 pub mod push;
 pub mod range;
 
+use std::io::Write as _;
+
 use jitcommit_core::config::{self, Convention, Loaded};
 use jitcommit_core::repo::{ObjectId, Repo, RepoError, SharedRepo};
 use jitcommit_core::rules;
@@ -58,6 +60,32 @@ pub fn local_convention(settings: &Settings, repo: Option<&Repo>) -> Result<Load
         },
         None => Ok(builtin()),
     }
+}
+
+/// The fact store (docs/facts.md) as `read` gives its file (the index, a pushed tree),
+/// with the convention's `facts` table, checked against the tree's `paths`: each
+/// problem on stderr as `file:line: …` after `whence`; true when there was one.
+pub fn store_broken(
+    whence: &str,
+    bytes: Option<Vec<u8>>,
+    conv: &Convention,
+    paths: impl FnOnce() -> Result<Vec<String>, RepoError>,
+) -> Result<bool, CheckError> {
+    use jitcommit_core::facts;
+    if bytes.is_none() && conv.facts.is_empty() {
+        return Ok(false);
+    }
+    let paths = paths()?;
+    let (_, problems) = facts::check_all(facts::FILE, bytes.as_deref(), conv, Some(&paths));
+    let mut err = std::io::stderr().lock();
+    for p in &problems {
+        let _ = writeln!(
+            err,
+            "jitcommit-check: {whence}: {}",
+            jitcommit_core::message::one_line(&p.to_string())
+        );
+    }
+    Ok(!problems.is_empty())
 }
 
 /// The built-in convention.

@@ -25,7 +25,9 @@ use jitcommit_core::repo::{self, ObjectId, Repo};
 
 use crate::args::Settings;
 use crate::error::CheckError;
-use crate::modes::{Outcome, builtin, check_commits, convention_at, finish_history, tracing};
+use crate::modes::{
+    Outcome, builtin, check_commits, convention_at, finish_history, store_broken, tracing,
+};
 use crate::output::{Printer, Style, short};
 
 /// One ref update as git reports it.
@@ -156,6 +158,7 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     let mut incoming = Vec::new();
     let mut broken = Vec::new();
     let mut deleted = Vec::new();
+    let mut stores_broken = false;
     for u in updates {
         if skipped(&u.refname) {
             continue;
@@ -174,10 +177,19 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
         let Some(tip) = repo.peel_to_commit(parse_id(&u.new)?)? else {
             continue; // a tag of a tree or blob: no history to check
         };
-        if fixed.is_none()
-            && let Err(e) = convention_at(&repo, tip)
-        {
-            broken.push((u.refname.clone(), tip, e));
+        match convention_at(&repo, tip) {
+            Err(e) if fixed.is_none() => broken.push((u.refname.clone(), tip, e)),
+            Err(_) => {}
+            Ok(at_tip) => {
+                let whence = format!(
+                    "{} at {}: the fact store",
+                    u.refname,
+                    short(&tip.to_string())
+                );
+                let bytes = repo.read_file_at(tip, jitcommit_core::facts::FILE)?;
+                stores_broken |=
+                    store_broken(&whence, bytes, &at_tip.convention, || repo.tree_paths(tip))?;
+            }
         }
         let ((loaded, whence), mut hidden) = policy(fixed.as_ref(), &repo, u)?;
         hidden.extend(accepted);
@@ -257,6 +269,10 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     out.flush();
     if !broken.is_empty() {
         report_broken(&broken);
+        outcome = Outcome::Findings;
+    }
+    if stores_broken {
+        eprintln!("jitcommit-check: push rejected; fix the fact store and push again");
         outcome = Outcome::Findings;
     }
     if outcome == Outcome::Clean {

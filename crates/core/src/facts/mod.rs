@@ -1,0 +1,538 @@
+//! The fact store: the repository's own instructions for its commit messages, as
+//! `CLASS.key=value` predicates kept in `.commit-context.md` (ordinary Markdown) or in
+//! the convention's `facts` table, validated where they enter and selected just in
+//! time for each draft (docs/facts.md).
+//!
+//! [`parse`] reads a store in one pass ([`scan`]) and checks every fact (grammar, one
+//! line, length cap, globs, unique IDs); [`select`] picks the facts that apply to a
+//! staged change and builds the prompt's facts fragment, whose values stay data
+//! inside evidence blocks marked with their source. A store is repository text: not
+//! trusted (DESIGN §8).
+
+pub mod scan;
+pub mod select;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+pub use select::{Selected, Why, fragment, scopes_for, select, select_staged};
+
+/// The store's file name, at the work tree's root.
+pub const FILE: &str = ".commit-context.md";
+/// The generated index's file name, at the work tree's root.
+pub const INDEX_FILE: &str = ".commit-context.index.json";
+/// The source name of the facts in the convention's `facts` table.
+pub const TABLE_SOURCE: &str = "commit-convention.facts";
+/// The longest value, in characters.
+pub const MAX_VALUE: usize = 200;
+/// The longest ID, in characters.
+pub const MAX_ID: usize = 120;
+
+/// The classes the drafter gives a meaning to; any other class is kept and shown.
+pub const KNOWN_CLASSES: &[&str] = &["SCOPE", "RULE", "PATH", "TERM"];
+
+/// One fact.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Fact {
+    /// `CLASS.key`, unique in the store.
+    pub id: String,
+    /// `SCOPE`, `TERM`, `RULE`, `PATH`, or a class the drafter does not know.
+    pub class: String,
+    /// Everything after the class and its dot.
+    pub key: String,
+    /// One line of text.
+    pub value: String,
+    /// The file it was read from ([`FILE`] or [`TABLE_SOURCE`]).
+    pub file: String,
+    /// Its 1-based line (0 for the convention table, whose lines the config reader checks).
+    pub line: usize,
+}
+
+impl Fact {
+    /// `file:ID`, the source mark of its block in the prompt.
+    pub fn source(&self) -> String {
+        format!("{}:{}", self.file, self.id)
+    }
+
+    /// The glob a `SCOPE`, `PATH` or scoped `RULE` applies to.
+    pub fn glob(&self) -> Option<&str> {
+        match self.class.as_str() {
+            "SCOPE" | "PATH" => Some(&self.key),
+            "RULE" => rule_parts(&self.key).0,
+            _ => None,
+        }
+    }
+
+    /// Whether `path` matches its glob (false for a fact without one).
+    pub fn matches(&self, path: &str) -> bool {
+        self.glob()
+            .and_then(|g| compile(g).ok())
+            .is_some_and(|set| set.is_match(path))
+    }
+}
+
+/// A problem in a store, with the file and line it is on.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    /// The store file.
+    pub file: String,
+    /// 1-based line (0: the convention table).
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.message)
+        }
+    }
+}
+
+/// Why a store could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum FactsError {
+    /// The file could not be read.
+    #[error("cannot read {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The store has problems (the first is shown, with the count of the rest).
+    #[error("{}{}", .0[0], if .0.len() > 1 { format!(" (and {} more problems)", .0.len() - 1) } else { String::new() })]
+    Invalid(Vec<Problem>),
+}
+
+/// The facts of a repository, in the order they were written.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Store {
+    /// Every valid fact.
+    pub facts: Vec<Fact>,
+}
+
+/// A `RULE` key's glob (when scoped) and name: the name is the part after the last
+/// dot, `RULE.<name>` is unscoped.
+fn rule_parts(key: &str) -> (Option<&str>, &str) {
+    match key.rsplit_once('.') {
+        Some((glob, name)) => (Some(glob), name),
+        None => (None, key),
+    }
+}
+
+/// A store glob as a matcher: `*` stays within a directory, `**` crosses them, and a
+/// directory (with or without its trailing `/`) matches every file under it.
+pub fn compile(glob: &str) -> Result<GlobSet, globset::Error> {
+    let g = glob.trim_end_matches('/');
+    let mut b = GlobSetBuilder::new();
+    for p in [g.to_owned(), format!("{g}/**")] {
+        b.add(GlobBuilder::new(&p).literal_separator(true).build()?);
+    }
+    b.build()
+}
+
+/// What is wrong with `id` = `value` as a fact, if anything: the one check every
+/// store form goes through (the Markdown file and the convention's table).
+pub fn check_fact(id: &str, value: &str) -> Result<(), String> {
+    let Some((class, key)) = id.split_once('.') else {
+        return Err(format!("{id:?} is not CLASS.key"));
+    };
+    let class_ok = class.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && class
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    if !class_ok {
+        return Err(format!(
+            "class {class:?} must be upper case letters, digits or _"
+        ));
+    }
+    if key.is_empty() {
+        return Err(format!("{id:?} has nothing after {class}."));
+    }
+    if id.chars().count() > MAX_ID {
+        return Err(format!("the ID is longer than {MAX_ID} characters"));
+    }
+    if let Some(c) = key
+        .chars()
+        .find(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '<' | '>' | '`' | '='))
+    {
+        return Err(format!("the key {key:?} must not hold {c:?}"));
+    }
+    if value.trim().is_empty() {
+        return Err(format!("{id} has no value after ="));
+    }
+    if value
+        .chars()
+        .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+    {
+        return Err(format!(
+            "the value of {id} must be one line of printable text"
+        ));
+    }
+    let n = value.chars().count();
+    if n > MAX_VALUE {
+        return Err(format!(
+            "the value of {id} is {n} characters; at most {MAX_VALUE}"
+        ));
+    }
+    match class {
+        "SCOPE" | "PATH" => {
+            compile(key).map_err(|e| format!("bad glob {key:?}: {}", e.kind()))?;
+        }
+        "RULE" => {
+            let (glob, name) = rule_parts(key);
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                return Err(format!(
+                    "rule name {name:?} must be letters, digits, - or _ (RULE.<glob>.<name>)"
+                ));
+            }
+            if let Some(g) = glob {
+                compile(g).map_err(|e| format!("bad glob {g:?}: {}", e.kind()))?;
+            }
+        }
+        _ => {}
+    }
+    if class == "SCOPE"
+        && (value.chars().count() > 40
+            || value
+                .chars()
+                .any(|c| c.is_whitespace() || "()<>`".contains(c)))
+    {
+        return Err(format!(
+            "the scope {value:?} must be one word of at most 40 characters, without ( ) < > `"
+        ));
+    }
+    Ok(())
+}
+
+/// Reads a Markdown store: every valid fact, and every problem with its line
+/// (grammar, one line, length, globs, duplicate IDs naming both lines).
+pub fn parse(file: &str, bytes: &[u8]) -> (Store, Vec<Problem>) {
+    let mut store = Store::default();
+    let mut problems = Vec::new();
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for c in scan::candidates(bytes) {
+        let problem = |message: String| Problem {
+            file: file.to_owned(),
+            line: c.line,
+            message,
+        };
+        if !c.utf8 {
+            problems.push(problem("the fact is not UTF-8".into()));
+            continue;
+        }
+        let Some((id, value)) = c.text.split_once('=') else {
+            problems.push(problem(format!("{:?} has no = and value", c.text)));
+            continue;
+        };
+        let (id, value) = (id.trim(), value.trim());
+        if let Err(m) = check_fact(id, value) {
+            problems.push(problem(m));
+            continue;
+        }
+        if let Some(first) = seen.get(id) {
+            problems.push(problem(format!(
+                "duplicate ID {id}: first at {file}:{first}, again at {file}:{}",
+                c.line
+            )));
+            continue;
+        }
+        seen.insert(id.to_owned(), c.line);
+        store.facts.push(fact(id, value, file, c.line));
+    }
+    (store, problems)
+}
+
+/// `file:line`, or the file alone for the convention table.
+fn place(f: &Fact) -> String {
+    if f.line == 0 {
+        f.file.clone()
+    } else {
+        format!("{}:{}", f.file, f.line)
+    }
+}
+
+fn fact(id: &str, value: &str, file: &str, line: usize) -> Fact {
+    let (class, key) = id.split_once('.').unwrap_or((id, ""));
+    Fact {
+        id: id.to_owned(),
+        class: class.to_owned(),
+        key: key.to_owned(),
+        value: value.to_owned(),
+        file: file.to_owned(),
+        line,
+    }
+}
+
+impl Store {
+    /// The facts of a convention's `facts` table (already checked by the config reader).
+    pub fn from_table(table: &BTreeMap<String, String>) -> Store {
+        Store {
+            facts: table
+                .iter()
+                .filter(|(id, v)| check_fact(id, v).is_ok())
+                .map(|(id, v)| fact(id, v, TABLE_SOURCE, 0))
+                .collect(),
+        }
+    }
+
+    /// `self` then `other`; an ID in both is a problem naming both places.
+    pub fn merge(mut self, other: Store) -> (Store, Vec<Problem>) {
+        let mut problems = Vec::new();
+        for f in other.facts {
+            match self.facts.iter().find(|g| g.id == f.id) {
+                Some(g) => problems.push(Problem {
+                    file: f.file.clone(),
+                    line: f.line,
+                    message: format!("duplicate ID {}: also at {}", f.id, place(g)),
+                }),
+                None => self.facts.push(f),
+            }
+        }
+        (self, problems)
+    }
+
+    /// Globs that match none of `paths` (a `SCOPE`, `PATH` or scoped `RULE` that can
+    /// never apply is a typo or a stale entry).
+    pub fn unmatched_globs(&self, paths: &[String]) -> Vec<Problem> {
+        self.facts
+            .iter()
+            .filter(|f| f.glob().is_some() && !paths.iter().any(|p| f.matches(p)))
+            .map(|f| Problem {
+                file: f.file.clone(),
+                line: f.line,
+                message: format!(
+                    "{}: the glob {:?} matches no tracked file",
+                    f.id,
+                    f.glob().unwrap_or_default()
+                ),
+            })
+            .collect()
+    }
+
+    /// The generated index: sorted by ID, no line numbers (an edit elsewhere in the
+    /// file does not make it stale), pretty JSON ending in a newline.
+    pub fn index(&self) -> String {
+        let map: BTreeMap<&str, serde_json::Value> = self
+            .facts
+            .iter()
+            .map(|f| {
+                (
+                    f.id.as_str(),
+                    serde_json::json!({"class": f.class, "value": f.value, "file": f.file}),
+                )
+            })
+            .collect();
+        serde_json::to_string_pretty(&map).unwrap_or_default() + "\n"
+    }
+}
+
+/// The store of a work tree: [`FILE`] at `root` (when there is one) and the
+/// convention's `facts` table; any problem is an error.
+pub fn load(root: &Path, table: &BTreeMap<String, String>) -> Result<Store, FactsError> {
+    let path = root.join(FILE);
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(source) => return Err(FactsError::Read { path, source }),
+    };
+    from_parts(bytes.as_deref(), table)
+}
+
+/// The store from [`FILE`]'s bytes (when there is one) and the convention's table.
+pub fn from_parts(
+    bytes: Option<&[u8]>,
+    table: &BTreeMap<String, String>,
+) -> Result<Store, FactsError> {
+    let (store, mut problems) = bytes.map(|b| parse(FILE, b)).unwrap_or_default();
+    let (store, more) = store.merge(Store::from_table(table));
+    problems.extend(more);
+    if problems.is_empty() {
+        Ok(store)
+    } else {
+        Err(FactsError::Invalid(problems))
+    }
+}
+
+/// Every problem of a store as a tree holds it: the Markdown file `file` (when
+/// there is one) and the convention's `facts` table, `SCOPE` values outside the
+/// convention's scopes (when it lists any: the validator would reject the drafts),
+/// then the globs against the tree's `paths` (when given). The one check of
+/// `jitcommit facts --check`, the commit-msg hook (the index) and pre-receive (a
+/// pushed tip).
+pub fn check_all(
+    file: &str,
+    bytes: Option<&[u8]>,
+    conv: &crate::config::Convention,
+    paths: Option<&[String]>,
+) -> (Store, Vec<Problem>) {
+    let (store, mut problems) = bytes.map(|b| parse(file, b)).unwrap_or_default();
+    let (store, more) = store.merge(Store::from_table(&conv.facts));
+    problems.extend(more);
+    if !conv.scopes.is_empty() {
+        for f in store.facts.iter().filter(|f| f.class == "SCOPE") {
+            if !conv.scopes.contains(&f.value) {
+                problems.push(Problem {
+                    file: f.file.clone(),
+                    line: f.line,
+                    message: format!(
+                        "{}: {:?} is not one of the convention's scopes ({})",
+                        f.id,
+                        f.value,
+                        conv.scopes.join(", ")
+                    ),
+                });
+            }
+        }
+    }
+    if let Some(paths) = paths {
+        problems.extend(store.unmatched_globs(paths));
+    }
+    problems.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+    (store, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(doc: &str) -> Vec<String> {
+        parse(FILE, doc.as_bytes())
+            .1
+            .into_iter()
+            .map(|p| p.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn duplicates_name_both_lines() {
+        let p = problems("SCOPE.src/**=core\n\nprose\nSCOPE.src/**=other\n");
+        assert_eq!(
+            p,
+            vec![
+                ".commit-context.md:4: duplicate ID SCOPE.src/**: first at .commit-context.md:1, again at .commit-context.md:4"
+            ]
+        );
+    }
+
+    #[test]
+    fn values_are_checked() {
+        let long = "x".repeat(MAX_VALUE + 1);
+        let doc = format!(
+            "TERM.a={long}\n- `TERM.b`\nTERM.c=\nSCOPE.src/[=x\nSCOPE.src=two words\n- `RULE.x.bad!=y`\nlower.x=y\nTERM.ok=fine\nTERM.d=bell\u{7}\n"
+        );
+        let p = problems(&doc);
+        assert_eq!(p.len(), 7, "{p:#?}");
+        assert!(p[0].starts_with(".commit-context.md:1: the value of TERM.a is 201 characters"));
+        assert!(p[1].starts_with(".commit-context.md:2: "));
+        assert!(p[2].contains(":3: TERM.c has no value"));
+        assert!(p[3].contains(":4: bad glob"));
+        assert!(p[4].contains(":5: the scope"));
+        assert!(p[5].contains(":6: rule name \"bad!\""));
+        assert!(p[6].contains(":9: the value of TERM.d must be one line"));
+        let (store, _) = parse(FILE, doc.as_bytes());
+        assert_eq!(store.facts.len(), 1);
+        assert_eq!(store.facts[0].id, "TERM.ok");
+    }
+
+    #[test]
+    fn newline_in_a_table_value_is_rejected() {
+        assert!(check_fact("RULE.x", "one\n# Output contract").is_err());
+        assert!(check_fact("RULE.x", "one line").is_ok());
+        assert!(check_fact("RULE.src/**.x", "scoped").is_ok());
+        assert!(check_fact("NOTE.anything", "kept").is_ok());
+    }
+
+    #[test]
+    fn merge_names_both_places() {
+        let (md, _) = parse(FILE, b"\n\nTERM.gix=git library\n");
+        let table: BTreeMap<String, String> = [("TERM.gix".to_owned(), "other".to_owned())].into();
+        let (_, p) = md.merge(Store::from_table(&table));
+        assert_eq!(
+            p[0].to_string(),
+            "commit-convention.facts: duplicate ID TERM.gix: also at .commit-context.md:3"
+        );
+    }
+
+    #[test]
+    fn globs_and_directories() {
+        let s = compile("crates/core").expect("glob");
+        assert!(s.is_match("crates/core/src/lib.rs"));
+        assert!(!s.is_match("crates/corex/a.rs"));
+        let s = compile("src/*.rs").expect("glob");
+        assert!(s.is_match("src/a.rs") && !s.is_match("src/x/a.rs"));
+        let (store, _) = parse(
+            FILE,
+            b"SCOPE.src/**=core\nPATH.nowhere/**=x\nRULE.tense=y\n",
+        );
+        let p = store.unmatched_globs(&["src/a.rs".to_owned()]);
+        assert_eq!(p.len(), 1);
+        assert!(
+            p[0].to_string()
+                .starts_with(".commit-context.md:2: PATH.nowhere/**")
+        );
+    }
+
+    #[test]
+    fn scopes_must_be_the_conventions() {
+        let conv = crate::config::Convention {
+            scopes: vec!["core".into()],
+            ..Default::default()
+        };
+        let doc = b"SCOPE.src/**=core\nSCOPE.docs=manual\n";
+        let (_, p) = check_all(FILE, Some(doc), &conv, None);
+        assert_eq!(p.len(), 1);
+        assert_eq!(
+            p[0].to_string(),
+            ".commit-context.md:2: SCOPE.docs: \"manual\" is not one of the convention's scopes (core)"
+        );
+        let (_, p) = check_all(FILE, Some(doc), &crate::config::Convention::default(), None);
+        assert!(p.is_empty());
+    }
+
+    #[test]
+    fn index_has_no_lines_and_is_sorted() {
+        let (a, _) = parse(FILE, b"TERM.b=2\nTERM.a=1\n");
+        let (b, _) = parse(FILE, b"# moved\n\nTERM.a=1\n\nTERM.b=2\n");
+        assert_eq!(a.index(), b.index());
+        assert!(a.index().find("TERM.a") < a.index().find("TERM.b"));
+    }
+
+    #[test]
+    fn convention_table_is_read_and_checked() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(".commit-convention.toml");
+        std::fs::write(
+            &path,
+            "[facts]\n\"SCOPE.src/**\" = \"core\"\n\"RULE.tense\" = \"imperative\"\n",
+        )
+        .expect("write");
+        let conv = crate::config::load_file(&path).expect("loads").convention;
+        let store = Store::from_table(&conv.facts);
+        assert_eq!(store.facts.len(), 2);
+        assert_eq!(
+            store.facts[0].source(),
+            "commit-convention.facts:RULE.tense"
+        );
+        std::fs::write(
+            &path,
+            "[facts]\n\"SCOPE.src/**\" = \"core\"\n\"SCOPE.x\" = \"two words\"\n",
+        )
+        .expect("write");
+        let e = crate::config::load_file(&path)
+            .expect_err("bad scope")
+            .to_string();
+        assert!(e.contains(":3:") && e.contains("facts.SCOPE.x"), "{e}");
+    }
+}
