@@ -280,7 +280,7 @@ pub const SETTINGS: &[Setting] = &[
         default: "false (loopback only; remote must be https)",
         flag_value: |f| f.allow_remote.map(|b| if b { "true" } else { "false" }),
         parse: |s, v| {
-            s.allow_remote = parse_bool(v).ok_or("expected true or false")?;
+            s.allow_remote = parse_bool(v.trim()).ok_or("expected true or false")?;
             Ok(())
         },
     },

@@ -19,13 +19,11 @@ pub fn config_key_eq(a: &str, b: &str) -> bool {
     s1.eq_ignore_ascii_case(s2) && sub1 == sub2 && n1.eq_ignore_ascii_case(n2)
 }
 
-/// A config value read as git reads a boolean (`git_parse_maybe_bool`), surrounding
-/// blanks ignored: `true`, `yes`,
+/// A config value read as git reads a boolean (`git_parse_maybe_bool`): `true`, `yes`,
 /// `on`, `false`, `no`, `off` in any case, an empty value as false, and an integer as
 /// its truth (`0` false, any other true); `None` for anything else. A key given without
 /// `=` at all (`git -c key`) is true, which the caller sees before it has a value.
 pub fn parse_bool(v: &str) -> Option<bool> {
-    let v = v.trim();
     match v.to_ascii_lowercase().as_str() {
         "true" | "yes" | "on" => Some(true),
         "false" | "no" | "off" | "" => Some(false),
