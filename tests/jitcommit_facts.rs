@@ -180,7 +180,7 @@ fn convention_table_joins_the_store_and_a_clash_names_both() {
     assert_eq!(code(&o), 1);
     assert_eq!(
         stdout(&o).trim(),
-        "commit-convention.facts: duplicate ID TERM.gix: also at .commit-context.md:17"
+        "commit-convention.facts:2: duplicate ID TERM.gix: also at .commit-context.md:17"
     );
 }
 

@@ -12,6 +12,11 @@ use std::fmt;
 use std::net::IpAddr;
 use std::time::Duration;
 
+// git's booleans, by the one parser the repository layer uses: an empty value is
+// false, as git reads `allowRemote =`, so an empty setting never allows sending code
+// to a remote server.
+use jitcommit_core::repo::parse_bool;
+
 /// The default whole-run deadline.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
 /// The default connect timeout: a model server on this machine answers a connect at
@@ -105,6 +110,8 @@ pub struct Flags {
     pub allow_remote: Option<bool>,
     /// `--budget-tokens N`
     pub budget_tokens: Option<String>,
+    /// `--keep-alive D`
+    pub keep_alive: Option<String>,
 }
 
 /// The resolved personal settings.
@@ -131,6 +138,185 @@ pub struct Settings {
     /// The model's context window in tokens, overriding the repository's
     /// `budget-tokens` (the context window is a property of the model, not the repo).
     pub budget_tokens: Option<usize>,
+    /// How long the server keeps the model loaded after a request (Ollama's
+    /// `keep_alive`, e.g. `10m`); `None` = the server's default.
+    pub keep_alive: Option<String>,
+}
+
+/// One personal setting: where it is looked up, what it defaults to, how its text
+/// is parsed. [`SETTINGS`] lists them all; `--help` and docs/draft.md are checked
+/// against it.
+pub struct Setting {
+    /// The flag, with its value's placeholder (`--timeout D`; a switch has none).
+    pub flag: &'static str,
+    /// The environment variable.
+    pub env: &'static str,
+    /// The git config key, in its canonical spelling.
+    pub git: &'static str,
+    /// The default, as docs/draft.md's table shows it (Markdown).
+    pub default: &'static str,
+    /// The flag's value as text, when given.
+    flag_value: fn(&Flags) -> Option<&str>,
+    /// Stores the value in the settings, or says what was expected.
+    parse: fn(&mut Settings, &str) -> Result<(), &'static str>,
+}
+
+impl Setting {
+    /// The name errors use: the git key without `jitcommit.` (`budgetTokens`).
+    pub fn name(&self) -> &'static str {
+        self.git.strip_prefix("jitcommit.").unwrap_or(self.git)
+    }
+
+    /// The flag without its value's placeholder (`--timeout`).
+    pub fn flag_name(&self) -> &'static str {
+        self.flag.split(' ').next().unwrap_or(self.flag)
+    }
+
+    /// The first value among flag, environment variable (empty counts as unset) and
+    /// git config key, with where it came from.
+    fn lookup(
+        &self,
+        flags: &Flags,
+        env: &dyn Fn(&str) -> Option<String>,
+        git: &dyn Fn(&str) -> Option<String>,
+    ) -> Option<(String, Source)> {
+        if let Some(v) = (self.flag_value)(flags) {
+            return Some((v.to_owned(), Source::Flag(self.flag_name())));
+        }
+        if let Some(v) = env(self.env).filter(|v| !v.is_empty()) {
+            return Some((v, Source::Env(self.env)));
+        }
+        git(self.git).map(|v| (v, Source::GitConfig(self.git)))
+    }
+}
+
+/// Trimmed, or `None` when nothing is left.
+fn text(v: &str) -> Option<String> {
+    Some(v.trim().to_owned()).filter(|v| !v.is_empty())
+}
+
+/// Every personal setting, in the order docs/draft.md lists them. The URL's default
+/// depends on the provider, so it is filled in after all rows are read.
+pub const SETTINGS: &[Setting] = &[
+    Setting {
+        flag: "--model NAME",
+        env: "JITCOMMIT_MODEL",
+        git: "jitcommit.model",
+        default: "none: offline draft",
+        flag_value: |f| f.model.as_deref(),
+        parse: |s, v| {
+            s.model = text(v);
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--url URL",
+        env: "JITCOMMIT_URL",
+        git: "jitcommit.url",
+        default: "`http://127.0.0.1:11434` (Ollama), `http://127.0.0.1:8080` (openai)",
+        flag_value: |f| f.url.as_deref(),
+        parse: |s, v| {
+            let v = v.trim();
+            // A query's value may end in '/': only a bare base loses its slashes.
+            let v = if v.contains(['?', '#']) {
+                v
+            } else {
+                v.trim_end_matches('/')
+            };
+            s.url = v.to_owned();
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--provider P",
+        env: "JITCOMMIT_PROVIDER",
+        git: "jitcommit.provider",
+        default: "`ollama` (or `openai`)",
+        flag_value: |f| f.provider.as_deref(),
+        parse: |s, v| {
+            s.provider = parse_provider(v).ok_or("expected ollama or openai")?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--timeout D",
+        env: "JITCOMMIT_TIMEOUT",
+        git: "jitcommit.timeout",
+        default: "`20s`",
+        flag_value: |f| f.timeout.as_deref(),
+        parse: |s, v| {
+            s.timeout = parse_duration(v)
+                .ok_or("expected seconds (20, 2.5s) or milliseconds (1500ms), more than zero")?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--budget-tokens N",
+        env: "JITCOMMIT_BUDGET_TOKENS",
+        git: "jitcommit.budgetTokens",
+        default: "the convention's `budget-tokens`",
+        flag_value: |f| f.budget_tokens.as_deref(),
+        parse: |s, v| {
+            let n = v.trim().parse::<usize>().ok().filter(|n| *n > 0);
+            s.budget_tokens = Some(n.ok_or("expected a positive whole number of tokens")?);
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--api-key-env VAR",
+        env: "JITCOMMIT_API_KEY_ENV",
+        git: "jitcommit.apiKeyEnv",
+        default: "none",
+        flag_value: |f| f.api_key_env.as_deref(),
+        parse: |s, v| {
+            s.api_key_env = text(v);
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--allow-remote",
+        env: "JITCOMMIT_ALLOW_REMOTE",
+        git: "jitcommit.allowRemote",
+        default: "false (loopback only; remote must be https)",
+        flag_value: |f| f.allow_remote.map(|b| if b { "true" } else { "false" }),
+        parse: |s, v| {
+            s.allow_remote = parse_bool(v.trim()).ok_or("expected true or false")?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--keep-alive D",
+        env: "JITCOMMIT_KEEP_ALIVE",
+        git: "jitcommit.keepAlive",
+        default: "the server's own",
+        flag_value: |f| f.keep_alive.as_deref(),
+        parse: |s, v| {
+            s.keep_alive = text(v);
+            Ok(())
+        },
+    },
+];
+
+/// Whether the git config key is a boolean setting, which a repository reader must
+/// read as git does (a bare key is true): see [`git_lookup`].
+pub fn is_boolean(git_key: &str) -> bool {
+    git_key.eq_ignore_ascii_case("jitcommit.allowRemote")
+}
+
+/// The git config lookup [`Settings::resolve`] wants, from a repository's string and
+/// boolean readers: boolean settings through `boolean`, so that `[jitcommit]
+/// allowRemote` (a bare key, true in git) and `allowRemote =` (false) are told apart.
+pub fn git_lookup<'a>(
+    string: impl Fn(&str) -> Option<String> + 'a,
+    boolean: impl Fn(&str) -> Option<bool> + 'a,
+) -> impl Fn(&str) -> Option<String> + 'a {
+    move |k| {
+        if is_boolean(k) {
+            boolean(k).map(|b| b.to_string())
+        } else {
+            string(k)
+        }
+    }
 }
 
 /// Why the settings could not be resolved; each names the setting and its source.
@@ -194,200 +380,72 @@ pub enum SettingsError {
     },
 }
 
-/// One setting looked up through the layers.
-struct Layered {
-    value: String,
-    source: Source,
-}
-
-struct Lookup<'a> {
-    env: &'a dyn Fn(&str) -> Option<String>,
-    git: &'a dyn Fn(&str) -> Option<String>,
-}
-
-impl Lookup<'_> {
-    /// The first non-empty value among flag, environment variable and git config key.
-    fn get(
-        &self,
-        flag: (&'static str, Option<&String>),
-        env: &'static str,
-        git: &'static str,
-    ) -> Option<Layered> {
-        if let Some(v) = flag.1 {
-            return Some(Layered {
-                value: v.clone(),
-                source: Source::Flag(flag.0),
-            });
-        }
-        if let Some(v) = (self.env)(env).filter(|v| !v.is_empty()) {
-            return Some(Layered {
-                value: v,
-                source: Source::Env(env),
-            });
-        }
-        (self.git)(git).map(|v| Layered {
-            value: v,
-            source: Source::GitConfig(git),
-        })
-    }
-}
-
 impl Settings {
     /// Resolves the settings: `flags` > `env` (`JITCOMMIT_*`) > `git_config`
-    /// (`jitcommit.*`) > defaults. `env` and `git_config` are lookups so that the
-    /// caller decides what they see: the process environment, and the repository's
-    /// git config including `git -c` values (`GIT_CONFIG_PARAMETERS`). `git_config` is
-    /// called with the canonical key spelling (`jitcommit.budgetTokens`); git keys are
-    /// case-insensitive, so the lookup should be too. Booleans are read as git reads
-    /// them, with an empty value false: a caller that can tell a bare key
-    /// (`[jitcommit] allowRemote`, true in git) from an empty one passes `"true"`.
+    /// (`jitcommit.*`) > defaults, row by row of [`SETTINGS`]. `env` and `git_config`
+    /// are lookups so that the caller decides what they see: the process environment,
+    /// and the repository's git config including `git -c` values
+    /// (`GIT_CONFIG_PARAMETERS`). `git_config` is called with the canonical key
+    /// spelling (`jitcommit.budgetTokens`); git keys are case-insensitive, so the
+    /// lookup should be too. Booleans are read as git reads them, with an empty value
+    /// false: [`git_lookup`] passes `"true"` for a bare key.
     pub fn resolve(
         flags: &Flags,
         env: &dyn Fn(&str) -> Option<String>,
         git_config: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Settings, SettingsError> {
-        let l = Lookup {
-            env,
-            git: git_config,
-        };
-
-        let provider = match l.get(
-            ("--provider", flags.provider.as_ref()),
-            "JITCOMMIT_PROVIDER",
-            "jitcommit.provider",
-        ) {
-            None => Provider::Ollama,
-            Some(p) => parse_provider(&p.value).ok_or(SettingsError::Invalid {
-                setting: "provider",
-                value: p.value.clone(),
-                from: p.source,
-                reason: "expected ollama or openai",
-            })?,
-        };
-
-        let timeout = match l.get(
-            ("--timeout", flags.timeout.as_ref()),
-            "JITCOMMIT_TIMEOUT",
-            "jitcommit.timeout",
-        ) {
-            None => DEFAULT_TIMEOUT,
-            Some(t) => parse_duration(&t.value).ok_or(SettingsError::Invalid {
-                setting: "timeout",
-                value: t.value.clone(),
-                from: t.source,
-                reason: "expected seconds (20, 2.5s) or milliseconds (1500ms), more than zero",
-            })?,
-        };
-
-        let budget_tokens = match l.get(
-            ("--budget-tokens", flags.budget_tokens.as_ref()),
-            "JITCOMMIT_BUDGET_TOKENS",
-            "jitcommit.budgetTokens",
-        ) {
-            None => None,
-            Some(b) => Some(
-                b.value
-                    .trim()
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or(SettingsError::Invalid {
-                        setting: "budgetTokens",
-                        value: b.value.clone(),
-                        from: b.source,
-                        reason: "expected a positive whole number of tokens",
-                    })?,
-            ),
-        };
-
-        let allow_remote = match flags.allow_remote {
-            Some(b) => b,
-            None => match l.get(
-                ("", None),
-                "JITCOMMIT_ALLOW_REMOTE",
-                "jitcommit.allowRemote",
-            ) {
-                None => false,
-                Some(a) => parse_bool(&a.value).ok_or(SettingsError::Invalid {
-                    setting: "allowRemote",
-                    value: a.value.clone(),
-                    from: a.source,
-                    reason: "expected true or false",
-                })?,
-            },
-        };
-
-        let model = l
-            .get(
-                ("--model", flags.model.as_ref()),
-                "JITCOMMIT_MODEL",
-                "jitcommit.model",
-            )
-            .map(|m| m.value.trim().to_owned())
-            .filter(|m| !m.is_empty());
-
-        let (api_key_env, api_key) = match l.get(
-            ("--api-key-env", flags.api_key_env.as_ref()),
-            "JITCOMMIT_API_KEY_ENV",
-            "jitcommit.apiKeyEnv",
-        ) {
-            None => (None, None),
-            Some(k) => {
-                let var = k.value.trim().to_owned();
-                if var.is_empty() {
-                    (None, None)
-                } else {
-                    match env(&var).filter(|v| !v.trim().is_empty()) {
-                        Some(key) => (Some(var), Some(ApiKey::new(key.trim()))),
-                        None => {
-                            return Err(SettingsError::MissingKey {
-                                var,
-                                from: k.source,
-                            });
-                        }
-                    }
-                }
-            }
-        };
-
-        let (url, url_source) = match l.get(
-            ("--url", flags.url.as_ref()),
-            "JITCOMMIT_URL",
-            "jitcommit.url",
-        ) {
-            Some(u) => {
-                let v = u.value.trim();
-                // A query's value may end in '/': only a bare base loses its slashes.
-                let v = if v.contains(['?', '#']) {
-                    v
-                } else {
-                    v.trim_end_matches('/')
-                };
-                (v.to_owned(), u.source)
-            }
-            None => (
-                match provider {
-                    Provider::Ollama => DEFAULT_OLLAMA_URL,
-                    Provider::OpenAi => DEFAULT_OPENAI_URL,
-                }
-                .to_owned(),
-                Source::Default,
-            ),
-        };
-        check_url(&url, &url_source, allow_remote)?;
-
-        Ok(Settings {
-            provider,
-            url,
-            url_source,
-            model,
-            timeout,
+        let mut s = Settings {
+            provider: Provider::Ollama,
+            url: String::new(),
+            url_source: Source::Default,
+            model: None,
+            timeout: DEFAULT_TIMEOUT,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
-            api_key_env,
-            api_key,
-            allow_remote,
-            budget_tokens,
-        })
+            api_key_env: None,
+            api_key: None,
+            allow_remote: false,
+            budget_tokens: None,
+            keep_alive: None,
+        };
+        let mut key_env_source = Source::Default;
+        for row in SETTINGS {
+            let Some((value, from)) = row.lookup(flags, env, git_config) else {
+                continue;
+            };
+            if let Err(reason) = (row.parse)(&mut s, &value) {
+                return Err(SettingsError::Invalid {
+                    setting: row.name(),
+                    value,
+                    from,
+                    reason,
+                });
+            }
+            match row.name() {
+                "url" => s.url_source = from,
+                "apiKeyEnv" => key_env_source = from,
+                _ => {}
+            }
+        }
+        if s.url_source == Source::Default {
+            s.url = match s.provider {
+                Provider::Ollama => DEFAULT_OLLAMA_URL,
+                Provider::OpenAi => DEFAULT_OPENAI_URL,
+            }
+            .to_owned();
+        }
+        if let Some(var) = &s.api_key_env {
+            match env(var).filter(|v| !v.trim().is_empty()) {
+                Some(key) => s.api_key = Some(ApiKey::new(key.trim())),
+                None => {
+                    return Err(SettingsError::MissingKey {
+                        var: var.clone(),
+                        from: key_env_source,
+                    });
+                }
+            }
+        }
+        check_url(&s.url, &s.url_source, s.allow_remote)?;
+        Ok(s)
     }
 
     /// Resolves from the process environment and a git config lookup.
@@ -411,13 +469,6 @@ fn parse_provider(v: &str) -> Option<Provider> {
         "openai" | "openai-compatible" => Some(Provider::OpenAi),
         _ => None,
     }
-}
-
-/// git's booleans, by the one parser the repository layer uses: an empty value is
-/// false, as git reads `allowRemote =`, so an empty setting never allows sending code
-/// to a remote server.
-fn parse_bool(v: &str) -> Option<bool> {
-    jitcommit_core::repo::parse_bool(v.trim())
 }
 
 /// `20`, `20s`, `2.5s`, `1500ms`; zero, negative and absurd values are rejected.
@@ -802,6 +853,87 @@ mod tests {
         .expect("ok");
         assert!(!format!("{s:?}").contains("sk-very-secret"));
         assert!(format!("{s:?}").contains("<redacted>"));
+    }
+
+    /// The docs' settings table is the table: each row, in order, as Markdown.
+    #[test]
+    fn every_setting_is_a_row_of_the_docs_table() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/draft.md");
+        let docs = std::fs::read_to_string(path).expect("docs/draft.md");
+        let rows: String = SETTINGS
+            .iter()
+            .map(|r| {
+                format!(
+                    "| `{}` | `{}` | `{}` | {} |\n",
+                    r.flag, r.env, r.git, r.default
+                )
+            })
+            .collect();
+        assert!(
+            docs.contains(&rows),
+            "docs/draft.md's settings table must list, in order:\n{rows}"
+        );
+    }
+
+    /// Every row is looked up the same way: a non-empty variable beats git config.
+    #[test]
+    fn every_row_reads_its_variable_then_its_git_key() {
+        for row in SETTINGS {
+            let env = |k: &str| (k == row.env).then(|| "e".to_owned());
+            let git = |k: &str| (k == row.git).then(|| "g".to_owned());
+            let empty = |k: &str| (k == row.env).then(String::new);
+            let flags = Flags::default();
+            assert_eq!(
+                row.lookup(&flags, &env, &git),
+                Some(("e".to_owned(), Source::Env(row.env)))
+            );
+            assert_eq!(
+                row.lookup(&flags, &empty, &git),
+                Some(("g".to_owned(), Source::GitConfig(row.git)))
+            );
+            assert_eq!(row.lookup(&flags, &empty, &|_| None), None);
+            assert!(row.flag.starts_with("--"), "{}", row.flag);
+            assert!(row.env.starts_with("JITCOMMIT_") && row.git.starts_with("jitcommit."));
+        }
+    }
+
+    #[test]
+    fn keep_alive_comes_from_each_layer_and_has_no_default() {
+        assert_eq!(
+            resolve(&Flags::default(), &[], &[]).unwrap().keep_alive,
+            None
+        );
+        let git = [("jitcommit.keepAlive", "10m")];
+        let s = resolve(&Flags::default(), &[], &git).unwrap();
+        assert_eq!(s.keep_alive.as_deref(), Some("10m"));
+        let s = resolve(&Flags::default(), &[("JITCOMMIT_KEEP_ALIVE", "-1")], &git).unwrap();
+        assert_eq!(s.keep_alive.as_deref(), Some("-1"));
+        let flags = Flags {
+            keep_alive: Some(" 0 ".into()),
+            ..Flags::default()
+        };
+        let s = resolve(&flags, &[("JITCOMMIT_KEEP_ALIVE", "-1")], &git).unwrap();
+        assert_eq!(s.keep_alive.as_deref(), Some("0"));
+    }
+
+    /// A bare `[jitcommit] allowRemote` is true in git and `allowRemote =` false: the
+    /// lookup reads boolean settings through the repository's boolean reader.
+    #[test]
+    fn git_lookup_reads_boolean_settings_as_git_does() {
+        // A string reader sees the bare key as an empty value, which reads false.
+        let string = |k: &str| match k {
+            "jitcommit.url" => Some("https://x.example".to_owned()),
+            "jitcommit.allowRemote" => Some(String::new()),
+            _ => None,
+        };
+        let r = Settings::resolve(&Flags::default(), &|_| None, &string);
+        assert!(matches!(r, Err(SettingsError::RemoteNotAllowed { .. })));
+        for (bare, allowed) in [(Some(true), true), (Some(false), false), (None, false)] {
+            let git = git_lookup(string, move |k| is_boolean(k).then_some(bare).flatten());
+            let r = Settings::resolve(&Flags::default(), &|_| None, &git);
+            assert_eq!(r.is_ok(), allowed, "{bare:?}: {r:?}");
+        }
+        assert!(is_boolean("JITCOMMIT.ALLOWREMOTE") && !is_boolean("jitcommit.url"));
     }
 
     #[test]

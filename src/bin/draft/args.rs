@@ -54,6 +54,7 @@ OPTIONS:
     --budget-tokens N      the model's context window (jitcommit.budgetTokens)
     --api-key-env VAR      environment variable holding the API key
     --allow-remote         allow a non-loopback (https) model server
+    --keep-alive D         how long the server keeps the model loaded (jitcommit.keepAlive)
     -h, --help             this text
     -V, --version          the version
 
@@ -89,6 +90,7 @@ pub fn parse(argv: impl IntoIterator<Item = OsString>) -> Result<Args, lexopt::E
             Long("budget-tokens") => a.flags.budget_tokens = Some(p.value()?.string()?),
             Long("api-key-env") => a.flags.api_key_env = Some(p.value()?.string()?),
             Long("allow-remote") => a.flags.allow_remote = Some(true),
+            Long("keep-alive") => a.flags.keep_alive = Some(p.value()?.string()?),
             Short('h') | Long("help") => a.help = true,
             Short('V') | Long("version") => a.version = true,
             Value(v) => a.positional.push(v),
@@ -159,6 +161,21 @@ mod tests {
             args(&["--intent=x y"]).expect("parses").intent.as_deref(),
             Some("x y")
         );
+    }
+
+    /// `--help` names every personal setting's flag, and each one parses.
+    #[test]
+    fn help_names_every_setting_and_each_flag_parses() {
+        for row in jitcommit_model::settings::SETTINGS {
+            assert!(HELP.contains(row.flag_name()), "{} not in --help", row.flag);
+            let mut argv = vec![row.flag_name()];
+            if row.flag.contains(' ') {
+                argv.push("1");
+            }
+            assert!(args(&argv).is_ok(), "{}", row.flag);
+        }
+        let a = args(&["--keep-alive", "10m"]).expect("parses");
+        assert_eq!(a.flags.keep_alive.as_deref(), Some("10m"));
     }
 
     #[test]

@@ -381,15 +381,9 @@ fn comment_prefix(repo: &Repo, file_text: &str) -> String {
 }
 
 fn settings(repo: &Repo, args: &Args) -> Result<Settings, RunError> {
-    // Booleans as git reads them (a bare `allowRemote` is true, `allowRemote =` false):
-    // the string of a bare key and of an empty value are the same.
-    Ok(Settings::from_process_env(&args.flags, &|k| {
-        if k.eq_ignore_ascii_case("jitcommit.allowRemote") {
-            repo.config_bool(k).map(|b| b.to_string())
-        } else {
-            repo.config_string(k)
-        }
-    })?)
+    let git =
+        jitcommit_model::settings::git_lookup(|k| repo.config_string(k), |k| repo.config_bool(k));
+    Ok(Settings::from_process_env(&args.flags, &git)?)
 }
 
 /// The largest context window a repository's `budget-tokens` can ask for; more

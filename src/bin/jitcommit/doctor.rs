@@ -303,7 +303,9 @@ fn probe(s: &Settings) -> Result<Option<usize>, String> {
 }
 
 fn model(repo: &Repo, conv: Option<&config::Convention>, out: &mut Vec<Check>) {
-    let settings = match Settings::from_process_env(&Flags::default(), &|k| repo.config_string(k)) {
+    let git =
+        jitcommit_model::settings::git_lookup(|k| repo.config_string(k), |k| repo.config_bool(k));
+    let settings = match Settings::from_process_env(&Flags::default(), &git) {
         Ok(s) => s,
         Err(e) => {
             out.push(fail("model settings", e.to_string(), "fix the value named (git config --get-regexp '^jitcommit\\.' shows the git config side)"));

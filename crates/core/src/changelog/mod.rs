@@ -62,7 +62,7 @@ pub struct VersionTag {
 }
 
 /// What happens to merges, other exempt commits and non-conforming commits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Others {
     /// Left out; each release says how many.

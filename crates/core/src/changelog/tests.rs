@@ -367,9 +367,9 @@ fn the_convention_holds_the_changelog_settings() {
         ),
         (
             "[changelog]\nothers = 'all'\n",
-            "expected one of: count, list",
+            "changelog.others: unknown variant `all`, expected `count` or `list`",
         ),
-        ("[changelog]\nlinks = 1\n", "unknown key"),
+        ("[changelog]\nlinks = 1\n", "changelog.links: unknown field `links`"),
     ] {
         let e = convention_from(text).unwrap_err().to_string();
         assert!(e.contains(needle), "{text:?}: {e}");

@@ -49,89 +49,16 @@ pub enum ConfigError {
         /// The parser's message.
         message: String,
     },
-    /// A key the convention does not know (a typo, most often).
-    #[error(
-        "{at}: unknown key \"{name}\" in {table} (known: {known})",
-        table = table_of(key, name),
-        known = known.join(", ")
-    )]
-    UnknownKey {
-        /// The key's position.
+    /// A key or value the convention does not accept: an unknown key (serde's
+    /// `deny_unknown_fields`), a wrong type, an unknown choice, or a value check.
+    #[error("{at}: {key}: {message}")]
+    Invalid {
+        /// The key's or value's position.
         at: Location,
-        /// The dotted key, e.g. `tool.commit-convention.type`.
+        /// The dotted key, e.g. `tool.commit-convention.types`.
         key: String,
-        /// The key's last segment as written.
-        name: String,
-        /// The keys its table accepts.
-        known: &'static [&'static str],
-    },
-    /// A value of the wrong TOML type.
-    #[error("{at}: {key}: expected {expected}, found {found}")]
-    WrongType {
-        /// The value's position.
-        at: Location,
-        /// The dotted key.
-        key: String,
-        /// The type the key takes.
-        expected: &'static str,
-        /// The type found.
-        found: &'static str,
-    },
-    /// A list that must have entries (types, verbs) is empty.
-    #[error("{at}: {key}: the list must not be empty")]
-    EmptyList {
-        /// The list's position.
-        at: Location,
-        /// The dotted key.
-        key: String,
-    },
-    /// A list holds the same entry twice.
-    #[error("{at}: {key}: duplicate entry {value:?}")]
-    Duplicate {
-        /// The second occurrence's position.
-        at: Location,
-        /// The dotted key.
-        key: String,
-        /// The repeated entry.
-        value: String,
-    },
-    /// A value of the right type that the key does not accept.
-    #[error("{at}: {key}: invalid value {value:?}: {reason}")]
-    InvalidValue {
-        /// The value's position.
-        at: Location,
-        /// The dotted key.
-        key: String,
-        /// The value as written.
-        value: String,
-        /// What is accepted.
-        reason: String,
-    },
-    /// A glob in `context.exclude` that does not compile.
-    #[error("{at}: {key}: invalid glob {glob:?}: {message}")]
-    BadGlob {
-        /// The glob's position.
-        at: Location,
-        /// The dotted key.
-        key: String,
-        /// The glob.
-        glob: String,
-        /// globset's message.
+        /// What is wrong and what is accepted.
         message: String,
-    },
-    /// `reserve-output-tokens` leaves no room for the prompt.
-    #[error(
-        "{at}: {key}: reserve-output-tokens ({reserve}) must be less than budget-tokens ({budget})"
-    )]
-    ReserveNotBelowBudget {
-        /// The position of the value that was set (the reserve, or else the budget).
-        at: Location,
-        /// The dotted key of that value.
-        key: String,
-        /// The reserve.
-        reserve: usize,
-        /// The budget.
-        budget: usize,
     },
     /// A file given with `--config` that has no convention table.
     #[error("{}: no {tables} table", path.display())]
@@ -143,15 +70,6 @@ pub enum ConfigError {
     },
 }
 
-/// `[tool.commit-convention]` for the key `tool.commit-convention.<name>`, or "the top
-/// level" for a key of a whole-file table.
-fn table_of(key: &str, name: &str) -> String {
-    match key.strip_suffix(name).and_then(|t| t.strip_suffix('.')) {
-        Some(table) if !table.is_empty() => format!("[{table}]"),
-        _ => "the top level".to_owned(),
-    }
-}
-
 impl ConfigError {
     /// The file the error concerns.
     pub fn path(&self) -> &Path {
@@ -159,13 +77,7 @@ impl ConfigError {
             ConfigError::Read { path, .. } | ConfigError::MissingTable { path, .. } => path,
             ConfigError::NotUtf8 { at }
             | ConfigError::Syntax { at, .. }
-            | ConfigError::UnknownKey { at, .. }
-            | ConfigError::WrongType { at, .. }
-            | ConfigError::EmptyList { at, .. }
-            | ConfigError::Duplicate { at, .. }
-            | ConfigError::InvalidValue { at, .. }
-            | ConfigError::BadGlob { at, .. }
-            | ConfigError::ReserveNotBelowBudget { at, .. } => &at.path,
+            | ConfigError::Invalid { at, .. } => &at.path,
         }
     }
 
@@ -175,26 +87,14 @@ impl ConfigError {
             ConfigError::Read { .. } | ConfigError::MissingTable { .. } => None,
             ConfigError::NotUtf8 { at }
             | ConfigError::Syntax { at, .. }
-            | ConfigError::UnknownKey { at, .. }
-            | ConfigError::WrongType { at, .. }
-            | ConfigError::EmptyList { at, .. }
-            | ConfigError::Duplicate { at, .. }
-            | ConfigError::InvalidValue { at, .. }
-            | ConfigError::BadGlob { at, .. }
-            | ConfigError::ReserveNotBelowBudget { at, .. } => Some(at),
+            | ConfigError::Invalid { at, .. } => Some(at),
         }
     }
 
     /// The dotted key at fault, when one is.
     pub fn key(&self) -> Option<&str> {
         match self {
-            ConfigError::UnknownKey { key, .. }
-            | ConfigError::WrongType { key, .. }
-            | ConfigError::EmptyList { key, .. }
-            | ConfigError::Duplicate { key, .. }
-            | ConfigError::InvalidValue { key, .. }
-            | ConfigError::BadGlob { key, .. }
-            | ConfigError::ReserveNotBelowBudget { key, .. } => Some(key),
+            ConfigError::Invalid { key, .. } => Some(key),
             _ => None,
         }
     }

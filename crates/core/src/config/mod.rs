@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 /// Whether a message needs a body of bullets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BodyPolicy {
     /// At least one bullet is required.
@@ -17,7 +17,7 @@ pub enum BodyPolicy {
 }
 
 /// Which letter case a subject's type must be in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TypeCase {
     /// Any case: `Feat`, `FEAT` and `feat` are the type `feat` (the spec's rule 16:
@@ -28,7 +28,9 @@ pub enum TypeCase {
 }
 
 /// Kinds of message exempt from the convention.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Exemption {
     /// `Merge branch …`, `Merge pull request …`, `Merge remote-tracking branch …`, `Merge tag …`.
@@ -44,7 +46,7 @@ pub enum Exemption {
 }
 
 /// Which OpenAI BPE encoding token counts use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Encoding {
     /// cl100k_base (the default).
@@ -86,6 +88,17 @@ pub struct ChangelogSettings {
     pub others: Option<crate::changelog::Others>,
 }
 
+/// One `[facts]` entry of a convention file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Fact {
+    /// The fact's ID, the key as written (`SCOPE.crates/core/**`).
+    pub id: String,
+    /// Its value: one line of text.
+    pub value: String,
+    /// The 1-based line of its key, for error messages.
+    pub line: usize,
+}
+
 /// The effective convention: what the validator enforces and the prompt teaches.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -110,6 +123,8 @@ pub struct Convention {
     pub trace_paths: bool,
     /// Only ` — ` is accepted as the bullet separator (not ` -- `).
     pub strict_separator: bool,
+    /// `coverage`: every changed path must be named by a bullet (off by default).
+    pub coverage: bool,
     /// Message kinds exempt from every rule.
     pub exempt: Vec<Exemption>,
     /// The exact texts the `placeholder` rule rejects (ASCII case ignored): the
@@ -117,23 +132,36 @@ pub struct Convention {
     pub placeholders: Vec<String>,
     /// type → CHANGELOG section.
     pub sections: BTreeMap<String, String>,
+    /// `[facts]`: the repository's facts kept in the convention (`ID = "value"`), in
+    /// file order: the TOML form of the fact store (crate::facts), each checked by
+    /// `facts::check_fact` when read.
+    #[serde(serialize_with = "facts_table", skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<Fact>,
     /// Prompt fitting.
     pub context: ContextSettings,
     /// Changelog and version settings.
+    #[serde(skip_serializing_if = "ChangelogSettings::is_unset")]
     pub changelog: ChangelogSettings,
-    /// `[…commit-convention.facts]`: fact ID → value, the TOML form of the fact store
-    /// (crate::facts), each checked by `facts::check_fact`.
-    pub facts: BTreeMap<String, String>,
 }
 
 mod error;
-mod parse;
-mod write;
+mod read;
 
 pub use error::{ConfigError, Location};
 
 use std::io;
 use std::path::{Path, PathBuf};
+
+/// `[facts]` as written: a table of `ID = "value"` (the lines are the file's, not data).
+fn facts_table<S: serde::Serializer>(facts: &[Fact], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(facts.iter().map(|f| (&f.id, &f.value)))
+}
+
+impl ChangelogSettings {
+    fn is_unset(&self) -> bool {
+        *self == ChangelogSettings::default()
+    }
+}
 
 impl Default for ContextSettings {
     fn default() -> Self {
@@ -178,6 +206,7 @@ impl Default for Convention {
             body_wrap: 0,
             trace_paths: true,
             strict_separator: false,
+            coverage: false,
             exempt: vec![
                 Exemption::Merge,
                 Exemption::Revert,
@@ -194,9 +223,9 @@ impl Default for Convention {
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
+            facts: Vec::new(),
             context: ContextSettings::default(),
             changelog: ChangelogSettings::default(),
-            facts: BTreeMap::new(),
         }
     }
 }
@@ -206,7 +235,8 @@ impl Convention {
     /// `self`: what `jitcommit-check --dump-config` prints, so a user can start a
     /// config file from the effective one.
     pub fn to_toml(&self) -> String {
-        write::to_toml(self)
+        // Every field is a string, number, list or table of them: toml cannot fail here.
+        toml::to_string(self).unwrap_or_else(|e| format!("# cannot write the convention: {e}\n"))
     }
 
     /// The longest subject allowed, or `None` when `subject-max = 0` turned the check off.
@@ -271,19 +301,6 @@ impl std::fmt::Display for Origin {
 /// The discovery order of DESIGN §4; first found wins.
 const SOURCES: [&str; 3] = [".commit-convention.toml", "pyproject.toml", "Cargo.toml"];
 
-/// The tables a file of this name may hold the convention in, in order; empty for a
-/// file that is the table itself.
-fn tables_for(file_name: &str) -> &'static [&'static [&'static str]] {
-    match file_name {
-        "pyproject.toml" => &[&["tool", "commit-convention"]],
-        "Cargo.toml" => &[
-            &["workspace", "metadata", "commit-convention"],
-            &["package", "metadata", "commit-convention"],
-        ],
-        _ => &[],
-    }
-}
-
 /// Finds the repository's convention through `read`, which returns the bytes of a
 /// repo-relative file if it exists. The server passes a reader over a commit's tree,
 /// the hooks one over the work tree ([`discover_in_dir`]).
@@ -299,7 +316,7 @@ pub fn discover_in_dir(root: &Path) -> Result<Loaded, ConfigError> {
     discover_named(&mut read, &|name| root.join(name))
 }
 
-/// The last key of every table in [`tables_for`].
+/// The last key of every table a manifest may hold the convention in.
 const TABLE_NAME: &[u8] = b"commit-convention";
 
 /// Whether `needle` occurs in `bytes`.
@@ -326,13 +343,13 @@ fn discover_named(
             Ok(None) => continue,
             Err(source) => return Err(ConfigError::Read { path, source }),
         };
-        let tables = tables_for(name);
+        let kind = read::Kind::of(name);
         // A manifest without the table name anywhere holds no convention: skip parsing
         // it (a 20 KB `Cargo.toml` took a third of a traced commit-msg check).
-        if !tables.is_empty() && !mentions(&bytes, TABLE_NAME) {
+        if !kind.tables().is_empty() && !mentions(&bytes, TABLE_NAME) {
             continue;
         }
-        if let Some(loaded) = parse::load(&path, &bytes, tables)? {
+        if let Some(loaded) = read::load(&path, &bytes, kind)? {
             return Ok(loaded);
         }
     }
@@ -351,14 +368,15 @@ pub fn load_file(path: &Path) -> Result<Loaded, ConfigError> {
         source,
     })?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let tables = tables_for(name);
-    match parse::load(path, &bytes, tables)? {
+    let kind = read::Kind::of(name);
+    match read::load(path, &bytes, kind)? {
         Some(loaded) => Ok(loaded),
         None => Err(ConfigError::MissingTable {
             path: path.to_owned(),
-            tables: tables
+            tables: kind
+                .tables()
                 .iter()
-                .map(|t| format!("[{}]", t.join(".")))
+                .map(|t| format!("[{t}]"))
                 .collect::<Vec<_>>()
                 .join(" or "),
         }),

@@ -253,73 +253,73 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
     (
         "pyproject.toml",
         "[project]\nname = \"x\"\n\n[tool.commit-convention]\ntypes = [\"feat\"]\ntype = [\"fix\"]\n",
-        "pyproject.toml:6:1: unknown key \"type\" in [tool.commit-convention] (known: types, type-case, scopes, \
-         verbs, subject-max, subject-period, body, body-wrap, trace-paths, strict-separator, exempt, \
-         placeholders, sections, context, changelog, facts)",
+        "pyproject.toml:6:1: tool.commit-convention.type: unknown field `type`, expected one of `types`, `type-case`, `scopes`, `verbs`, `subject-max`, \
+         `subject-period`, `body`, `body-wrap`, `trace-paths`, `strict-separator`, `coverage`, \
+         `exempt`, `placeholders`, `sections`, `facts`, `context`, `changelog`",
         Some("tool.commit-convention.type"),
     ),
     (
         ".commit-convention.toml",
         "\n\n  colour = true\n",
-        ".commit-convention.toml:3:3: unknown key \"colour\" in the top level (known: types, type-case, scopes, \
-         verbs, subject-max, subject-period, body, body-wrap, trace-paths, strict-separator, exempt, \
-         placeholders, sections, context, changelog, facts)",
+        ".commit-convention.toml:3:3: colour: unknown field `colour`, expected one of `types`, `type-case`, `scopes`, `verbs`, `subject-max`, \
+         `subject-period`, `body`, `body-wrap`, `trace-paths`, `strict-separator`, `coverage`, \
+         `exempt`, `placeholders`, `sections`, `facts`, `context`, `changelog`",
         Some("colour"),
     ),
     (
         "pyproject.toml",
         "[tool.commit-convention.context]\nbudget-tokens = 100\nbudget = 3\n",
-        "pyproject.toml:3:1: unknown key \"budget\" in [tool.commit-convention.context] (known: \
-         budget-tokens, reserve-output-tokens, exclude, encoding, safety-margin-percent)",
+        "pyproject.toml:3:1: tool.commit-convention.context.budget: unknown field `budget`, expected \
+         one of `budget-tokens`, `reserve-output-tokens`, `exclude`, `encoding`, `safety-margin-percent`",
         Some("tool.commit-convention.context.budget"),
     ),
     (
         "pyproject.toml",
         "[tool.commit-convention]\nsubject-max = \"72\"\n",
-        "pyproject.toml:2:15: tool.commit-convention.subject-max: expected an integer, found a string",
+        "pyproject.toml:2:15: tool.commit-convention.subject-max: invalid type: string \"72\", expected an integer",
         Some("tool.commit-convention.subject-max"),
     ),
     (
         "Cargo.toml",
         "[workspace.metadata.commit-convention.context]\nbudget-tokens = 1.5\n",
-        "Cargo.toml:2:17: workspace.metadata.commit-convention.context.budget-tokens: expected an \
-         integer, found a float",
+        "Cargo.toml:2:17: workspace.metadata.commit-convention.context.budget-tokens: invalid \
+         type: floating point `1.5`, expected an integer",
         Some("workspace.metadata.commit-convention.context.budget-tokens"),
     ),
     (
         ".commit-convention.toml",
         "types = \"feat\"\n",
-        ".commit-convention.toml:1:9: types: expected an array of strings, found a string",
+        ".commit-convention.toml:1:9: types: invalid type: string \"feat\", expected a sequence",
         Some("types"),
     ),
     (
         ".commit-convention.toml",
         "verbs = [\"Add\", 3]\n",
-        ".commit-convention.toml:1:17: verbs: expected an array of strings, found an integer",
+        ".commit-convention.toml:1:17: verbs: invalid type: integer `3`, expected a string",
         Some("verbs"),
     ),
     (
         ".commit-convention.toml",
         "trace-paths = \"yes\"\n",
-        ".commit-convention.toml:1:15: trace-paths: expected a boolean, found a string",
+        ".commit-convention.toml:1:15: trace-paths: invalid type: string \"yes\", expected a boolean",
         Some("trace-paths"),
     ),
     (
         ".commit-convention.toml",
         "context = 3\n",
-        ".commit-convention.toml:1:11: context: expected a table, found an integer",
+        ".commit-convention.toml:1:11: context: invalid type: integer `3`, expected a table",
         Some("context"),
     ),
     (
         "pyproject.toml",
         "[tool]\ncommit-convention = \"strict\"\n",
-        "pyproject.toml:2:21: tool.commit-convention: expected a table, found a string",
+        "pyproject.toml:2:21: tool.commit-convention: invalid type: string \"strict\", expected a table",
         Some("tool.commit-convention"),
     ),
     (
         "pyproject.toml",
         "[tool.commit-convention]\nscopes = []\ntype-case = \"upper\"\n",
-        "pyproject.toml:3:13: tool.commit-convention.type-case: invalid value \"upper\": expected one of: any, lower",
+        "pyproject.toml:3:13: tool.commit-convention.type-case: unknown variant `upper`, expected `any` or `lower`",
         Some("tool.commit-convention.type-case"),
     ),
     (
@@ -371,21 +371,21 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
     (
         ".commit-convention.toml",
         "body = \"mandatory\"\n",
-        ".commit-convention.toml:1:8: body: invalid value \"mandatory\": expected one of: required, optional, free",
+        ".commit-convention.toml:1:8: body: unknown variant `mandatory`, expected one of `required`, `optional`, `free`",
         Some("body"),
     ),
     (
         ".commit-convention.toml",
         "exempt = [\"merge\", \"cherry-pick\"]\n",
-        ".commit-convention.toml:1:20: exempt: invalid value \"cherry-pick\": expected one of: merge, \
-         revert, fixup, squash, amend",
+        ".commit-convention.toml:1:20: exempt: unknown variant `cherry-pick`, expected one of \
+         `merge`, `revert`, `fixup`, `squash`, `amend`",
         Some("exempt"),
     ),
     (
         ".commit-convention.toml",
         "[context]\nencoding = \"p50k\"\n",
-        ".commit-convention.toml:2:12: context.encoding: invalid value \"p50k\": expected one of: \
-         cl100k, o200k",
+        ".commit-convention.toml:2:12: context.encoding: unknown variant `p50k`, expected `cl100k` \
+         or `o200k`",
         Some("context.encoding"),
     ),
     (
@@ -490,13 +490,25 @@ fn a_read_error_names_the_file() {
     assert_eq!(err.to_string(), "pyproject.toml: cannot read: denied");
 }
 
+/// Two stages report errors: serde's (unknown keys, wrong types, unknown choices) and
+/// then the value checks. Within each stage the error nearest the top of the file is
+/// the one reported, whatever order the keys are checked in.
 #[test]
 fn the_first_error_in_the_file_is_reported() {
-    // Keys are kept sorted by name inside the parser; the error must still be the
-    // one nearest the top of the file.
-    let text = "verbs = []\nbody = \"x\"\n";
-    let err = discover_files(&[(".commit-convention.toml", text)]).unwrap_err();
-    assert_eq!(err.location().map(|l| l.line), Some(1), "{err}");
+    let cases = [
+        // serde reads the keys in file order (toml's `preserve_order`).
+        ("type-case = \"upper\"\nbody = \"x\"\n", 1),
+        ("body = \"x\"\ntype-case = \"upper\"\n", 1),
+        // The value checks run types before verbs; the earlier line still wins.
+        ("verbs = []\ntypes = [\"new feature\"]\n", 1),
+        ("[context]\nbudget-tokens = 0\n[sections]\nperf = \"\"\n", 2),
+        // A wrong type is found before any value is checked.
+        ("verbs = []\nbody = \"x\"\n", 2),
+    ];
+    for (text, line) in cases {
+        let err = discover_files(&[(".commit-convention.toml", text)]).unwrap_err();
+        assert_eq!(err.location().map(|l| l.line), Some(line), "{err}");
+    }
 }
 
 #[test]
@@ -521,4 +533,81 @@ fn to_toml_quotes_what_needs_quoting() {
         .unwrap()
         .convention;
     assert_eq!(again, c);
+}
+
+/// `coverage` (issue 15's rule branch) and `[facts]` (issue 17) are read by the same
+/// serde schema: facts keep the file's order and each key's line, and both survive
+/// `to_toml`.
+#[test]
+fn coverage_and_facts_are_read_in_file_order() {
+    let text = "coverage = true\n\n[facts]\n\"SCOPE.crates/core/**\" = \"core\"\n\
+                \"TERM.draft\" = \"the message jitcommit writes\"\n\"PATH.docs/**\" = \"the manual\"\n";
+    let c = discover_files(&[(".commit-convention.toml", text)])
+        .unwrap()
+        .convention;
+    assert!(c.coverage);
+    assert!(!Convention::default().coverage);
+    let facts: Vec<(&str, &str, usize)> = c
+        .facts
+        .iter()
+        .map(|f| (f.id.as_str(), f.value.as_str(), f.line))
+        .collect();
+    assert_eq!(
+        facts,
+        [
+            ("SCOPE.crates/core/**", "core", 4),
+            ("TERM.draft", "the message jitcommit writes", 5),
+            ("PATH.docs/**", "the manual", 6),
+        ]
+    );
+    let again = discover_files(&[(".commit-convention.toml", &c.to_toml())])
+        .unwrap()
+        .convention;
+    assert!(again.coverage);
+    let ids = |c: &Convention| -> Vec<(String, String)> {
+        c.facts
+            .iter()
+            .map(|f| (f.id.clone(), f.value.clone()))
+            .collect()
+    };
+    assert_eq!(ids(&again), ids(&c));
+}
+
+#[test]
+fn facts_and_coverage_errors_name_key_and_line() {
+    let cases = [
+        (
+            "coverage = \"yes\"\n",
+            ".commit-convention.toml:1:12: coverage: invalid type: string \"yes\", expected a boolean",
+        ),
+        (
+            "[facts]\n\"TERM.a\" = \"one\"\n\"TERM.b\" = \"two\\nlines\"\n",
+            ".commit-convention.toml:3:12: facts.TERM.b: invalid value \"two\\nlines\": a fact is \
+             non-empty text on one line",
+        ),
+        (
+            "[facts]\nTERM = 3\n",
+            ".commit-convention.toml:2:8: facts.TERM: invalid type: integer `3`, expected a string",
+        ),
+    ];
+    for (text, want) in cases {
+        let err = discover_files(&[(".commit-convention.toml", text)]).unwrap_err();
+        assert_eq!(err.to_string(), want);
+    }
+}
+
+#[test]
+fn changelog_settings_are_read_and_written_back() {
+    let text = "[changelog]\ntag-pattern = '^v(?P<version>.+)$'\ncommit-url = 'https://x/c/{id}'\n\
+                compare-url = 'https://x/{from}...{to}'\nothers = \"list\"\n";
+    let c = discover_files(&[(".commit-convention.toml", text)])
+        .unwrap()
+        .convention;
+    assert_eq!(c.changelog.others, Some(crate::changelog::Others::List));
+    assert_eq!(c.changelog.commit_url.as_deref(), Some("https://x/c/{id}"));
+    let again = discover_files(&[(".commit-convention.toml", &c.to_toml())])
+        .unwrap()
+        .convention;
+    assert_eq!(again, c);
+    assert!(!Convention::default().to_toml().contains("[changelog]"));
 }

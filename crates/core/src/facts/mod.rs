@@ -277,12 +277,12 @@ fn fact(id: &str, value: &str, file: &str, line: usize) -> Fact {
 
 impl Store {
     /// The facts of a convention's `facts` table (already checked by the config reader).
-    pub fn from_table(table: &BTreeMap<String, String>) -> Store {
+    pub fn from_table(table: &[crate::config::Fact]) -> Store {
         Store {
             facts: table
                 .iter()
-                .filter(|(id, v)| check_fact(id, v).is_ok())
-                .map(|(id, v)| fact(id, v, TABLE_SOURCE, 0))
+                .filter(|f| check_fact(&f.id, &f.value).is_ok())
+                .map(|f| fact(&f.id, &f.value, TABLE_SOURCE, f.line))
                 .collect(),
         }
     }
@@ -340,7 +340,7 @@ impl Store {
 
 /// The store of a work tree: [`FILE`] at `root` (when there is one) and the
 /// convention's `facts` table; any problem is an error.
-pub fn load(root: &Path, table: &BTreeMap<String, String>) -> Result<Store, FactsError> {
+pub fn load(root: &Path, table: &[crate::config::Fact]) -> Result<Store, FactsError> {
     let path = root.join(FILE);
     let bytes = match std::fs::read(&path) {
         Ok(b) => Some(b),
@@ -353,7 +353,7 @@ pub fn load(root: &Path, table: &BTreeMap<String, String>) -> Result<Store, Fact
 /// The store from [`FILE`]'s bytes (when there is one) and the convention's table.
 pub fn from_parts(
     bytes: Option<&[u8]>,
-    table: &BTreeMap<String, String>,
+    table: &[crate::config::Fact],
 ) -> Result<Store, FactsError> {
     let (store, mut problems) = bytes.map(|b| parse(FILE, b)).unwrap_or_default();
     let (store, more) = store.merge(Store::from_table(table));
@@ -457,7 +457,11 @@ mod tests {
     #[test]
     fn merge_names_both_places() {
         let (md, _) = parse(FILE, b"\n\nTERM.gix=git library\n");
-        let table: BTreeMap<String, String> = [("TERM.gix".to_owned(), "other".to_owned())].into();
+        let table = [crate::config::Fact {
+            id: "TERM.gix".to_owned(),
+            value: "other".to_owned(),
+            line: 0,
+        }];
         let (_, p) = md.merge(Store::from_table(&table));
         assert_eq!(
             p[0].to_string(),
