@@ -105,6 +105,8 @@ pub struct Flags {
     pub allow_remote: Option<bool>,
     /// `--budget-tokens N`
     pub budget_tokens: Option<String>,
+    /// `--keep-alive 5m`
+    pub keep_alive: Option<String>,
 }
 
 /// The resolved personal settings.
@@ -131,6 +133,9 @@ pub struct Settings {
     /// The model's context window in tokens, overriding the repository's
     /// `budget-tokens` (the context window is a property of the model, not the repo).
     pub budget_tokens: Option<usize>,
+    /// Ollama's `keep_alive` (`5m`, `1h`, `-1` forever, `0` unload at once); `None`:
+    /// the server's default.
+    pub keep_alive: Option<String>,
 }
 
 /// Why the settings could not be resolved; each names the setting and its source.
@@ -300,6 +305,20 @@ impl Settings {
             ),
         };
 
+        let keep_alive = match l.get(
+            ("--keep-alive", flags.keep_alive.as_ref()),
+            "JITCOMMIT_KEEP_ALIVE",
+            "jitcommit.keepAlive",
+        ) {
+            None => None,
+            Some(k) => Some(parse_keep_alive(&k.value).ok_or(SettingsError::Invalid {
+                setting: "keepAlive",
+                value: k.value.clone(),
+                from: k.source,
+                reason: "expected seconds (300, -1 forever, 0) or a duration (5m, 1h, 90s)",
+            })?),
+        };
+
         let allow_remote = match flags.allow_remote {
             Some(b) => b,
             None => match l.get(
@@ -387,6 +406,7 @@ impl Settings {
             api_key,
             allow_remote,
             budget_tokens,
+            keep_alive,
         })
     }
 
@@ -418,6 +438,33 @@ fn parse_provider(v: &str) -> Option<Provider> {
 /// to a remote server.
 fn parse_bool(v: &str) -> Option<bool> {
     jitcommit_core::repo::parse_bool(v.trim())
+}
+
+/// Ollama's `keep_alive`: a whole number of seconds (`-1`: forever), or Go durations
+/// such as `5m`, `1h30m`, `90s`, `500ms`.
+fn parse_keep_alive(v: &str) -> Option<String> {
+    let v = v.trim();
+    if v.parse::<i64>().is_ok() {
+        return Some(v.to_owned());
+    }
+    let mut rest = v.strip_prefix('-').unwrap_or(v);
+    if rest.is_empty() || v.len() > 32 {
+        return None;
+    }
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
+        let unit_len = rest[digits..]
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len() - digits);
+        let unit = &rest[digits..digits + unit_len];
+        if digits == 0 || !["ns", "us", "ms", "s", "m", "h"].contains(&unit) {
+            return None;
+        }
+        rest = &rest[digits + unit_len..];
+    }
+    Some(v.to_owned())
 }
 
 /// `20`, `20s`, `2.5s`, `1500ms`; zero, negative and absurd values are rejected.
@@ -529,6 +576,28 @@ mod tests {
         Settings::resolve(flags, &|k| env.get(k).cloned(), &|k| {
             git.get(&k.to_ascii_lowercase()).cloned()
         })
+    }
+
+    #[test]
+    fn keep_alive_takes_seconds_and_durations() {
+        let s = resolve(&Flags::default(), &[], &[]).expect("ok");
+        assert_eq!(s.keep_alive, None);
+        for v in [
+            "300", "-1", "0", "5m", "1h30m", "90s", "2.5m", "500ms", "-1m",
+        ] {
+            let s = resolve(&Flags::default(), &[], &[("jitcommit.keepAlive", v)]).expect(v);
+            assert_eq!(s.keep_alive.as_deref(), Some(v));
+        }
+        let s = resolve(
+            &Flags::default(),
+            &[("JITCOMMIT_KEEP_ALIVE", "1h")],
+            &[("jitcommit.keepAlive", "5m")],
+        );
+        assert_eq!(s.expect("env").keep_alive.as_deref(), Some("1h"));
+        for bad in ["", "5 minutes", "m", "5x", "forever", "1h\nX"] {
+            let e = resolve(&Flags::default(), &[], &[("jitcommit.keepAlive", bad)]).unwrap_err();
+            assert!(e.to_string().contains("jitcommit.keepAlive"), "{e}");
+        }
     }
 
     #[test]
