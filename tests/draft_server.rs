@@ -8,8 +8,9 @@
 
 mod draft_support;
 use draft_support::*;
-use jitcommit_testkit::model_server::{ModelServer, Recorded, Route, Script, servers};
+use jitcommit_testkit::model_server::{Meta, ModelServer, Recorded, Route, Script, servers};
 use serde_json::Value;
+use std::time::{Duration, Instant};
 
 const GOOD: &str = r#"{"type":"feat","scope":null,"breaking":false,"summary":"add a greeting","bullets":[{"verb":"Add","path":"src/lib.rs","what_why":"greet so that new users see a welcome"}]}"#;
 
@@ -386,4 +387,28 @@ fn keep_alive_comes_from_the_flag_the_environment_or_git_config() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("jitcommit.keepAlive"), "{err}");
     assert_eq!(server.requests().len(), 4);
+}
+
+#[test]
+fn a_server_slow_to_describe_itself_costs_at_most_the_short_timeouts() {
+    let hang = |method, path| Route {
+        method,
+        path,
+        answer: Meta::Hang(Duration::from_secs(30)),
+    };
+    let r = repo_with_change();
+    // The run's deadline is 2 s (draft_support); each metadata request gets a quarter
+    // of what is left (1.5 s at most), so the chat request still gets its answer.
+    let server = serve(
+        vec![hang("POST", "/api/show"), hang("GET", "/api/ps")],
+        vec![Script::answer(GOOD)],
+    );
+    r.use_model(&server.url(), "ollama");
+    let t = Instant::now();
+    let err = r.ok(&["commit", "--no-edit"]);
+    let took = t.elapsed();
+    assert_eq!(used(&err), Some("model"), "{err}");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert!(budget_line(&err).contains("from the settings"), "{err}");
+    assert_eq!(server.all_requests().len(), 3, "{:?}", paths(&server));
 }

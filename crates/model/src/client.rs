@@ -357,7 +357,8 @@ impl Client {
     }
 
     /// One metadata request (`GET`, or `POST` with `body`) to `path` on the
-    /// endpoint's server, within [`META_TIMEOUT`] and the deadline: the JSON of a 200
+    /// endpoint's server, within [`META_TIMEOUT`] and a quarter of the time left
+    /// before the deadline: the JSON of a 200
     /// answer, else `None`. Recorded in `info.asked`.
     fn meta(
         &self,
@@ -366,8 +367,9 @@ impl Client {
         body: Option<&Value>,
         deadline: Instant,
     ) -> Option<Value> {
+        // A quarter of what is left at most: the chat request keeps most of the run.
         let remaining = deadline.saturating_duration_since(Instant::now());
-        let limit = remaining.min(META_TIMEOUT);
+        let limit = (remaining / 4).min(META_TIMEOUT);
         if limit.is_zero() {
             return None;
         }

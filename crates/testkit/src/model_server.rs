@@ -119,6 +119,8 @@ pub enum Meta {
     /// llama-cpp-python's `/extras/tokenize/count` and vLLM's `/tokenize` shape,
     /// `{"count": n}`, counted as for `Tokens`.
     Count(usize),
+    /// Read the request, then send nothing for this long (capped as `Script::Hang`).
+    Hang(Duration),
 }
 
 /// One metadata endpoint: method, path (without the query) and answer.
@@ -492,6 +494,11 @@ fn serve(mut stream: TcpStream, state: &State) {
     if !is_chat(&route) {
         let answer = meta_answer(&state.routes, &req, &route);
         lock(&state.requests).push(req);
+        if let Some((0, v)) = &answer {
+            let ms = v.as_u64().unwrap_or(0);
+            wait(state, Duration::from_millis(ms));
+            return;
+        }
         let (code, body) = answer.unwrap_or((404, json!({"error": "no such endpoint"})));
         let _ = respond(&mut stream, code, &body.to_string());
         return;
@@ -584,6 +591,8 @@ fn meta_answer(routes: &[Route], req: &Recorded, path: &str) -> Option<(u16, Val
         Meta::Json(code, body) => (*code, body.clone()),
         Meta::Tokens(per) => (200, json!({"tokens": vec![1u32; tokens(*per)]})),
         Meta::Count(per) => (200, json!({"count": tokens(*per)})),
+        // Status 0: hang for this many milliseconds (see `serve`).
+        Meta::Hang(d) => (0, json!(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))),
     })
 }
 
