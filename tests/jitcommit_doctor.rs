@@ -8,7 +8,7 @@ mod jitcommit_support;
 use std::path::Path;
 
 use jitcommit_support::*;
-use jitcommit_testkit::model_server::{ModelServer, Script, refused_url};
+use jitcommit_testkit::model_server::{ModelServer, refused_url, route};
 use jitcommit_testkit::{Sandbox, write};
 
 /// Installs the shims from hooks/ into `hooks_dir`, naming the built binaries' folder.
@@ -52,10 +52,14 @@ fn installed_shims_a_chained_hook_and_a_live_server_are_all_good() {
     let hooks = r.dir.join(".git/hooks");
     install_shims(&hooks);
     write(&hooks, "commit-msg.local", "#!/bin/sh\nexit 0\n");
-    let srv = ModelServer::start(vec![Script::Raw(
-        200,
-        r#"{"model_info":{"qwen2.context_length":32768}}"#.into(),
-    )]);
+    let srv = ModelServer::with_routes(
+        vec![route(
+            "POST",
+            "/api/show",
+            serde_json::json!({"model_info": {"qwen2.context_length": 32768}}),
+        )],
+        Vec::new(),
+    );
     r.git(&["config", "jitcommit.model", "qwen2.5-coder:3b"]);
     r.git(&["config", "jitcommit.url", &srv.url()]);
     let o = r.jc(&["doctor", "--format", "json"]);
@@ -78,7 +82,7 @@ fn installed_shims_a_chained_hook_and_a_live_server_are_all_good() {
         ),
         "{budget}"
     );
-    let reqs = srv.requests();
+    let reqs = srv.all_requests();
     assert_eq!(reqs[0].path, "/api/show");
     assert_eq!(reqs[0].body["model"], "qwen2.5-coder:3b");
 }
@@ -89,10 +93,14 @@ fn a_small_context_window_and_a_dead_server_fail() {
     let r = Repo::new(&sb, "r");
     install_shims(&r.dir.join(".git/hooks"));
     r.git(&["config", "jitcommit.model", "tiny"]);
-    let srv = ModelServer::start(vec![Script::Raw(
-        200,
-        r#"{"model_info":{"llama.context_length":2048}}"#.into(),
-    )]);
+    let srv = ModelServer::with_routes(
+        vec![route(
+            "POST",
+            "/api/show",
+            serde_json::json!({"model_info": {"llama.context_length": 2048}}),
+        )],
+        Vec::new(),
+    );
     r.git(&["config", "jitcommit.url", &srv.url()]);
     let o = r.jc(&["doctor"]);
     assert_eq!(code(&o), 1, "{}", stdout(&o));

@@ -7,6 +7,25 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+/// The code-point ranges of a regex class as (start, end) u32 pairs, sorted.
+fn class_ranges(pattern: &str) -> Vec<u8> {
+    let hir = regex_syntax::Parser::new()
+        .parse(pattern)
+        .expect("a Unicode class pattern");
+    let regex_syntax::hir::HirKind::Class(regex_syntax::hir::Class::Unicode(class)) = hir.kind()
+    else {
+        panic!("{pattern} is not a Unicode class");
+    };
+    class
+        .ranges()
+        .iter()
+        .flat_map(|r| {
+            let (a, b) = (u32::from(r.start()), u32::from(r.end()));
+            a.to_le_bytes().into_iter().chain(b.to_le_bytes())
+        })
+        .collect()
+}
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     let bpe = &bpe_openai::cl100k_base().bpe;
@@ -41,7 +60,13 @@ fn main() {
     first[256] = u32::try_from(n).expect("fewer than 2^32 tokens");
     let first: Vec<u8> = first.iter().flat_map(|f| f.to_le_bytes()).collect();
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let letters = class_ranges(r"\p{L}");
+    let numbers = class_ranges(r"\p{N}");
+    let spaces = class_ranges(r"\s");
     for (name, data) in [
+        ("cl100k_letters.bin", &letters),
+        ("cl100k_numbers.bin", &numbers),
+        ("cl100k_spaces.bin", &spaces),
         ("cl100k_bytes.bin", &blob),
         ("cl100k_starts.bin", &starts),
         ("cl100k_ranks.bin", &ranks),

@@ -7,15 +7,13 @@
 //! pretoken is merged as tiktoken's `byte_pair_encode` does: the lowest-ranked
 //! adjacent pair first, leftmost on ties.
 //!
-//! The hand pretokenizer is exact only where every character's class is certain, so
-//! [`count`] and [`encode`] return `None` for any other text and the caller falls
-//! back to bpe-openai: ASCII, plus non-ASCII punctuation, symbols and spaces from
-//! Latin-1 (U+00A0–U+00BF, ×, ÷) and U+2000–U+2BFF (dashes, quotes, arrows,
-//! mathematical operators, box drawing) that are neither alphabetic nor numeric.
-//! Letters and digits beyond ASCII, emoji and CJK go to the fallback. Pretokens
-//! longer than [`MAX_PIECE`] bytes do too (tiktoken's merge is quadratic in a piece;
-//! bpe-openai's is linear). `crates/model/tests/tokens.rs` compares the ids with
-//! tiktoken-rs.
+//! The hand pretokenizer classes a character by the build script's range tables of
+//! `\p{L}`, `\p{N}` and `\s` (taken from regex-syntax, whose Unicode tables the
+//! tokenizers' regexes use; a few KB read in place), so text in any script, emoji and
+//! combining marks included, is counted exactly without bpe-openai. Only pretokens
+//! longer than [`MAX_PIECE`] bytes go to the fallback (tiktoken's merge is quadratic
+//! in a piece; bpe-openai's is linear). `crates/model/tests/cl100k.rs` compares the
+//! ids with tiktoken-rs, on every character of the planes in use.
 
 use std::cmp::Ordering;
 
@@ -65,7 +63,34 @@ enum Class {
     Other,
 }
 
-/// The class of `c`, or `None` when it is not certain here (see the module docs).
+const LETTERS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_letters.bin"));
+const NUMBERS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_numbers.bin"));
+const SPACES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_spaces.bin"));
+
+/// Whether `cp` is in a table of sorted (start, end) code-point pairs.
+fn in_ranges(table: &[u8], cp: u32) -> bool {
+    let n = table.len() / 8;
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let (a, b) = (
+            u32_at(table, 2 * mid) as u32,
+            u32_at(table, 2 * mid + 1) as u32,
+        );
+        if cp < a {
+            hi = mid;
+        } else if cp > b {
+            lo = mid + 1;
+        } else {
+            return true;
+        }
+    }
+    false
+}
+
+/// The class of `c`: ASCII by its byte, anything else from the build script's
+/// tables of `\p{L}`, `\p{N}` and `\s` (regex-syntax's, the tables the tokenizers'
+/// regexes use: a few KB, read in place).
 fn class(c: char) -> Option<Class> {
     if c.is_ascii() {
         return Some(if c.is_ascii_alphabetic() {
@@ -79,16 +104,26 @@ fn class(c: char) -> Option<Class> {
         });
     }
     let cp = u32::from(c);
-    let known =
-        (0xA0..=0xBF).contains(&cp) || cp == 0xD7 || cp == 0xF7 || (0x2000..=0x2BFF).contains(&cp);
-    if !known || c.is_alphabetic() || c.is_numeric() {
-        return None;
-    }
-    Some(if c.is_whitespace() {
+    Some(if in_ranges(LETTERS, cp) {
+        Class::Letter
+    } else if in_ranges(NUMBERS, cp) {
+        Class::Number
+    } else if in_ranges(SPACES, cp) {
         Class::Space
     } else {
         Class::Other
     })
+}
+
+/// `c` as the contraction alternative `(?i:'s|'t|…)` sees it: Unicode simple case
+/// folding, under which `ſ` (U+017F) is an `s` and no other non-ASCII character is
+/// one of the letters the alternatives use.
+fn folded(c: char) -> char {
+    if c == '\u{17f}' {
+        's'
+    } else {
+        c.to_ascii_lowercase()
+    }
 }
 
 /// Where the pretoken starting at char `i` ends, by cl100k's pattern
@@ -100,12 +135,12 @@ fn piece_end(cs: &[(usize, char, Class)], i: usize) -> usize {
     let is_nl = |j: usize| matches!(cs[j].1, '\r' | '\n');
     // (?i:'s|'t|'re|'ve|'m|'ll|'d)
     if c == '\'' && i + 1 < n {
-        let a = cs[i + 1].1.to_ascii_lowercase();
+        let a = folded(cs[i + 1].1);
         if matches!(a, 's' | 't' | 'm' | 'd') {
             return i + 2;
         }
         if i + 2 < n {
-            let b = cs[i + 2].1.to_ascii_lowercase();
+            let b = folded(cs[i + 2].1);
             if matches!((a, b), ('r', 'e') | ('v', 'e') | ('l', 'l')) {
                 return i + 3;
             }

@@ -6,41 +6,42 @@
 use std::io::ErrorKind;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use ureq::Timeout;
 
 use jitcommit_core::redact;
 
+use jitcommit_core::budget::{DoesNotFit, TokenCounter};
+use jitcommit_core::config::Convention;
+use jitcommit_core::prompt::{self, Prompt};
+use jitcommit_core::repo::StagedState;
+
+use crate::discover::{self, ServerInfo, ServerKind};
 use crate::openai::JsonMode;
 use crate::settings::{ApiKey, Provider, Settings, is_loopback_host, split_url};
+use crate::wire::wire_schema;
+pub use crate::wire::{SEED, Usage, Window};
 use crate::{ollama, openai};
 
-/// The fixed sampling seed: the same prompt gives the same answer where the server
-/// honours it.
-pub const SEED: u64 = 42;
 /// The largest answer body read; more is an error, never an allocation.
 pub const MAX_BODY_BYTES: u64 = 1024 * 1024;
 /// How much of an error body is kept for the message.
 const EXCERPT_CHARS: usize = 200;
-
-/// The token window of one request: the model's context and the share of it kept
-/// for the answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Window {
-    /// The whole context (Ollama's `num_ctx`).
-    pub context_tokens: usize,
-    /// The answer's reserve (`num_predict` / `max_tokens`).
-    pub output_tokens: usize,
-}
-
-/// Token counts as the server reports them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Usage {
-    /// Tokens of the prompt.
-    pub prompt_tokens: Option<u64>,
-    /// Tokens of the answer.
-    pub completion_tokens: Option<u64>,
-}
+/// The longest one metadata request (discovery, tokenizing) may take: a server that
+/// is slow to describe itself is asked nothing more, and the draft goes on as if it
+/// had said nothing.
+const META_TIMEOUT: Duration = Duration::from_millis(1500);
+/// The largest metadata answer read (`/api/show` carries the model's template and
+/// license: tens of KB).
+const MAX_META_BYTES: u64 = 256 * 1024;
+/// Tokens the chat template adds around the two messages, beyond their text.
+const TEMPLATE_TOKENS: usize = 32;
+/// Without the server's tokenizer, the share of the prompt's budget kept back for a
+/// model whose tokenizer counts more tokens than the local BPE (measured 13–25% more
+/// on SmolLM2 than cl100k, beyond the composer's own margin).
+const UNKNOWN_TOKENIZER_MARGIN_PERCENT: usize = 15;
+/// How often a prompt is rebuilt smaller when the server's count says it does not fit.
+const FIT_ROUNDS: usize = 4;
 
 /// A model's answer, before cleaning (see `answer::parse_answer`).
 #[derive(Debug, Clone)]
@@ -123,8 +124,9 @@ pub enum ClientError {
     },
 }
 
-/// A client for one run. It holds the OpenAI JSON-mode step reached so far, so a
-/// repair request does not climb the ladder again.
+/// A client for one run. It holds what the server said about itself in this run
+/// ([`Client::discover`]) and the OpenAI JSON-mode step reached so far, so a repair
+/// request does not climb the ladder again.
 #[derive(Debug)]
 pub struct Client {
     agent: ureq::Agent,
@@ -134,9 +136,16 @@ pub struct Client {
     shown: String,
     model: String,
     key: Option<ApiKey>,
+    /// The window sent (Ollama's `num_ctx` and the answer's reserve).
     window: Window,
+    /// The prompt's whole-context budget: `window.context_tokens` or less.
+    budget: usize,
+    /// Where `budget` came from, for `--print-context` and debug output.
+    budget_from: String,
     connect_timeout: Duration,
     mode: JsonMode,
+    server: ServerInfo,
+    ollama: ollama::Extras,
 }
 
 impl Client {
@@ -170,9 +179,250 @@ impl Client {
             model,
             key: settings.api_key.clone(),
             window,
+            budget: window.context_tokens,
+            budget_from: format!("{} tokens from the settings", window.context_tokens),
             connect_timeout: settings.connect_timeout,
             mode: JsonMode::JsonSchema,
+            server: ServerInfo::unknown(),
+            ollama: ollama::Extras {
+                think_off: settings.provider == Provider::Ollama,
+                keep_alive: settings.keep_alive.clone(),
+            },
         })
+    }
+
+    /// Asks the server about itself, cheaply and in this run only (never cached: the
+    /// server, its model and its settings change between commits), and narrows the
+    /// window to what it allows: the budget is the smaller of the window this client
+    /// was made with (the user's settings or the repository's convention) and the
+    /// server's; Ollama gets the loaded model's `num_ctx`, so nothing reloads. The
+    /// JSON mode of the first request follows the server's kind. Each request has a
+    /// short timeout and none passes `deadline`; a server that answers none of them
+    /// is used as before (the settings' window, the JSON-mode ladder).
+    pub fn discover(&mut self, deadline: Instant) -> &ServerInfo {
+        let mut info = ServerInfo::unknown();
+        match self.provider {
+            Provider::Ollama => {
+                let show = self.meta(
+                    &mut info,
+                    "/api/show",
+                    Some(&json!({"model": self.model})),
+                    deadline,
+                );
+                let ps = self.meta(&mut info, "/api/ps", None, deadline);
+                discover::ollama(&mut info, &self.model, show.as_ref(), ps.as_ref());
+            }
+            Provider::OpenAi => {
+                if let Some(m) = self.meta(&mut info, "/v1/models", None, deadline) {
+                    discover::v1_models(&mut info, &self.model, &m);
+                }
+                match info.kind {
+                    ServerKind::LlamaCpp | ServerKind::Unknown => {
+                        if let Some(p) = self.meta(&mut info, "/props", None, deadline) {
+                            discover::props(&mut info, &p);
+                        }
+                    }
+                    ServerKind::LmStudio => {
+                        if let Some(m) = self.meta(&mut info, "/api/v0/models", None, deadline) {
+                            discover::lm_studio(&mut info, &self.model, &m);
+                        }
+                    }
+                    _ => {}
+                }
+                self.mode = info.kind.json_mode();
+            }
+        }
+        let wanted = self.window.context_tokens;
+        let (budget, from) = match (info.window, &info.window_from) {
+            (Some(w), Some(from)) if w < wanted => (
+                w,
+                format!("{w} tokens from {from} (the settings allow {wanted})"),
+            ),
+            (Some(w), Some(from)) => (
+                wanted,
+                format!("{wanted} tokens from the settings ({from}: {w})"),
+            ),
+            _ => (
+                wanted,
+                format!(
+                    "{wanted} tokens from the settings ({} says no window)",
+                    info.kind.name()
+                ),
+            ),
+        };
+        self.budget = budget;
+        self.budget_from = from;
+        self.window = Window {
+            context_tokens: info.num_ctx.unwrap_or(budget).max(budget),
+            output_tokens: self.window.output_tokens.min(budget / 2),
+        };
+        if info.thinking == Some(false) {
+            // The model cannot think: the field would only earn a 400.
+            self.ollama.think_off = false;
+        }
+        self.server = info;
+        &self.server
+    }
+
+    /// What the server said about itself ([`Client::discover`]).
+    pub fn server(&self) -> &ServerInfo {
+        &self.server
+    }
+
+    /// The window requests are sent with.
+    pub fn window(&self) -> Window {
+        self.window
+    }
+
+    /// The prompt's budget (whole context, the answer's reserve included) and where
+    /// it came from.
+    pub fn budget(&self) -> (usize, &str) {
+        (self.budget, &self.budget_from)
+    }
+
+    /// Builds the prompt so that it fits the server's window in the server's own
+    /// tokens. `build` gets the window to compose for (its `context_tokens` is the
+    /// `budget-tokens` to use, `output_tokens` the reserve; fragments are ranked with
+    /// the local counter). Where the server offers a tokenizer the final prompt is
+    /// counted with it and rebuilt smaller until it fits; otherwise, for a model whose
+    /// tokens are not OpenAI's, the budget keeps a margin for a tokenizer that counts
+    /// more than the local one.
+    pub fn fit(
+        &self,
+        deadline: Instant,
+        build: impl Fn(Window) -> Result<Prompt, DoesNotFit>,
+    ) -> Result<Prompt, DoesNotFit> {
+        let reserve = self.window.output_tokens;
+        let limit = self.budget.saturating_sub(reserve);
+        let at = |prompt_tokens: usize| Window {
+            context_tokens: reserve + prompt_tokens,
+            output_tokens: reserve,
+        };
+        let tokenizer = self.server.kind.tokenizer();
+        if tokenizer.is_none() {
+            let part = if self.server.kind.counts_like_cl100k() {
+                limit
+            } else {
+                limit - limit * UNKNOWN_TOKENIZER_MARGIN_PERCENT / 100
+            };
+            return build(at(part));
+        }
+        let mut part = limit;
+        let mut p = build(at(part))?;
+        for round in 0..=FIT_ROUNDS {
+            let text = format!("{}\n{}", p.system, p.user);
+            let Some(n) = tokenizer.and_then(|t| self.count_tokens(t, &text, deadline)) else {
+                // The tokenizer did not answer: the margin instead.
+                return build(at(
+                    part.min(limit - limit * UNKNOWN_TOKENIZER_MARGIN_PERCENT / 100)
+                ));
+            };
+            let n = n + TEMPLATE_TOKENS;
+            if n <= limit || round == FIT_ROUNDS {
+                // Fits, or the smallest tried (a prompt of floors only).
+                return Ok(p);
+            }
+            // Shrink in proportion to the overshoot and a little more (the composer
+            // cuts in steps), at least one token.
+            part = (part * limit / n * 95 / 100).min(part.saturating_sub(1));
+            p = build(at(part))?;
+        }
+        Ok(p)
+    }
+
+    /// The draft's prompt for this change and convention, through [`Client::fit`]:
+    /// the convention's `[context]` window replaced by the one the fit chose.
+    pub fn compose(
+        &self,
+        deadline: Instant,
+        state: &StagedState,
+        conv: &Convention,
+        intent: Option<&str>,
+        counter: &dyn TokenCounter,
+        store: &jitcommit_core::facts::Store,
+    ) -> Result<Prompt, DoesNotFit> {
+        self.fit(deadline, |w| {
+            let mut c = conv.clone();
+            c.context.budget_tokens = w.context_tokens;
+            c.context.reserve_output_tokens = w.output_tokens;
+            prompt::build_with_facts(state, &c, intent, counter, store)
+        })
+    }
+
+    /// The server's count of `text`'s tokens, or `None` when it does not answer.
+    fn count_tokens(&self, t: discover::Tokenizer, text: &str, deadline: Instant) -> Option<usize> {
+        let (path, body) = t.request(&self.model, &redact::redact_text(text).text);
+        let mut scratch = ServerInfo::unknown();
+        let answer = self.meta(&mut scratch, path, Some(&body), deadline)?;
+        discover::Tokenizer::count(&answer)
+    }
+
+    /// One metadata request (`GET`, or `POST` with `body`) to `path` on the
+    /// endpoint's server, within [`META_TIMEOUT`] and a quarter of the time left
+    /// before the deadline: the JSON of a 200
+    /// answer, else `None`. Recorded in `info.asked`.
+    fn meta(
+        &self,
+        info: &mut ServerInfo,
+        path: &str,
+        body: Option<&Value>,
+        deadline: Instant,
+    ) -> Option<Value> {
+        // A quarter of what is left at most: the chat request keeps most of the run.
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        let limit = (remaining / 4).min(META_TIMEOUT);
+        if limit.is_zero() {
+            return None;
+        }
+        let url = server_url(&self.endpoint, path);
+        let auth = self.key.as_ref().map(|k| format!("Bearer {}", k.expose()));
+        let result = match body {
+            Some(b) => {
+                let mut req = self
+                    .agent
+                    .post(&url)
+                    .config()
+                    .timeout_global(Some(limit))
+                    .timeout_connect(Some(self.connect_timeout.min(limit)))
+                    .build()
+                    .header("Accept", "application/json");
+                if let Some(a) = &auth {
+                    req = req.header("Authorization", a);
+                }
+                req.send_json(b)
+            }
+            None => {
+                let mut req = self
+                    .agent
+                    .get(&url)
+                    .config()
+                    .timeout_global(Some(limit))
+                    .timeout_connect(Some(self.connect_timeout.min(limit)))
+                    .build()
+                    .header("Accept", "application/json");
+                if let Some(a) = &auth {
+                    req = req.header("Authorization", a);
+                }
+                req.call()
+            }
+        };
+        let Ok(mut resp) = result else {
+            info.asked.push((path.to_owned(), 0));
+            return None;
+        };
+        let status = resp.status().as_u16();
+        info.asked.push((path.to_owned(), status));
+        if status != 200 {
+            return None;
+        }
+        let text = resp
+            .body_mut()
+            .with_config()
+            .limit(MAX_META_BYTES)
+            .lossy_utf8(true)
+            .read_to_string()
+            .ok()?;
+        serde_json::from_str(&text).ok()
     }
 
     /// The full URL requests go to, as it may be printed (query values hidden).
@@ -210,12 +460,19 @@ impl Client {
         // it already, so this finds nothing in a normal run).
         let system = redact::redact_text(system).text;
         let user = redact::redact_text(user).text;
-        let schema = redact_json(schema);
+        let schema = redact_json(&wire_schema(schema));
         let (system, user, schema) = (system.as_str(), user.as_str(), &schema);
         loop {
             let (body, json_mode) = match self.provider {
                 Provider::Ollama => (
-                    ollama::request_body(&self.model, system, user, schema, self.window),
+                    ollama::request_body(
+                        &self.model,
+                        system,
+                        user,
+                        schema,
+                        self.window,
+                        &self.ollama,
+                    ),
                     None,
                 ),
                 Provider::OpenAi => (
@@ -245,6 +502,12 @@ impl Client {
                     usage,
                     json_mode,
                 });
+            }
+            if self.provider == Provider::Ollama && status == 400 && self.ollama.think_off {
+                // An Ollama older than `think` (or a model without it) refuses the
+                // field: once more without it, and never again in this run.
+                self.ollama.think_off = false;
+                continue;
             }
             let steps_down = !matches!(status, 401 | 403 | 404 | 429);
             match (self.provider, self.mode.next()) {
@@ -375,6 +638,21 @@ pub fn endpoint_url(provider: Provider, url: &str) -> String {
     }
 }
 
+/// `path` on the server of a chat `endpoint` (from [`endpoint_url`]): the chat path
+/// removed, the query string kept (a key some servers take there).
+pub fn server_url(endpoint: &str, path: &str) -> String {
+    let (base, query) = endpoint.split_once('?').unwrap_or((endpoint, ""));
+    let mut base = base.trim_end_matches('/');
+    for suffix in ["/api/chat", "/chat/completions", "/v1"] {
+        base = base.strip_suffix(suffix).unwrap_or(base);
+    }
+    if query.is_empty() {
+        format!("{base}{path}")
+    } else {
+        format!("{base}{path}?{query}")
+    }
+}
+
 /// A URL as it may be printed (stderr, the footer, errors): every query value is
 /// `<redacted>`, since servers take keys there (`?api_key=…`, `?key=…`), and a
 /// `#fragment` is dropped.
@@ -479,6 +757,27 @@ mod tests {
             assert!(shown.contains("<redacted>"), "{shown}");
         }
         assert_eq!(shown_url("http://h/api/chat"), "http://h/api/chat");
+    }
+
+    #[test]
+    fn metadata_goes_to_the_chat_endpoints_server() {
+        let cases = [
+            ("http://h:1/api/chat", "/api/ps", "http://h:1/api/ps"),
+            ("http://h/v1/chat/completions", "/props", "http://h/props"),
+            (
+                "http://h/x/v1/chat/completions?key=K",
+                "/v1/models",
+                "http://h/x/v1/models?key=K",
+            ),
+            (
+                "http://h/chat/completions",
+                "/tokenize",
+                "http://h/tokenize",
+            ),
+        ];
+        for (e, p, want) in cases {
+            assert_eq!(server_url(e, p), want);
+        }
     }
 
     #[test]

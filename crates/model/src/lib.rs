@@ -4,12 +4,16 @@
 pub mod answer;
 pub mod cl100k;
 pub mod client;
+pub mod discover;
 mod ollama;
 pub mod openai;
 pub mod settings;
 pub mod tokens;
+pub mod wire;
 
 pub use answer::{AnswerError, parse_answer};
-pub use client::{Client, ClientError, Reply, Usage, Window};
+pub use client::{Client, ClientError, Reply};
+pub use discover::{ServerInfo, ServerKind};
 pub use openai::JsonMode;
 pub use settings::{ApiKey, Flags, Provider, Settings, SettingsError, Source};
+pub use wire::{Usage, Window};

@@ -4,7 +4,17 @@
 
 use serde_json::{Value, json};
 
-use crate::client::{SEED, Usage, Window};
+use crate::wire::{SEED, Usage, Window};
+
+/// Ollama's optional request fields.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Extras {
+    /// Send `think: false` (reasoning models answer without a thinking phase; an
+    /// older server answers 400 to the field, and the client drops it).
+    pub think_off: bool,
+    /// `keep_alive`: how long the model stays loaded (`5m`, `-1`, `0`).
+    pub keep_alive: Option<String>,
+}
 
 /// The request body. `num_ctx` must be set: Ollama silently truncates the prompt at
 /// its default context (2,048 tokens) otherwise.
@@ -14,8 +24,9 @@ pub(crate) fn request_body(
     user: &str,
     schema: &Value,
     window: Window,
+    extras: &Extras,
 ) -> Value {
-    json!({
+    let mut body = json!({
         "model": model,
         "stream": false,
         "format": schema,
@@ -29,7 +40,18 @@ pub(crate) fn request_body(
             {"role": "system", "content": system},
             {"role": "user", "content": user},
         ],
-    })
+    });
+    if let Some(obj) = body.as_object_mut() {
+        if extras.think_off {
+            obj.insert("think".into(), Value::Bool(false));
+        }
+        if let Some(k) = &extras.keep_alive {
+            // A whole number is seconds (Ollama reads it as a number); else a duration.
+            let v = k.parse::<i64>().map_or_else(|_| json!(k), |n| json!(n));
+            obj.insert("keep_alive".into(), v);
+        }
+    }
+    body
 }
 
 /// The answer's content, the model that answered, and the token counts if reported.

@@ -1,13 +1,15 @@
 //! The OpenAI-compatible wire format (`POST /v1/chat/completions`: llama.cpp's
 //! server, LM Studio, vLLM, OpenAI) and its ladder of JSON modes: servers differ in
-//! which `response_format` they accept, so the client steps down on an error status.
+//! which `response_format` they accept. The client starts at the mode the server's
+//! kind takes ([`crate::discover::ServerKind::json_mode`]) and steps down on an
+//! error status only as a last resort.
 
 use serde_json::{Value, json};
 
-use crate::client::{SEED, Usage, Window};
+use crate::wire::{SEED, Usage, Window};
 
-/// How the answer's JSON is asked for, strongest first. The client starts at
-/// `JsonSchema` and steps down one rung per error status, for the rest of the run.
+/// How the answer's JSON is asked for, strongest first. The client starts at the
+/// server's mode and steps down one rung per error status, for the rest of the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JsonMode {
     /// `{"type": "json_schema", "json_schema": {name, strict: true, schema}}` (OpenAI,

@@ -291,7 +291,10 @@ pub const SETTINGS: &[Setting] = &[
         default: "the server's own",
         flag_value: |f| f.keep_alive.as_deref(),
         parse: |s, v| {
-            s.keep_alive = text(v);
+            s.keep_alive = Some(
+                parse_keep_alive(v)
+                    .ok_or("expected seconds (-1: forever) or a duration like 5m, 1h30m")?,
+            );
             Ok(())
         },
     },
@@ -471,6 +474,33 @@ fn parse_provider(v: &str) -> Option<Provider> {
     }
 }
 
+/// Ollama's `keep_alive`: a whole number of seconds (`-1`: forever), or Go durations
+/// such as `5m`, `1h30m`, `90s`, `500ms`.
+fn parse_keep_alive(v: &str) -> Option<String> {
+    let v = v.trim();
+    if v.parse::<i64>().is_ok() {
+        return Some(v.to_owned());
+    }
+    let mut rest = v.strip_prefix('-').unwrap_or(v);
+    if rest.is_empty() || v.len() > 32 {
+        return None;
+    }
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
+        let unit_len = rest[digits..]
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len() - digits);
+        let unit = &rest[digits..digits + unit_len];
+        if digits == 0 || !["ns", "us", "ms", "s", "m", "h"].contains(&unit) {
+            return None;
+        }
+        rest = &rest[digits + unit_len..];
+    }
+    Some(v.to_owned())
+}
+
 /// `20`, `20s`, `2.5s`, `1500ms`; zero, negative and absurd values are rejected.
 fn parse_duration(v: &str) -> Option<Duration> {
     let v = v.trim();
@@ -580,6 +610,28 @@ mod tests {
         Settings::resolve(flags, &|k| env.get(k).cloned(), &|k| {
             git.get(&k.to_ascii_lowercase()).cloned()
         })
+    }
+
+    #[test]
+    fn keep_alive_takes_seconds_and_durations() {
+        let s = resolve(&Flags::default(), &[], &[]).expect("ok");
+        assert_eq!(s.keep_alive, None);
+        for v in [
+            "300", "-1", "0", "5m", "1h30m", "90s", "2.5m", "500ms", "-1m",
+        ] {
+            let s = resolve(&Flags::default(), &[], &[("jitcommit.keepAlive", v)]).expect(v);
+            assert_eq!(s.keep_alive.as_deref(), Some(v));
+        }
+        let s = resolve(
+            &Flags::default(),
+            &[("JITCOMMIT_KEEP_ALIVE", "1h")],
+            &[("jitcommit.keepAlive", "5m")],
+        );
+        assert_eq!(s.expect("env").keep_alive.as_deref(), Some("1h"));
+        for bad in ["", "5 minutes", "m", "5x", "forever", "1h\nX"] {
+            let e = resolve(&Flags::default(), &[], &[("jitcommit.keepAlive", bad)]).unwrap_err();
+            assert!(e.to_string().contains("jitcommit.keepAlive"), "{e}");
+        }
     }
 
     #[test]

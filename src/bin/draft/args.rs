@@ -52,9 +52,9 @@ OPTIONS:
     --provider P           ollama | openai (JITCOMMIT_PROVIDER, jitcommit.provider)
     --timeout DURATION     deadline for the whole run, e.g. 20s (jitcommit.timeout)
     --budget-tokens N      the model's context window (jitcommit.budgetTokens)
+    --keep-alive D         how long Ollama keeps the model loaded (jitcommit.keepAlive)
     --api-key-env VAR      environment variable holding the API key
     --allow-remote         allow a non-loopback (https) model server
-    --keep-alive D         how long the server keeps the model loaded (jitcommit.keepAlive)
     -h, --help             this text
     -V, --version          the version
 
@@ -89,8 +89,8 @@ pub fn parse(argv: impl IntoIterator<Item = OsString>) -> Result<Args, lexopt::E
             Long("timeout") => a.flags.timeout = Some(p.value()?.string()?),
             Long("budget-tokens") => a.flags.budget_tokens = Some(p.value()?.string()?),
             Long("api-key-env") => a.flags.api_key_env = Some(p.value()?.string()?),
-            Long("allow-remote") => a.flags.allow_remote = Some(true),
             Long("keep-alive") => a.flags.keep_alive = Some(p.value()?.string()?),
+            Long("allow-remote") => a.flags.allow_remote = Some(true),
             Short('h') | Long("help") => a.help = true,
             Short('V') | Long("version") => a.version = true,
             Value(v) => a.positional.push(v),

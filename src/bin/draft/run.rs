@@ -285,9 +285,22 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
     let conv = convention(&repo, Some(&settings))?;
     let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
     let intent = intent_from(args);
+    let intent = intent.as_deref();
     let store = fact_store(&repo, &conv);
-    let p = prompt::build_with_facts(&state, &conv, intent.as_deref(), &counter, &store)
-        .map_err(RunError::DoesNotFit)?;
+    // With a model configured, the server is asked for its window (no model call).
+    let deadline = Instant::now() + settings.timeout;
+    let client = Client::new(&settings, Window::of(&conv.context))
+        .ok()
+        .map(|mut c| {
+            c.discover(deadline);
+            c
+        });
+    let p = match &client {
+        Some(c) => c.compose(deadline, &state, &conv, intent, &counter, &store),
+        None => prompt::build_with_facts(&state, &conv, intent, &counter, &store),
+    }
+    .map_err(RunError::DoesNotFit)?;
+    let window = client.as_ref().map(|c| c.budget().1.to_owned());
     let selected = facts::select_staged(&store, &state);
     let out = if args.json {
         let v = serde_json::json!({
@@ -296,6 +309,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             "schema": p.schema,
             "report": p.report,
             "facts": selected,
+            "window": window,
         });
         serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
     } else {
@@ -306,7 +320,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             serde_json::to_string(&p.schema).unwrap_or_default(),
             facts_text(&store, &selected),
             budget::render_report(&p.report)
-        )
+        ) + &window.map_or(String::new(), |w| format!("window: {w}\n"))
     };
     use std::io::Write;
     std::io::stdout()
@@ -395,7 +409,13 @@ pub const REPO_BUDGET_CEILING: usize = 32_768;
 fn convention(repo: &Repo, settings: Option<&Settings>) -> Result<Convention, RunError> {
     let root = repo.work_dir().unwrap_or_else(|| repo.git_dir()).to_owned();
     let mut conv = config::discover_in_dir(&root)?.convention;
+    let asked = conv.context.budget_tokens;
     match settings.and_then(|s| s.budget_tokens) {
+        // The user's window; a repository that says it wants less gets less (the
+        // server's window narrows it again: Client::discover).
+        Some(b) if asked != config::ContextSettings::default().budget_tokens => {
+            conv.context.budget_tokens = b.min(asked);
+        }
         Some(b) => conv.context.budget_tokens = b,
         // The repository may ask for a smaller window, never for more of the
         // user's machine than REPO_BUDGET_CEILING without the user's own setting.
@@ -461,17 +481,15 @@ fn draft(
     let deadline = start + settings.timeout;
     let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
     let store = fact_store(repo, &conv);
-    let p = match prompt::build_with_facts(&state, &conv, intent, &counter, &store) {
-        Ok(p) => p,
-        Err(e) => return offline_draft(format!("the change does not fit the model's budget: {e}")),
-    };
-    let window = Window {
-        context_tokens: conv.context.budget_tokens,
-        output_tokens: conv.context.reserve_output_tokens,
-    };
-    let mut client = match Client::new(&settings, window) {
+    let mut client = match Client::new(&settings, Window::of(&conv.context)) {
         Ok(c) => c,
         Err(e) => return offline_draft(e.to_string()),
+    };
+    client.discover(deadline);
+    debug(&format!("jitcommit-draft: budget {}", client.budget().1));
+    let p = match client.compose(deadline, &state, &conv, intent, &counter, &store) {
+        Ok(p) => p,
+        Err(e) => return offline_draft(format!("the change does not fit the model's budget: {e}")),
     };
     let _spin = Spinner::start(client.model());
     let tokens = (p.report.total, p.report.available);

@@ -369,7 +369,10 @@ fn the_convention_holds_the_changelog_settings() {
             "[changelog]\nothers = 'all'\n",
             "changelog.others: unknown variant `all`, expected `count` or `list`",
         ),
-        ("[changelog]\nlinks = 1\n", "changelog.links: unknown field `links`"),
+        (
+            "[changelog]\nlinks = 1\n",
+            "changelog.links: unknown field `links`",
+        ),
     ] {
         let e = convention_from(text).unwrap_err().to_string();
         assert!(e.contains(needle), "{text:?}: {e}");

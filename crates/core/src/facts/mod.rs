@@ -525,8 +525,9 @@ mod tests {
         let conv = crate::config::load_file(&path).expect("loads").convention;
         let store = Store::from_table(&conv.facts);
         assert_eq!(store.facts.len(), 2);
+        // In file order, as the table was written.
         assert_eq!(
-            store.facts[0].source(),
+            store.facts[1].source(),
             "commit-convention.facts:RULE.tense"
         );
         std::fs::write(

@@ -1,0 +1,414 @@
+//! The wire against loopback fakes shaped like the real servers (their metadata
+//! answers in the servers' own JSON, crates/testkit `model_server::servers`), through
+//! the real `jitcommit-draft` in a real `git commit`: what the server says about
+//! itself in the same run picks the JSON mode (one chat request on llama-cpp-python),
+//! narrows the budget to the server's window (a repository number never raises it),
+//! keeps Ollama's loaded `num_ctx`, and the server's own tokenizer holds the window.
+#![allow(clippy::unwrap_used)]
+
+mod draft_support;
+use draft_support::*;
+use jitcommit_testkit::model_server::{Meta, ModelServer, Recorded, Route, Script, servers};
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+const GOOD: &str = r#"{"type":"feat","scope":null,"breaking":false,"summary":"add a greeting","bullets":[{"verb":"Add","path":"src/lib.rs","what_why":"greet so that new users see a welcome"}]}"#;
+
+fn repo_with_change() -> Repo {
+    let r = Repo::new();
+    write(
+        &r.dir,
+        "src/lib.rs",
+        "pub fn greet() -> &'static str {\n    \"hello\"\n}\n",
+    );
+    r.git(&["add", "src/lib.rs"]);
+    r
+}
+
+/// A change whose diff alone is larger than any budget used here.
+fn repo_with_large_change() -> Repo {
+    let r = Repo::new();
+    let body: String = (0..1500)
+        .map(|i| format!("pub fn greet_{i}() -> u32 {{ {i} }}\n"))
+        .collect();
+    write(&r.dir, "src/lib.rs", &body);
+    r.git(&["add", "src/lib.rs"]);
+    r
+}
+
+fn serve(routes: Vec<Route>, script: Vec<Script>) -> ModelServer {
+    ModelServer::with_routes(routes, script)
+}
+
+/// Commits; returns stderr (the hook's debug lines).
+fn commit(r: &Repo, server: &ModelServer, provider: &str) -> String {
+    r.use_model(&server.url(), provider);
+    r.ok(&["commit", "--no-edit"])
+}
+
+fn budget_line(stderr: &str) -> &str {
+    stderr
+        .lines()
+        .find(|l| l.starts_with("jitcommit-draft: budget "))
+        .unwrap_or_else(|| panic!("no budget line: {stderr}"))
+}
+
+fn text(req: &Recorded) -> String {
+    let m = &req.body["messages"];
+    format!(
+        "{}\n{}",
+        m[0]["content"].as_str().unwrap(),
+        m[1]["content"].as_str().unwrap()
+    )
+}
+
+fn paths(server: &ModelServer) -> Vec<String> {
+    server
+        .all_requests()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.path))
+        .collect()
+}
+
+fn schema_of(req: &Recorded) -> &Value {
+    match req.body.pointer("/response_format/schema") {
+        Some(s) => s,
+        None => &req.body["response_format"]["json_schema"]["schema"],
+    }
+}
+
+#[test]
+fn llama_cpp_python_gets_exactly_one_chat_request_in_the_mode_it_takes() {
+    let r = repo_with_change();
+    let server = serve(
+        servers::llama_cpp_python(4),
+        vec![Script::RejectJsonSchema(500, GOOD.to_owned())],
+    );
+    let err = commit(&r, &server, "openai");
+    assert_eq!(used(&err), Some("model"), "{err}");
+    let chats = server.requests();
+    assert_eq!(chats.len(), 1, "{:?}", paths(&server));
+    assert_eq!(chats[0].body["response_format"]["type"], "json_object");
+    let schema = schema_of(&chats[0]);
+    assert_eq!(schema["type"], "object", "{schema}");
+    for k in ["minLength", "maxLength"] {
+        assert!(!schema.to_string().contains(k), "{k} sent: {schema}");
+    }
+    assert!(
+        paths(&server).contains(&"GET /v1/models".to_owned()),
+        "{:?}",
+        paths(&server)
+    );
+    assert!(
+        r.last_message().starts_with("feat: add a greeting"),
+        "{}",
+        r.last_message()
+    );
+}
+
+#[test]
+fn servers_that_take_json_schema_get_it_first_and_once() {
+    for (name, routes) in [
+        ("llama.cpp", servers::llama_cpp(8192, 4)),
+        (
+            "LM Studio",
+            servers::lm_studio("test-model", 32768, Some(8192)),
+        ),
+        ("vLLM", servers::vllm("test-model", 8192, 4)),
+        ("silent", Vec::new()),
+    ] {
+        let r = repo_with_change();
+        let server = serve(routes, vec![Script::answer(GOOD)]);
+        let err = commit(&r, &server, "openai");
+        assert_eq!(used(&err), Some("model"), "{name}: {err}");
+        let chats = server.requests();
+        assert_eq!(chats.len(), 1, "{name}");
+        assert_eq!(
+            chats[0].body["response_format"]["type"], "json_schema",
+            "{name}"
+        );
+        assert!(
+            !schema_of(&chats[0]).to_string().contains("Length"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn the_servers_window_narrows_the_budget_and_says_where_it_came_from() {
+    let cases = [
+        (
+            servers::llama_cpp(2048, 4),
+            "2048 tokens from llama.cpp /props default_generation_settings.n_ctx",
+        ),
+        (
+            servers::lm_studio("test-model", 32768, Some(2048)),
+            "2048 tokens from LM Studio /api/v0/models loaded_context_length",
+        ),
+        (
+            servers::lm_studio("test-model", 2048, None),
+            "2048 tokens from LM Studio /api/v0/models max_context_length",
+        ),
+        (
+            servers::vllm("test-model", 2048, 4),
+            "2048 tokens from vLLM /v1/models max_model_len",
+        ),
+    ];
+    for (routes, want) in cases {
+        let r = repo_with_large_change();
+        r.git(&["config", "jitcommit.budgetTokens", "16384"]);
+        let server = serve(routes, vec![Script::answer(GOOD)]);
+        let err = commit(&r, &server, "openai");
+        assert!(budget_line(&err).contains(want), "{want}: {err}");
+        let req = &server.requests()[0];
+        // 2048 − the reserve, capped at half the window.
+        assert!(req.body["max_tokens"].as_u64().unwrap() <= 1024, "{want}");
+        let counter =
+            jitcommit_model::tokens::BpeCounter::new(jitcommit_core::config::Encoding::Cl100k);
+        let used = jitcommit_core::budget::TokenCounter::count(&counter, &text(req));
+        assert!(used < 2048, "{want}: {used} tokens");
+    }
+}
+
+#[test]
+fn a_repository_number_never_raises_the_servers_window() {
+    let r = repo_with_large_change();
+    write(
+        &r.dir,
+        ".commit-convention.toml",
+        "[context]\nbudget-tokens = 32768\nreserve-output-tokens = 512\n",
+    );
+    r.git(&["add", ".commit-convention.toml"]);
+    let server = serve(
+        servers::ollama("test-model", 32768, None, Some(2048), false),
+        vec![Script::answer(GOOD)],
+    );
+    let err = commit(&r, &server, "ollama");
+    assert!(
+        budget_line(&err).contains("2048 tokens from Ollama /api/ps"),
+        "{err}"
+    );
+    let opts = &server.requests()[0].body["options"];
+    assert_eq!(opts["num_ctx"], 2048, "{opts}");
+    assert!(opts["num_predict"].as_u64().unwrap() <= 1024, "{opts}");
+}
+
+#[test]
+fn ollama_keeps_the_loaded_num_ctx_and_falls_back_to_the_modelfile_then_the_model() {
+    // Loaded with a larger window than the budget: sent as loaded, no reload; the
+    // prompt still keeps to the settings' budget.
+    let r = repo_with_change();
+    let server = serve(
+        servers::ollama("test-model", 32768, Some(4096), Some(8192), false),
+        vec![Script::answer(GOOD)],
+    );
+    let err = commit(&r, &server, "ollama");
+    assert_eq!(used(&err), Some("model"), "{err}");
+    assert_eq!(server.requests()[0].body["options"]["num_ctx"], 8192);
+    assert!(
+        budget_line(&err).contains("4096 tokens from the settings (Ollama /api/ps"),
+        "{err}"
+    );
+    let asked = paths(&server);
+    assert!(asked.contains(&"POST /api/show".to_owned()), "{asked:?}");
+    assert!(asked.contains(&"GET /api/ps".to_owned()), "{asked:?}");
+    // Not loaded: the Modelfile's num_ctx.
+    let r = repo_with_change();
+    let server = serve(
+        servers::ollama("test-model", 32768, Some(2048), None, false),
+        vec![Script::answer(GOOD)],
+    );
+    let err = commit(&r, &server, "ollama");
+    assert_eq!(server.requests()[0].body["options"]["num_ctx"], 2048);
+    assert!(budget_line(&err).contains("Modelfile"), "{err}");
+    // Neither: the model's trained window caps the settings.
+    let r = repo_with_change();
+    r.git(&["config", "jitcommit.budgetTokens", "65536"]);
+    let server = serve(
+        servers::ollama("test-model", 32768, None, None, false),
+        vec![Script::answer(GOOD)],
+    );
+    let err = commit(&r, &server, "ollama");
+    assert_eq!(server.requests()[0].body["options"]["num_ctx"], 32768);
+    assert!(
+        budget_line(&err).contains("model_info qwen3.context_length"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_servers_tokenizer_holds_the_window_in_its_own_tokens() {
+    // The fake tokenizers count one token per 2 bytes: about twice cl100k's count.
+    for (name, routes, provider) in [
+        ("llama.cpp", servers::llama_cpp(4096, 2), "openai"),
+        ("llama-cpp-python", servers::llama_cpp_python(2), "openai"),
+        ("vLLM", servers::vllm("test-model", 4096, 2), "openai"),
+    ] {
+        let r = repo_with_large_change();
+        let server = serve(routes, vec![Script::RejectJsonSchema(500, GOOD.to_owned())]);
+        let err = commit(&r, &server, provider);
+        assert_eq!(used(&err), Some("model"), "{name}: {err}");
+        let req = &server.requests()[0];
+        let reserve = req.body["max_tokens"].as_u64().unwrap() as usize;
+        let server_tokens = text(req).len().div_ceil(2);
+        assert!(
+            server_tokens + 32 <= 4096 - reserve,
+            "{name}: {server_tokens} server tokens in a {} window",
+            4096 - reserve
+        );
+        // It was not trimmed to nothing: the window is mostly used.
+        assert!(
+            server_tokens > (4096 - reserve) / 2,
+            "{name}: {server_tokens}"
+        );
+        let tokenized = server
+            .all_requests()
+            .iter()
+            .filter(|q| q.path.contains("tokenize"))
+            .count();
+        assert!(
+            tokenized >= 2,
+            "{name}: rebuilt after a count: {:?}",
+            paths(&server)
+        );
+    }
+}
+
+#[test]
+fn a_server_that_says_nothing_still_drafts_with_the_settings_window() {
+    for provider in ["ollama", "openai"] {
+        let r = repo_with_change();
+        let server = ModelServer::start(vec![Script::answer(GOOD)]);
+        let err = commit(&r, &server, provider);
+        assert_eq!(used(&err), Some("model"), "{provider}: {err}");
+        assert!(
+            budget_line(&err).contains("4096 tokens from the settings"),
+            "{err}"
+        );
+        assert_eq!(server.requests().len(), 1);
+        if provider == "ollama" {
+            assert_eq!(server.requests()[0].body["options"]["num_ctx"], 4096);
+        }
+    }
+}
+
+#[test]
+fn print_context_says_where_the_window_came_from() {
+    let r = repo_with_change();
+    let server = serve(servers::llama_cpp(2048, 4), Vec::new());
+    r.use_model(&server.url(), "openai");
+    let out = r.draft_cmd().arg("--print-context").output().unwrap();
+    assert_ok(&out, "--print-context");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("window: 2048 tokens from llama.cpp /props"),
+        "{stdout}"
+    );
+    let out = r
+        .draft_cmd()
+        .args(["--print-context", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["window"]
+            .as_str()
+            .unwrap()
+            .starts_with("2048 tokens from llama.cpp"),
+        "{v}"
+    );
+    assert!(server.requests().is_empty(), "no model call");
+}
+
+#[test]
+fn ollama_asks_not_to_think_and_drops_the_field_for_an_older_server() {
+    let r = repo_with_change();
+    let server = serve(
+        servers::ollama("test-model", 32768, None, None, true),
+        vec![Script::answer(GOOD)],
+    );
+    commit(&r, &server, "ollama");
+    let chats = server.requests();
+    assert_eq!(chats.len(), 1);
+    assert_eq!(chats[0].body["think"], false);
+    // An older server answers 400 to the field: once more without it.
+    let r = repo_with_change();
+    let server = ModelServer::start(vec![Script::RejectField(400, "think", GOOD.to_owned())]);
+    let err = commit(&r, &server, "ollama");
+    assert_eq!(used(&err), Some("model"), "{err}");
+    let chats = server.requests();
+    assert_eq!(chats.len(), 2);
+    assert_eq!(chats[0].body["think"], false);
+    assert!(chats[1].body.get("think").is_none(), "{}", chats[1].body);
+    // A model that says it cannot think is not asked.
+    let r = repo_with_change();
+    let server = serve(
+        servers::ollama("test-model", 32768, None, None, false),
+        vec![Script::RejectField(400, "think", GOOD.to_owned())],
+    );
+    commit(&r, &server, "ollama");
+    assert_eq!(server.requests().len(), 1);
+    assert!(server.requests()[0].body.get("think").is_none());
+}
+
+#[test]
+fn keep_alive_comes_from_the_flag_the_environment_or_git_config() {
+    let r = repo_with_change();
+    let server = ModelServer::start(vec![Script::answer(GOOD); 4]);
+    r.use_model(&server.url(), "ollama");
+    r.ok(&["commit", "--no-edit"]);
+    assert!(server.requests()[0].body.get("keep_alive").is_none());
+    write(&r.dir, "src/lib.rs", "pub fn greet() {}\n");
+    r.git(&["add", "."]);
+    r.git(&["config", "jitcommit.keepAlive", "10m"]);
+    r.ok(&["commit", "--no-edit"]);
+    assert_eq!(server.requests()[1].body["keep_alive"], "10m");
+    write(&r.dir, "src/lib.rs", "pub fn greet() -> u8 { 1 }\n");
+    r.git(&["add", "."]);
+    let out = r
+        .draft_cmd()
+        .env("JITCOMMIT_KEEP_ALIVE", "-1")
+        .arg("--dry-run")
+        .output()
+        .unwrap();
+    assert_ok(&out, "--dry-run");
+    assert_eq!(server.requests()[2].body["keep_alive"], -1);
+    let out = r
+        .draft_cmd()
+        .env("JITCOMMIT_KEEP_ALIVE", "-1")
+        .args(["--dry-run", "--keep-alive", "0"])
+        .output()
+        .unwrap();
+    assert_ok(&out, "--dry-run");
+    assert_eq!(server.requests()[3].body["keep_alive"], 0);
+    // A bad value is named with its source, and the draft is offline.
+    r.git(&["config", "jitcommit.keepAlive", "forever"]);
+    let out = r.draft_cmd().arg("--dry-run").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("jitcommit.keepAlive"), "{err}");
+    assert_eq!(server.requests().len(), 4);
+}
+
+#[test]
+fn a_server_slow_to_describe_itself_costs_at_most_the_short_timeouts() {
+    let hang = |method, path| Route {
+        method,
+        path,
+        answer: Meta::Hang(Duration::from_secs(30)),
+    };
+    let r = repo_with_change();
+    // The run's deadline is 2 s (draft_support); each metadata request gets a quarter
+    // of what is left (1.5 s at most), so the chat request still gets its answer.
+    let server = serve(
+        vec![hang("POST", "/api/show"), hang("GET", "/api/ps")],
+        vec![Script::answer(GOOD)],
+    );
+    r.use_model(&server.url(), "ollama");
+    let t = Instant::now();
+    let err = r.ok(&["commit", "--no-edit"]);
+    let took = t.elapsed();
+    assert_eq!(used(&err), Some("model"), "{err}");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert!(budget_line(&err).contains("from the settings"), "{err}");
+    assert_eq!(server.all_requests().len(), 3, "{:?}", paths(&server));
+}
