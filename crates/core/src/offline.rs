@@ -270,6 +270,11 @@ fn verb(conv: &Convention, preferred: &[&str]) -> String {
         .unwrap_or_else(|| preferred.first().copied().unwrap_or("Update").to_owned())
 }
 
+/// The verb a bullet for a path with status `kind` takes under `conv`.
+pub(crate) fn status_verb(conv: &Convention, kind: ChangeKind) -> String {
+    verb(conv, status_verbs(kind))
+}
+
 fn status_verbs(kind: ChangeKind) -> &'static [&'static str] {
     match kind {
         ChangeKind::Added | ChangeKind::Copied => &["Add", "Update"],
@@ -367,7 +372,7 @@ fn file_bullet(f: &FileDiff, conv: &Convention) -> Bullet {
         what = format!("copied from {}, {what}", lossy(old));
     }
     Bullet {
-        verb: verb(conv, status_verbs(f.change.kind)),
+        verb: status_verb(conv, f.change.kind),
         target,
         what_why: format!("{what}; {WHY_PLACEHOLDER}"),
     }

@@ -108,6 +108,9 @@ pub struct Convention {
     pub body_wrap: usize,
     /// Each bullet path must be among the commit's changed paths.
     pub trace_paths: bool,
+    /// Every changed path is named by a bullet and verbs agree with statuses
+    /// (`bullet-coverage`, `bullet-status`); drafts apply it whatever this says.
+    pub coverage: bool,
     /// Only ` — ` is accepted as the bullet separator (not ` -- `).
     pub strict_separator: bool,
     /// Message kinds exempt from every rule.
@@ -174,6 +177,7 @@ impl Default for Convention {
             body: BodyPolicy::Required,
             body_wrap: 0,
             trace_paths: true,
+            coverage: false,
             strict_separator: false,
             exempt: vec![
                 Exemption::Merge,

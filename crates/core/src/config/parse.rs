@@ -24,6 +24,7 @@ pub(super) const KEYS: &[&str] = &[
     "body",
     "body-wrap",
     "trace-paths",
+    "coverage",
     "strict-separator",
     "exempt",
     "placeholders",
@@ -218,6 +219,7 @@ fn convention(doc: &Doc<'_>, table: &DeTable<'_>, prefix: &str) -> Result<Conven
             }
             "body-wrap" => c.body_wrap = int(doc, &key, v, 0, 1000)?,
             "trace-paths" => c.trace_paths = boolean(doc, &key, v)?,
+            "coverage" => c.coverage = boolean(doc, &key, v)?,
             "strict-separator" => c.strict_separator = boolean(doc, &key, v)?,
             "exempt" => {
                 let names = list(doc, &key, v, true, |_| Ok(()))?;

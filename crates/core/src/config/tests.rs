@@ -254,7 +254,7 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
         "pyproject.toml",
         "[project]\nname = \"x\"\n\n[tool.commit-convention]\ntypes = [\"feat\"]\ntype = [\"fix\"]\n",
         "pyproject.toml:6:1: unknown key \"type\" in [tool.commit-convention] (known: types, type-case, scopes, \
-         verbs, subject-max, subject-period, body, body-wrap, trace-paths, strict-separator, exempt, \
+         verbs, subject-max, subject-period, body, body-wrap, trace-paths, coverage, strict-separator, exempt, \
          placeholders, sections, context, changelog)",
         Some("tool.commit-convention.type"),
     ),
@@ -262,7 +262,7 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
         ".commit-convention.toml",
         "\n\n  colour = true\n",
         ".commit-convention.toml:3:3: unknown key \"colour\" in the top level (known: types, type-case, scopes, \
-         verbs, subject-max, subject-period, body, body-wrap, trace-paths, strict-separator, exempt, \
+         verbs, subject-max, subject-period, body, body-wrap, trace-paths, coverage, strict-separator, exempt, \
          placeholders, sections, context, changelog)",
         Some("colour"),
     ),

@@ -72,6 +72,9 @@ pub(super) fn to_toml(c: &Convention) -> String {
     let _ = writeln!(s, "body = {}", quote(body));
     let _ = writeln!(s, "body-wrap = {}", c.body_wrap);
     let _ = writeln!(s, "trace-paths = {}", c.trace_paths);
+    if c.coverage {
+        let _ = writeln!(s, "coverage = true");
+    }
     let _ = writeln!(s, "strict-separator = {}", c.strict_separator);
     let _ = writeln!(
         s,
