@@ -16,6 +16,7 @@ mod packs;
 mod patch;
 mod probe;
 mod quote;
+mod renames;
 mod staged;
 mod types;
 
