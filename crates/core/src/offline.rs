@@ -9,10 +9,20 @@
 //! offline draft cannot be committed unread.
 //!
 //! Choices (documented in docs/draft.md):
-//! - type: every path docs → `docs`, tests → `test`, CI → `ci`, build → `build`;
-//!   otherwise `feat` when some path is added, `refactor` when the change only
-//!   renames or removes, else `chore`; a type the convention does not allow falls
-//!   back to the next of those that it allows, then to its first type.
+//! - type: every path docs → `docs`, CI → `ci`, build → `build`; tests (with at most
+//!   docs or config beside them) → `test`; only renames and deletions of source →
+//!   `refactor`; a new source file → `feat`; otherwise the type the repository's recent
+//!   history used most for these paths ([`TypeHistory`], `feat` and `chore` not counted:
+//!   a modification adds nothing), else `feat` for a new public item, else `fix`. A type
+//!   the convention does not allow falls back to the next candidate it allows, then to
+//!   its first type. Never `chore` for source.
+//! - summary: what happens to the dominant file (the source file with the most changed
+//!   lines) and its main symbol — the item it adds, else the item its first hunk
+//!   changes — and how many files change beside it (`update parse in lib.rs and 2 more
+//!   files`); a change described by directories names the directory.
+//! - what: per file, the items its added lines define (`new parse_x`) and the items its
+//!   hunks change, from the nearest definition inside the hunk, else the hunk header
+//!   when that is a definition (`in render`); a new file lists what it defines.
 //! - scope: the first directory below a container (`crates/`, `packages/`, `src/`, …)
 //!   that every path shares, if the convention allows it (any scope when its list is
 //!   empty); none otherwise.
@@ -25,7 +35,7 @@ use std::collections::BTreeMap;
 
 use crate::config::Convention;
 use crate::message::{Bullet, Message, Subject, Target};
-use crate::repo::{ChangeKind, FileDiff, StagedState};
+use crate::repo::{ChangeKind, FileDiff, StagedState, TypeHistory};
 
 /// The why the user has to write; `jitcommit-check` rejects a message that still holds it.
 pub use crate::rules::WHY_PLACEHOLDER;
@@ -46,11 +56,21 @@ pub enum OfflineError {
 
 /// Drafts a message for `state` under `conv`, without a model.
 pub fn draft(state: &StagedState, conv: &Convention) -> Result<Message, OfflineError> {
+    draft_with(state, conv, &TypeHistory::default())
+}
+
+/// [`draft`], with the types the repository's recent history used for these paths
+/// ([`crate::repo::Repo::type_history`]) to settle a type the change does not show.
+pub fn draft_with(
+    state: &StagedState,
+    conv: &Convention,
+    history: &TypeHistory,
+) -> Result<Message, OfflineError> {
     if state.files.is_empty() {
         return Err(OfflineError::NothingStaged);
     }
     let paths: Vec<String> = state.files.iter().map(|f| lossy(&f.change.path)).collect();
-    let kind = infer_type(state, &paths, conv);
+    let kind = infer_type(state, &paths, conv, history);
     let scope = infer_scope(&paths, conv).filter(|s| *s != kind);
     let bullets = if state.files.len() <= MAX_BULLETS {
         state.files.iter().map(|f| file_bullet(f, conv)).collect()
@@ -177,40 +197,68 @@ fn classify(path: &str) -> Class {
     Class::Source
 }
 
-fn infer_type(state: &StagedState, paths: &[String], conv: &Convention) -> String {
+fn infer_type(
+    state: &StagedState,
+    paths: &[String],
+    conv: &Convention,
+    history: &TypeHistory,
+) -> String {
+    let allowed = |t: &str| conv.types.is_empty() || conv.types.iter().any(|a| a == t);
+    let pick = |wanted: &[&str]| -> String {
+        wanted
+            .iter()
+            .find(|t| allowed(t))
+            .map(|t| (*t).to_owned())
+            .or_else(|| conv.types.first().cloned())
+            .unwrap_or_else(|| "feat".to_owned())
+    };
     let classes: Vec<Class> = paths.iter().map(|p| classify(p)).collect();
     let all = |c: Class| classes.iter().all(|x| *x == c);
-    let mut wanted: Vec<&str> = Vec::new();
     if all(Class::Docs) {
-        wanted.push("docs");
-    } else if all(Class::Test) {
-        wanted.push("test");
-    } else if all(Class::Ci) {
-        wanted.push("ci");
-    } else if all(Class::Build) {
-        wanted.push("build");
+        return pick(&["docs", "chore"]);
     }
-    let kinds = state.files.iter().map(|f| f.change.kind);
-    if state
+    if all(Class::Ci) {
+        return pick(&["ci", "build", "chore"]);
+    }
+    if all(Class::Build) {
+        return pick(&["build", "chore"]);
+    }
+    // Tests with at most docs or config beside them: the change is the tests.
+    let no_source = !classes.contains(&Class::Source);
+    if no_source && classes.contains(&Class::Test) {
+        return pick(&["test", "chore"]);
+    }
+    let source: Vec<&FileDiff> = state
         .files
         .iter()
-        .any(|f| f.change.kind == ChangeKind::Added)
+        .zip(&classes)
+        .filter(|(_, c)| **c == Class::Source)
+        .map(|(f, _)| f)
+        .collect();
+    let kinds = || state.files.iter().map(|f| f.change.kind);
+    if !source.is_empty() && kinds().all(|k| matches!(k, ChangeKind::Renamed | ChangeKind::Deleted))
     {
-        wanted.push("feat");
+        return pick(&["refactor", "chore"]);
     }
-    if kinds
-        .clone()
-        .all(|k| matches!(k, ChangeKind::Renamed | ChangeKind::Deleted))
-    {
-        wanted.push("refactor");
-    }
-    wanted.extend(["chore", "feat", "fix"]);
-    wanted
+    // New code: a new source file is a feature.
+    if source
         .iter()
-        .find(|t| conv.types.iter().any(|a| a == *t))
-        .map(|t| (*t).to_owned())
-        .or_else(|| conv.types.first().cloned())
-        .unwrap_or_else(|| "chore".to_owned())
+        .any(|f| matches!(f.change.kind, ChangeKind::Added | ChangeKind::Copied))
+    {
+        return pick(&["feat", "fix"]);
+    }
+    // Otherwise the type this repository uses most for these paths …
+    if let Some(t) = history.most_used(|t| allowed(t) && !matches!(t, "chore" | "feat")) {
+        return t.to_owned();
+    }
+    // … and with no history, a new public item is a feature too.
+    if source.iter().any(|f| !new_public_items(f).is_empty()) {
+        return pick(&["feat", "fix"]);
+    }
+    if no_source {
+        return pick(&["build", "chore"]);
+    }
+    pick(&["fix", "refactor", "feat"])
 }
 
 /// Directories that hold components rather than being one.
@@ -270,6 +318,11 @@ fn verb(conv: &Convention, preferred: &[&str]) -> String {
         .unwrap_or_else(|| preferred.first().copied().unwrap_or("Update").to_owned())
 }
 
+/// The verb a bullet for a path with status `kind` takes under `conv`.
+pub(crate) fn status_verb(conv: &Convention, kind: ChangeKind) -> String {
+    verb(conv, status_verbs(kind))
+}
+
 fn status_verbs(kind: ChangeKind) -> &'static [&'static str] {
     match kind {
         ChangeKind::Added | ChangeKind::Copied => &["Add", "Update"],
@@ -307,6 +360,205 @@ fn function_name(header: &str) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
+/// Words that may come before a definition's keyword.
+const MODIFIERS: &[&str] = &[
+    "pub",
+    "pub(crate)",
+    "pub(super)",
+    "pub(self)",
+    "async",
+    "unsafe",
+    "extern",
+    "export",
+    "default",
+    "static",
+    "public",
+    "private",
+    "protected",
+    "internal",
+    "abstract",
+    "final",
+    "override",
+    "virtual",
+    "inline",
+    "open",
+    "data",
+    "sealed",
+];
+
+/// Keywords that start a definition, and whether the name follows them directly.
+const DEFINERS: &[&str] = &[
+    "fn",
+    "def",
+    "class",
+    "struct",
+    "enum",
+    "trait",
+    "mod",
+    "func",
+    "function",
+    "interface",
+    "type",
+    "const",
+    "impl",
+    "union",
+    "macro_rules!",
+    "module",
+    "object",
+];
+
+/// The item a source line defines (`pub fn parse(` → `parse`, `impl Foo for Bar {` →
+/// `impl Foo for Bar`, `class Widget:` → `Widget`), or `None` for any other line.
+fn defined_name(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace().peekable();
+    while words
+        .peek()
+        .is_some_and(|w| MODIFIERS.contains(w) || w.starts_with("pub("))
+    {
+        words.next();
+    }
+    let kw = words.next()?;
+    // `extern "C" fn`, `const fn`, `async def` …
+    let (kw, rest): (&str, Vec<&str>) =
+        if kw.starts_with('"') || (kw == "const" && words.peek() == Some(&"fn")) {
+            (words.next()?, words.collect())
+        } else {
+            (kw, words.collect())
+        };
+    if !DEFINERS.contains(&kw) {
+        return None;
+    }
+    let rest = rest.join(" ");
+    if kw == "impl" {
+        let head = rest.split('{').next().unwrap_or("").trim();
+        let name: String = format!("impl {head}").chars().take(40).collect();
+        return (!head.is_empty()).then_some(name);
+    }
+    // Go methods: `func (r *Repo) Name(`.
+    let rest = if kw == "func" && rest.starts_with('(') {
+        rest.split_once(')')
+            .map_or("", |(_, r)| r)
+            .trim_start()
+            .to_owned()
+    } else {
+        rest
+    };
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+        .take(64)
+        .collect();
+    (!name.is_empty() && !name.chars().all(|c| c.is_ascii_digit())).then_some(name)
+}
+
+/// The names a diff's added lines define, in order, without the ones a removed line of
+/// the same diff defined too (a changed signature is not a new item).
+fn added_items(f: &FileDiff, public_only: bool) -> Vec<String> {
+    let mut removed: Vec<String> = Vec::new();
+    let mut added: Vec<(bool, String)> = Vec::new();
+    if !has_code(f) {
+        return Vec::new();
+    }
+    for h in &f.hunks {
+        for line in h.body.lines() {
+            let (sign, text) = line.split_at(line.len().min(1));
+            let Some(name) = defined_name(text) else {
+                continue;
+            };
+            match sign {
+                "-" => removed.push(name),
+                "+" if !public_only || is_public(text) => added.push((is_minor(text), name)),
+                _ => {}
+            }
+        }
+    }
+    // Functions and types before constants and aliases, each in diff order.
+    added.sort_by_key(|(minor, _)| *minor);
+    let mut out: Vec<String> = Vec::new();
+    for (_, n) in added {
+        if !removed.contains(&n) && !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// A constant, static or type alias: a definition, but rarely what a change is about.
+fn is_minor(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| !MODIFIERS.contains(w) && !w.starts_with("pub("))
+        .take(2)
+        .collect();
+    matches!(words.first(), Some(&"const" | &"type")) && words.get(1) != Some(&"fn")
+}
+
+/// A file whose lines can define items: source and tests, not prose or data.
+fn has_code(f: &FileDiff) -> bool {
+    let path = lossy(&f.change.path);
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    !f.binary
+        && !f.submodule
+        && matches!(classify(&path), Class::Source | Class::Test)
+        && !matches!(
+            ext,
+            "md" | "txt" | "snap" | "json" | "toml" | "yaml" | "yml" | "lock" | "csv" | "html"
+        )
+}
+
+/// A definition others can use: `pub` (not `pub(crate)`), `export`, `public`, a Go name
+/// in capitals, a Python name at the top level without a leading `_`.
+fn is_public(text: &str) -> bool {
+    let t = text.trim_start();
+    let top = t.len() == text.len();
+    t.starts_with("pub ")
+        || t.starts_with("export ")
+        || t.starts_with("public ")
+        || (t.starts_with("func ")
+            && defined_name(t).is_some_and(|n| n.starts_with(|c: char| c.is_uppercase())))
+        || (top
+            && (t.starts_with("def ") || t.starts_with("class "))
+            && defined_name(t).is_some_and(|n| !n.starts_with('_')))
+}
+
+/// The new public items of a source file's diff.
+fn new_public_items(f: &FileDiff) -> Vec<String> {
+    if f.binary || f.submodule {
+        return Vec::new();
+    }
+    added_items(f, true)
+}
+
+/// The item a hunk changes: the nearest definition among its context and removed lines
+/// before its first change, else the header's function when it looks like one.
+fn changed_item(h: &crate::repo::Hunk) -> Option<String> {
+    let mut nearest = None;
+    for line in h.body.lines() {
+        let (sign, text) = line.split_at(line.len().min(1));
+        match sign {
+            " " | "-" => {
+                if let Some(n) = defined_name(text) {
+                    nearest = Some(n);
+                }
+                if sign == "-" {
+                    break;
+                }
+            }
+            _ => break,
+        }
+    }
+    nearest.or_else(|| {
+        let ctx = h.header.strip_prefix("@@")?.split_once("@@")?.1;
+        defined_name(ctx).or_else(|| {
+            // A C-like `type name(args)` header: the word before `(`.
+            ctx.contains('(')
+                .then(|| function_name(&h.header))
+                .flatten()
+                .filter(|n| !n.contains(' '))
+        })
+    })
+}
+
 fn what(f: &FileDiff) -> String {
     if f.submodule {
         return "submodule pointer".to_owned();
@@ -314,25 +566,50 @@ fn what(f: &FileDiff) -> String {
     if f.binary {
         return "binary file".to_owned();
     }
-    let mut names: Vec<String> = Vec::new();
-    for h in &f.hunks {
-        if let Some(n) = function_name(&h.header)
-            && !names.contains(&n)
-        {
-            names.push(n);
-        }
-    }
-    if !names.is_empty() {
+    let list = |names: &[String]| {
         let more = names.len().saturating_sub(MAX_NAMES);
-        names.truncate(MAX_NAMES);
-        let mut s = format!("in {}", names.join(", "));
+        let mut s = names[..names.len().min(MAX_NAMES)].join(", ");
         if more > 0 {
             s.push_str(&format!(" and {more} more"));
         }
-        return s;
+        s
+    };
+    let added = added_items(f, false);
+    if f.change.kind == ChangeKind::Added {
+        return if added.is_empty() {
+            format!("new file, {}", lines(f.added))
+        } else {
+            format!("new file with {}", list(&added))
+        };
+    }
+    let mut changed: Vec<String> = Vec::new();
+    for h in f.hunks.iter().filter(|_| has_code(f)) {
+        let adds_one = h.body.lines().any(|l| {
+            l.strip_prefix('+')
+                .and_then(defined_name)
+                .is_some_and(|n| added.contains(&n))
+        });
+        if adds_one && !h.body.lines().any(|l| l.starts_with('-')) {
+            continue;
+        }
+        if let Some(n) = changed_item(h)
+            && !changed.contains(&n)
+            && !added.contains(&n)
+        {
+            changed.push(n);
+        }
+    }
+    let mut parts = Vec::new();
+    if !added.is_empty() {
+        parts.push(format!("new {}", list(&added)));
+    }
+    if !changed.is_empty() {
+        parts.push(format!("in {}", list(&changed)));
+    }
+    if !parts.is_empty() {
+        return parts.join("; ");
     }
     match f.change.kind {
-        ChangeKind::Added => format!("new file, {}", lines(f.added)),
         ChangeKind::Deleted => format!("{} removed", lines(f.removed)),
         ChangeKind::Renamed | ChangeKind::Copied if f.added + f.removed == 0 => {
             "content unchanged".to_owned()
@@ -367,7 +644,7 @@ fn file_bullet(f: &FileDiff, conv: &Convention) -> Bullet {
         what = format!("copied from {}, {what}", lossy(old));
     }
     Bullet {
-        verb: verb(conv, status_verbs(f.change.kind)),
+        verb: status_verb(conv, f.change.kind),
         target,
         what_why: format!("{what}; {WHY_PLACEHOLDER}"),
     }
@@ -452,6 +729,9 @@ fn tally(kinds: &[ChangeKind]) -> String {
     format!("{} files ({})", kinds.len(), parts.join(", "))
 }
 
+/// The subject's summary: what happens to the dominant file (the source file with the
+/// most changed lines, else any file) and its main symbol, and how many other files
+/// change with it; for a change described by directories, the directory.
 fn summarize(state: &StagedState, paths: &[String]) -> String {
     let kinds: Vec<ChangeKind> = state.files.iter().map(|f| f.change.kind).collect();
     let action = if kinds
@@ -466,27 +746,68 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
     } else {
         "update"
     };
-    if let [one] = paths {
-        let name = one.rsplit('/').next().unwrap_or(one);
-        return format!("{action} {name}");
+    if state.files.len() > MAX_BULLETS {
+        let first: Vec<&str> = paths[0].split('/').collect();
+        let common = (0..first.len().saturating_sub(1))
+            .take_while(|&i| {
+                paths.iter().all(|p| {
+                    p.split('/').nth(i) == first.get(i).copied() && p.matches('/').count() > i
+                })
+            })
+            .count();
+        return if common == 0 {
+            format!("{action} {} files", paths.len())
+        } else {
+            format!(
+                "{action} {} files in {}",
+                paths.len(),
+                first[..common].join("/")
+            )
+        };
     }
-    let first: Vec<&str> = paths[0].split('/').collect();
-    let common = (0..first.len().saturating_sub(1))
-        .take_while(|&i| {
-            paths
-                .iter()
-                .all(|p| p.split('/').nth(i) == first.get(i).copied() && p.matches('/').count() > i)
-        })
-        .count();
-    if common == 0 {
-        format!("{action} {} files", paths.len())
-    } else {
-        format!(
-            "{action} {} files in {}",
-            paths.len(),
-            first[..common].join("/")
-        )
+    let weight = |f: &FileDiff| {
+        let class = classify(&lossy(&f.change.path));
+        (class == Class::Source, has_code(f), f.added + f.removed + 1)
+    };
+    let Some(main) = state.files.iter().max_by_key(|f| weight(f)) else {
+        return action.to_owned();
+    };
+    let path = lossy(&main.change.path);
+    let name = path.rsplit('/').next().unwrap_or(&path).to_owned();
+    let changed_symbol = || {
+        main.hunks
+            .iter()
+            .filter(|_| has_code(main))
+            .find_map(changed_item)
+    };
+    let mut s = match (main.change.kind, &main.change.old_path) {
+        (ChangeKind::Added | ChangeKind::Copied, _) => match added_items(main, false).first() {
+            Some(sym) => format!("add {sym} in {name}"),
+            None => format!("add {name}"),
+        },
+        (ChangeKind::Deleted, _) => format!("remove {name}"),
+        (ChangeKind::Renamed, Some(old)) => {
+            let old = lossy(old);
+            let old_name = old.rsplit('/').next().unwrap_or(&old).to_owned();
+            if old_name == name {
+                format!("move {name}")
+            } else {
+                format!("rename {old_name} to {name}")
+            }
+        }
+        _ => match (added_items(main, false).first(), changed_symbol()) {
+            (Some(sym), _) => format!("add {sym} in {name}"),
+            (None, Some(sym)) => format!("update {sym} in {name}"),
+            (None, None) => format!("update {name}"),
+        },
+    };
+    let others = state.files.len() - 1;
+    if others == 1 {
+        s.push_str(" and one more file");
+    } else if others > 1 {
+        s.push_str(&format!(" and {others} more files"));
     }
+    s
 }
 
 #[cfg(test)]
@@ -582,18 +903,233 @@ mod tests {
             ]),
             "refactor"
         );
+        // A modification the change does not type, with no history: fix, never chore.
         assert_eq!(
             kind_of(vec![file(Modified, "src/lib.rs", None, &[])]),
-            "chore"
+            "fix"
         );
-        // A type the convention does not allow falls back.
+        // A type the convention does not allow falls back to its first type.
         let conv = Convention {
             types: vec!["fix".into(), "feat".into()],
             ..Convention::default()
         };
         let m =
             draft(&state(vec![file(Modified, "docs/a.md", None, &[])]), &conv).expect("a draft");
-        assert_eq!(m.subject.kind, "feat");
+        assert_eq!(m.subject.kind, "fix");
+    }
+
+    /// A modified file whose one hunk has `header` and `body`.
+    fn hunk_file(kind: ChangeKind, path: &str, header: &str, body: &str) -> FileDiff {
+        let mut f = file(kind, path, None, &[header]);
+        f.hunks[0].body = body.to_owned();
+        f.added = body.lines().filter(|l| l.starts_with('+')).count();
+        f.removed = body.lines().filter(|l| l.starts_with('-')).count();
+        f
+    }
+
+    fn kind_with(
+        files: Vec<FileDiff>,
+        history: &[(&str, usize)],
+        near: &[(&str, usize)],
+    ) -> String {
+        let h = TypeHistory {
+            exact: history.iter().map(|(t, n)| ((*t).to_owned(), *n)).collect(),
+            near: near.iter().map(|(t, n)| ((*t).to_owned(), *n)).collect(),
+        };
+        draft_with(&state(files), &Convention::default(), &h)
+            .expect("a draft")
+            .subject
+            .kind
+    }
+
+    #[test]
+    fn a_new_public_function_is_a_feature_when_history_says_nothing() {
+        let f = || {
+            hunk_file(
+                ChangeKind::Modified,
+                "src/lib.rs",
+                "@@ -3 +3,4 @@ fn old()",
+                " }\n+\n+pub fn parse(x: &str) -> u8 {\n+    0\n+}\n",
+            )
+        };
+        assert_eq!(kind_with(vec![f()], &[], &[]), "feat");
+        // History settles it: these paths are perf work here.
+        assert_eq!(
+            kind_with(vec![f()], &[("perf", 3), ("fix", 1)], &[]),
+            "perf"
+        );
+        // A private helper is not a feature.
+        let private = hunk_file(
+            ChangeKind::Modified,
+            "src/lib.rs",
+            "@@ -3 +3,2 @@ fn old()",
+            " }\n+fn helper() {}\n",
+        );
+        assert_eq!(kind_with(vec![private], &[], &[]), "fix");
+        // A changed signature is not a new item.
+        let changed = hunk_file(
+            ChangeKind::Modified,
+            "src/lib.rs",
+            "@@ -3 +3 @@",
+            "-pub fn parse(x: &str) -> u8 {\n+pub fn parse(x: &[u8]) -> u8 {\n",
+        );
+        assert_eq!(kind_with(vec![changed], &[], &[]), "fix");
+    }
+
+    #[test]
+    fn history_decides_a_modification_exact_paths_first() {
+        use ChangeKind::*;
+        let f = || vec![file(Modified, "src/probe.rs", None, &[])];
+        assert_eq!(kind_with(f(), &[("perf", 2)], &[("refactor", 9)]), "perf");
+        assert_eq!(
+            kind_with(f(), &[], &[("refactor", 9), ("fix", 2)]),
+            "refactor"
+        );
+        // feat and chore are not the history's to give: a modification adds nothing.
+        assert_eq!(kind_with(f(), &[("feat", 9), ("chore", 8)], &[]), "fix");
+        // Ties go to the type that sorts first.
+        assert_eq!(kind_with(f(), &[("perf", 2), ("fix", 2)], &[]), "fix");
+        // A new file is a feature whatever the history says.
+        assert_eq!(
+            kind_with(
+                vec![file(Added, "src/new.rs", None, &[])],
+                &[("perf", 9)],
+                &[]
+            ),
+            "feat"
+        );
+    }
+
+    #[test]
+    fn tests_beside_docs_or_config_are_a_test_change() {
+        use ChangeKind::*;
+        assert_eq!(
+            kind_of(vec![
+                file(Modified, "tests/a.rs", None, &[]),
+                file(Modified, "tests/snapshots/a.snap", None, &[]),
+                file(Modified, "docs/testing.md", None, &[]),
+            ]),
+            "test"
+        );
+        assert_eq!(
+            kind_of(vec![
+                file(Added, "tests/new.rs", None, &[]),
+                file(Modified, "src/lib.rs", None, &[]),
+            ]),
+            "fix"
+        );
+    }
+
+    #[test]
+    fn the_summary_names_the_dominant_file_and_its_symbol() {
+        use ChangeKind::*;
+        let mut big = hunk_file(
+            Modified,
+            "src/parser.rs",
+            "@@ -10,3 +10,3 @@ pub fn parse_subject(line: &str) -> Subject {",
+            "     let a = 1;\n-    let b = 2;\n+    let b = 3;\n",
+        );
+        big.added = 30;
+        let m = draft(
+            &state(vec![
+                big,
+                file(Modified, "README.md", None, &[]),
+                file(Modified, "src/a.rs", None, &[]),
+            ]),
+            &Convention::default(),
+        )
+        .expect("a draft");
+        assert_eq!(
+            m.subject.summary,
+            "update parse_subject in parser.rs and 2 more files"
+        );
+        let added = hunk_file(
+            Added,
+            "src/history.rs",
+            "@@ -0,0 +1,3 @@",
+            "+const N: usize = 3;\n+pub struct TypeHistory {\n+}\n",
+        );
+        let m = draft(&state(vec![added]), &Convention::default()).expect("a draft");
+        assert_eq!(m.subject.summary, "add TypeHistory in history.rs");
+        let moved = file(Renamed, "src/b/x.rs", Some("src/a/x.rs"), &[]);
+        let m = draft(&state(vec![moved]), &Convention::default()).expect("a draft");
+        assert_eq!(m.subject.summary, "move x.rs");
+    }
+
+    #[test]
+    fn the_what_names_the_added_test_not_the_function_before_it() {
+        let f = hunk_file(
+            ChangeKind::Modified,
+            "tests/codec.rs",
+            "@@ -20,3 +20,8 @@ fn test_roundtrip() {",
+            " }\n+\n+#[test]\n+fn test_empty_input() {\n+    assert!(decode(\"\").is_ok());\n+}\n",
+        );
+        let m = draft(&state(vec![f]), &Convention::default()).expect("a draft");
+        assert!(
+            m.bullets[0].what_why.starts_with("new test_empty_input; "),
+            "{}",
+            m.bullets[0].what_why
+        );
+        // A header that is not a definition (`x = 1`) names nothing.
+        let f = hunk_file(
+            ChangeKind::Modified,
+            "src/conf.py",
+            "@@ -1 +1 @@ x = 1",
+            "-y = 2\n+y = 3\n",
+        );
+        let m = draft(&state(vec![f]), &Convention::default()).expect("a draft");
+        assert!(
+            m.bullets[0].what_why.starts_with("+1 −1 lines; "),
+            "{}",
+            m.bullets[0].what_why
+        );
+        // The nearest definition inside the hunk beats the header's.
+        let f = hunk_file(
+            ChangeKind::Modified,
+            "src/lib.rs",
+            "@@ -1,4 +1,4 @@ impl Parser {",
+            "     fn render(&self) {\n-        1\n+        2\n",
+        );
+        let m = draft(&state(vec![f]), &Convention::default()).expect("a draft");
+        assert!(
+            m.bullets[0].what_why.starts_with("in render; "),
+            "{}",
+            m.bullets[0].what_why
+        );
+        // A new file lists what it defines.
+        let f = hunk_file(
+            ChangeKind::Added,
+            "src/x.rs",
+            "@@ -0,0 +1,2 @@",
+            "+pub fn a() {}\n+fn b() {}\n",
+        );
+        let m = draft(&state(vec![f]), &Convention::default()).expect("a draft");
+        assert!(
+            m.bullets[0].what_why.starts_with("new file with a, b; "),
+            "{}",
+            m.bullets[0].what_why
+        );
+    }
+
+    #[test]
+    fn definitions_in_several_languages() {
+        let cases = [
+            ("pub fn parse(x: u8) {", Some("parse")),
+            ("    pub(crate) async fn load() {", Some("load")),
+            ("pub const fn zero() -> u8 {", Some("zero")),
+            ("impl Render for Page {", Some("impl Render for Page")),
+            ("def héllo(x):", Some("héllo")),
+            ("class Widget(Base):", Some("Widget")),
+            ("export function go() {", Some("go")),
+            ("func (r *Repo) Open() error {", Some("Open")),
+            ("x = 1", None),
+            ("use std::io;", None),
+            ("#[test]", None),
+            ("let fn_ptr = f;", None),
+        ];
+        for (line, want) in cases {
+            assert_eq!(defined_name(line).as_deref(), want, "{line}");
+        }
     }
 
     #[test]

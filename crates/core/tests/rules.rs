@@ -42,6 +42,12 @@ fn untraced() -> Convention {
         ..conv()
     }
 }
+fn covered() -> Convention {
+    Convention {
+        coverage: true,
+        ..conv()
+    }
+}
 fn lower_case() -> Convention {
     Convention {
         type_case: TypeCase::Lower,
@@ -124,6 +130,16 @@ const CASES: &[Case] = &[
     Case { name: "absolute path", with: untraced, text: "feat: x\n\n- Add: /etc/passwd — y", expect: &[("bullet-path", 3, 8)] },
     Case { name: "parent path", with: untraced, text: "feat: x\n\n- Add: src/../x — y", expect: &[("bullet-path", 3, 8)] },
     Case { name: "tracing off", with: untraced, text: "feat: x\n\n- Add: src/lexer.rs — y", expect: &[] },
+    // bullet-coverage, bullet-status
+    Case { name: "every path named", with: covered, text: "feat: x\n\n- Add: src/parser.rs — y\n- Update: src/lib.rs — y\n- Rename: docs/old.md → docs/new.md — y\n- Update: README.md — y", expect: &[] },
+    Case { name: "named through directories", with: covered, text: "feat: x\n\n- Update: src — y\n- Move: docs — y\n- Document: README.md — y", expect: &[] },
+    Case { name: "a rename named by its old path", with: covered, text: "feat: x\n\n- Update: src — y\n- Update: docs/old.md — y\n- Update: README.md — y", expect: &[] },
+    Case { name: "paths left out", with: covered, text: "feat: x\n\n- Add: src/parser.rs — y", expect: &[("bullet-coverage", 3, 1)] },
+    Case { name: "coverage off", with: conv, text: "feat: x\n\n- Add: src/parser.rs — y", expect: &[] },
+    Case { name: "add for a modified file", with: covered, text: "feat: x\n\n- Add: src — y\n- Update: docs — y\n- Update: README.md — y", expect: &[("bullet-status", 3, 3)] },
+    Case { name: "remove for a file that stays", with: covered, text: "feat: x\n\n- Remove: src/lib.rs — y\n- Add: src/parser.rs — y\n- Add: docs/new.md — y\n- Remove: docs/old.md — y\n- Update: README.md — y", expect: &[("bullet-status", 3, 3)] },
+    Case { name: "rename the wrong way round", with: covered, text: "feat: x\n\n- Update: src — y\n- Rename: docs/new.md → docs/old.md — y\n- Update: README.md — y", expect: &[("bullet-status", 4, 3), ("bullet-status", 4, 3)] },
+    Case { name: "rename of a modified file", with: covered, text: "feat: x\n\n- Update: src — y\n- Update: docs — y\n- Rename: README.md — y", expect: &[("bullet-status", 5, 3)] },
     // trailer-format
     Case { name: "indented line before any trailer", with: conv, text: "feat: x\n\n- Add: src/parser.rs — y\n\n  Reviewed-by: Z\nRefs: #12", expect: &[("trailer-format", 5, 1)] },
     Case { name: "trailer glued to bullets", with: conv, text: "feat: x\n\n- Add: src/parser.rs — y\nRefs: #12", expect: &[("trailer-format", 4, 1)] },

@@ -89,8 +89,9 @@ pub fn check_with<E>(
     }
     let parsed = jitcommit_core::message::parse(&cleaned);
     let paths = rules::traced_paths(&parsed);
-    // No bullet path to trace: the rule would not look at the set, so none is computed.
-    let changed = if paths.is_empty() {
+    // No bullet path to trace: the rule would not look at the set, so none is computed
+    // (unless `coverage` asks whether every changed path is named).
+    let changed = if paths.is_empty() && !conv.coverage {
         None
     } else {
         trace(&paths)?
@@ -110,7 +111,8 @@ pub fn check_with<E>(
 
 /// The set to trace `paths` against: the paths themselves when a probe `proved` each one
 /// changed (every bullet then passes, as it would against the full set), else the full
-/// set from `changes` (which also feeds the "nearest changed paths" hints).
+/// set from `changes` (which also feeds the "nearest changed paths" hints, and which
+/// `coverage` needs: callers do not probe then).
 pub fn traced_set<E>(
     paths: &[String],
     proved: bool,

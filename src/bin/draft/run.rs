@@ -462,7 +462,17 @@ fn draft(
             .collect::<Vec<_>>(),
     );
     let offline_draft = |why: String| -> Result<Drafted, RunError> {
-        let m = offline::draft(&state, &conv).map_err(|_| RunError::NothingStaged)?;
+        // The history settles a type the change does not show; unreadable, it says nothing.
+        let names: Vec<String> = state
+            .files
+            .iter()
+            .map(|f| String::from_utf8_lossy(&f.change.path).into_owned())
+            .collect();
+        let history = repo
+            .type_history(&names, jitcommit_core::repo::HISTORY_COMMITS)
+            .unwrap_or_default();
+        let m =
+            offline::draft_with(&state, &conv, &history).map_err(|_| RunError::NothingStaged)?;
         Ok(Drafted::Offline {
             text: message::render_wrapped(&m, conv.body_wrap),
             why: shown(&why),

@@ -121,10 +121,11 @@ pub struct Convention {
     pub body_wrap: usize,
     /// Each bullet path must be among the commit's changed paths.
     pub trace_paths: bool,
+    /// Every changed path is named by a bullet and verbs agree with statuses
+    /// (`bullet-coverage`, `bullet-status`); drafts apply it whatever this says.
+    pub coverage: bool,
     /// Only ` — ` is accepted as the bullet separator (not ` -- `).
     pub strict_separator: bool,
-    /// `coverage`: every changed path must be named by a bullet (off by default).
-    pub coverage: bool,
     /// Message kinds exempt from every rule.
     pub exempt: Vec<Exemption>,
     /// The exact texts the `placeholder` rule rejects (ASCII case ignored): the
@@ -205,8 +206,8 @@ impl Default for Convention {
             body: BodyPolicy::Required,
             body_wrap: 0,
             trace_paths: true,
-            strict_separator: false,
             coverage: false,
+            strict_separator: false,
             exempt: vec![
                 Exemption::Merge,
                 Exemption::Revert,

@@ -123,7 +123,14 @@ impl Repo {
     /// [`Repo::commit_changes`] with the object ids on both sides.
     pub(crate) fn commit_entries(&self, commit: ObjectId) -> Result<Vec<Entry>, RepoError> {
         let (old, new) = self.trees_of(commit)?;
-        let mut out = self.diff_trees(old, new, self.rewrites())?;
+        // Renames are paired as git pairs them (see `renames`); copies are left to gix.
+        let mut out = match self.rewrites() {
+            Some(r) if r.copies.is_none() => {
+                let entries = self.diff_trees(old, new, None)?;
+                self.pair_renames(entries, r.limit)?
+            }
+            rewrites => self.diff_trees(old, new, rewrites)?,
+        };
         super::staged::sort_entries(&mut out);
         Ok(out)
     }

@@ -12,10 +12,12 @@
 mod attrs;
 mod commits;
 mod env;
+mod history;
 mod packs;
 mod patch;
 mod probe;
 mod quote;
+mod renames;
 mod staged;
 mod types;
 
@@ -31,6 +33,7 @@ pub use env::{
     ConfigParametersError, config_key_eq, is_zero_id, parse_bool, parse_config_parameters,
 };
 pub use gix::ObjectId;
+pub use history::{HISTORY_COMMITS, TypeHistory};
 #[doc(hidden)]
 pub use packs::PackStats;
 pub use patch::similarity_index;

@@ -70,6 +70,13 @@ impl Repo {
         rewrites: Option<gix::diff::Rewrites>,
         what: &str,
     ) -> Result<Vec<Entry>, RepoError> {
+        // Renames are paired as git pairs them (see `renames`); copies are left to gix.
+        if let Some(r) = rewrites.filter(|r| r.copies.is_none()) {
+            let entries = self.entries_against(tree, None, what)?;
+            let mut out = self.pair_renames(entries, r.limit)?;
+            sort_entries(&mut out);
+            return Ok(out);
+        }
         let index = self.read_index()?;
         let mut out = Vec::new();
         self.repo

@@ -8,10 +8,11 @@
 //! `fixup!` …) that the convention leaves alone.
 //!
 //! Families, one module each: [`subject`], [`body`], [`bullet`], [`paths`],
-//! [`trailer`], [`placeholder`], [`encoding`].
+//! [`coverage`], [`trailer`], [`placeholder`], [`encoding`].
 
 pub mod body;
 pub mod bullet;
+pub mod coverage;
 pub mod encoding;
 mod exempt;
 pub mod paths;
@@ -21,7 +22,7 @@ pub mod trailer;
 
 pub use encoding::decode;
 pub use exempt::{CommitFacts, exemption, exemption_kind, stored_exemption};
-pub use paths::{ChangedPaths, traced_paths};
+pub use paths::{ChangedPaths, Side, traced_paths};
 pub use placeholder::WHY_PLACEHOLDER;
 
 use crate::config::Convention;
@@ -52,6 +53,8 @@ pub static RULES: &[RuleInfo] = &[
     bullet::BULLET_VERB,
     bullet::BULLET_SEPARATOR,
     paths::BULLET_PATH,
+    coverage::BULLET_COVERAGE,
+    coverage::BULLET_STATUS,
     trailer::TRAILER_FORMAT,
     trailer::BREAKING_CHANGE,
     placeholder::PLACEHOLDER,
@@ -102,6 +105,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) parsed: Parsed,
     pub(crate) conv: &'a Convention,
     pub(crate) changed: Option<&'a ChangedPaths>,
+    /// `bullet-coverage` and `bullet-status` run (the convention's `coverage`, or a draft).
+    pub(crate) coverage: bool,
 }
 
 /// Checks a cleaned message (git's cleanup already applied, see `gitenv`) against
@@ -124,6 +129,27 @@ pub fn check_parsed(
     conv: &Convention,
     changed: Option<&ChangedPaths>,
 ) -> Vec<Finding> {
+    check_all(text, parsed, conv, changed, conv.coverage)
+}
+
+/// Every rule on a drafted message, with `bullet-coverage` and `bullet-status` on
+/// whatever the convention says: a draft names every staged path in `changed` (built
+/// from the staged changes, so it knows their statuses) and gives each the verb its
+/// status allows. Exempt messages give no findings, as in [`check`].
+pub fn check_draft(text: &str, conv: &Convention, changed: &ChangedPaths) -> Vec<Finding> {
+    if exemption(text, conv).is_some() {
+        return Vec::new();
+    }
+    check_all(text, parse(text), conv, Some(changed), true)
+}
+
+fn check_all(
+    text: &str,
+    parsed: Parsed,
+    conv: &Convention,
+    changed: Option<&ChangedPaths>,
+    coverage: bool,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     encoding::check_nul(text, &mut out);
     let lines = split_lines(text);
@@ -141,11 +167,13 @@ pub fn check_parsed(
         lines,
         conv,
         changed,
+        coverage,
     };
     subject::check(&ctx, &mut out);
     body::check(&ctx, &mut out);
     bullet::check(&ctx, &mut out);
     paths::check(&ctx, &mut out);
+    coverage::check(&ctx, &mut out);
     trailer::check(&ctx, &mut out);
     placeholder::check(&ctx, &mut out);
     sorted(out)

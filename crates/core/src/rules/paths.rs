@@ -2,11 +2,11 @@
 //! the commit's changed paths or a directory holding one. [`ChangedPaths`] is the
 //! set those paths are traced against.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use super::{Ctx, Finding, RuleInfo, edit_distance};
 use crate::message::Spanned;
-use crate::repo::Change;
+use crate::repo::{Change, ChangeKind};
 
 #[doc = include_str!("docs/bullet-path.md")]
 pub const BULLET_PATH: RuleInfo = RuleInfo {
@@ -19,25 +19,84 @@ pub const BULLET_PATH: RuleInfo = RuleInfo {
 /// hint is generic, so a huge message cannot make checking slow.
 const NEAREST_HINTS: usize = 64;
 
+/// What happened at one path, as the verb/status rule compares it: a rename or copy
+/// shows at both its paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Side {
+    /// The path is new.
+    Added,
+    /// The path's content (or type) changed.
+    Modified,
+    /// The path is gone.
+    Deleted,
+    /// The path was renamed away.
+    RenamedFrom,
+    /// The path is a rename's destination.
+    RenamedTo,
+    /// The path was copied (it did not change itself).
+    CopiedFrom,
+    /// The path is a copy's destination.
+    CopiedTo,
+}
+
+impl Side {
+    /// How a message names it: `added`, `renamed away` …
+    pub fn describe(self) -> &'static str {
+        match self {
+            Side::Added => "added",
+            Side::Modified => "modified",
+            Side::Deleted => "deleted",
+            Side::RenamedFrom => "renamed away",
+            Side::RenamedTo => "a rename's destination",
+            Side::CopiedFrom => "only copied",
+            Side::CopiedTo => "a copy",
+        }
+    }
+}
+
 /// The paths a commit changes, as bullets may name them: every new path, and the
-/// old path of each rename or copy (deleted paths are in `path`).
+/// old path of each rename or copy (deleted paths are in `path`). Built from
+/// [`Change`]s it also knows each path's status and the changes themselves, which
+/// `bullet-coverage` and `bullet-status` need; built from plain paths it does not.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChangedPaths {
-    files: BTreeSet<String>,
+    files: BTreeMap<String, Vec<Side>>,
+    /// Each change as (path, old path, status); `None` when built from plain paths.
+    changes: Option<Vec<(String, Option<String>, ChangeKind)>>,
 }
 
 impl ChangedPaths {
     /// The set from the staged changes (or a commit's diff against its first parent).
     /// Non-UTF-8 path bytes are replaced lossily, as a message cannot name them anyway.
     pub fn new(changes: &[Change]) -> Self {
-        let mut files = BTreeSet::new();
+        let mut files: BTreeMap<String, Vec<Side>> = BTreeMap::new();
+        let mut list = Vec::with_capacity(changes.len());
         for c in changes {
-            files.insert(String::from_utf8_lossy(&c.path).into_owned());
-            if let Some(old) = &c.old_path {
-                files.insert(String::from_utf8_lossy(old).into_owned());
+            let path = String::from_utf8_lossy(&c.path).into_owned();
+            let (new_side, old_side) = match c.kind {
+                ChangeKind::Added => (Side::Added, None),
+                ChangeKind::Deleted => (Side::Deleted, None),
+                ChangeKind::Modified | ChangeKind::TypeChanged => (Side::Modified, None),
+                ChangeKind::Renamed => (Side::RenamedTo, Some(Side::RenamedFrom)),
+                ChangeKind::Copied => (Side::CopiedTo, Some(Side::CopiedFrom)),
+            };
+            files.entry(path.clone()).or_default().push(new_side);
+            let old = c
+                .old_path
+                .as_ref()
+                .map(|o| String::from_utf8_lossy(o).into_owned());
+            if let Some(old) = &old {
+                files
+                    .entry(old.clone())
+                    .or_default()
+                    .push(old_side.unwrap_or(Side::Modified));
             }
+            list.push((path, old, c.kind));
         }
-        ChangedPaths { files }
+        ChangedPaths {
+            files,
+            changes: Some(list),
+        }
     }
 
     /// The set from plain path strings (tests, callers that have no [`Change`]).
@@ -47,8 +106,36 @@ impl ChangedPaths {
         S: Into<String>,
     {
         ChangedPaths {
-            files: paths.into_iter().map(Into::into).collect(),
+            files: paths.into_iter().map(|p| (p.into(), Vec::new())).collect(),
+            changes: None,
         }
+    }
+
+    /// Each change as (path, old path of a rename or copy, status), when the set was
+    /// built from changes.
+    pub(crate) fn changes(&self) -> Option<&[(String, Option<String>, ChangeKind)]> {
+        self.changes.as_deref()
+    }
+
+    /// Every changed file that `path` names (itself, or the files under the directory)
+    /// with what happened at it.
+    pub(crate) fn under<'a>(&'a self, path: &str) -> Vec<(&'a str, &'a [Side])> {
+        let p = normalise(path);
+        if p.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if let Some((f, s)) = self.files.get_key_value(p) {
+            out.push((f.as_str(), s.as_slice()));
+        }
+        let dir = format!("{p}/");
+        for (f, s) in self.files.range(dir.clone()..) {
+            if !f.starts_with(&dir) {
+                break;
+            }
+            out.push((f.as_str(), s.as_slice()));
+        }
+        out
     }
 
     /// No changed path at all.
@@ -63,14 +150,14 @@ impl ChangedPaths {
         if p.is_empty() {
             return false;
         }
-        if self.files.contains(p) {
+        if self.files.contains_key(p) {
             return true;
         }
         let dir = format!("{p}/");
         self.files
             .range(dir.clone()..)
             .next()
-            .is_some_and(|f| f.starts_with(&dir))
+            .is_some_and(|(f, _)| f.starts_with(&dir))
     }
 
     /// Up to `n` changed files nearest to `path`, nearest first.
@@ -79,7 +166,7 @@ impl ChangedPaths {
         let base = p.rsplit('/').next().unwrap_or(p);
         let mut scored: Vec<(usize, &str)> = self
             .files
-            .iter()
+            .keys()
             .take(10_000)
             .map(|f| {
                 let fbase = f.rsplit('/').next().unwrap_or(f);
@@ -111,7 +198,7 @@ pub fn traced_paths(parsed: &crate::message::Parsed) -> Vec<String> {
     out
 }
 
-fn normalise(path: &str) -> &str {
+pub(crate) fn normalise(path: &str) -> &str {
     let mut p = path.trim();
     while let Some(rest) = p.strip_prefix("./") {
         p = rest;
@@ -119,7 +206,7 @@ fn normalise(path: &str) -> &str {
     p.trim_end_matches('/')
 }
 
-fn not_relative(path: &str) -> bool {
+pub(crate) fn not_relative(path: &str) -> bool {
     path.starts_with('/') || path.split('/').any(|seg| seg == "..")
 }
 

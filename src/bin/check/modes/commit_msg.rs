@@ -103,7 +103,8 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
             if amend {
                 return Ok(Some(ChangedPaths::new(&r.amend_changes_for_tracing()?)));
             }
-            let proved = r.staged_changes_all(paths)?;
+            // Coverage needs every changed path with its status: no probe then.
+            let proved = !conv.coverage && r.staged_changes_all(paths)?;
             engine::traced_set(paths, proved, || r.staged_changes_for_tracing()).map(Some)
         }
         _ => Ok::<_, RepoError>(None),

@@ -105,9 +105,12 @@ pub fn convention_at(repo: &Repo, commit: ObjectId) -> Result<Loaded, CheckError
     Ok(config::discover(&mut read)?)
 }
 
-/// Applies `--no-trace-paths` on top of the convention (a free body has no bullets to trace).
+/// Applies `--no-trace-paths` on top of the convention (a free body has no bullets to trace;
+/// `coverage` needs the changed paths even when bullet paths are not traced).
 pub fn tracing(settings: &Settings, conv: &Convention) -> bool {
-    conv.trace_paths && conv.body != config::BodyPolicy::Free && !settings.no_trace_paths
+    (conv.trace_paths || conv.coverage)
+        && conv.body != config::BodyPolicy::Free
+        && !settings.no_trace_paths
 }
 
 /// Where a check gets the repository for path tracing: the caller's handle, or this
@@ -154,7 +157,8 @@ fn check_stored(
             return Ok::<_, RepoError>(None);
         }
         let repo = repo.get()?;
-        let proved = repo.commit_changes_all(id, paths)?;
+        // Coverage needs every changed path with its status: no probe then.
+        let proved = !conv.coverage && repo.commit_changes_all(id, paths)?;
         engine::traced_set(paths, proved, || repo.commit_changes_for_tracing(id)).map(Some)
     })?;
     let subject = checked.cleaned.lines().next().unwrap_or("").to_string();
