@@ -23,4 +23,5 @@ pub mod prompt;
 pub mod redact;
 pub mod repo;
 pub mod rules;
+pub mod structure;
 pub mod term;
