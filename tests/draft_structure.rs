@@ -391,3 +391,17 @@ fn junk_drafts_get_one_repair_request_then_the_offline_draft_says_why() {
     assert_eq!(commit_with(&r, &server), "model-repaired");
     assert!(r.last_message().starts_with("feat: add the first function"));
 }
+
+#[test]
+fn the_gate_is_explained_by_the_validator() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd(cargo_bin("jitcommit-check"), sb.path())
+        .args(["--explain", "draft-quality"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("draft-quality: "), "{text}");
+    assert!(text.contains("three words of letters"), "{text}");
+}

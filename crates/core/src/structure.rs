@@ -198,10 +198,11 @@ impl Structure {
     }
 }
 
-/// The bullet key a model meant: `./` and a `Verb: ` or `old → ` before it dropped
+/// The bullet key a model meant: `./` and a `- Verb: ` or `old → ` before it dropped
 /// (a model without the schema's grammar writes the bullet as the contract lists it).
 fn answer_key(k: &str) -> &str {
     let mut k = k.trim();
+    k = k.strip_prefix("- ").unwrap_or(k);
     if let Some((head, rest)) = k.split_once(": ")
         && !head.contains('/')
         && head.chars().all(char::is_alphabetic)
@@ -456,6 +457,42 @@ mod tests {
         let mut listed = conv();
         listed.scopes = vec!["api".into()];
         assert_eq!(scope_choices(&state, &listed, &read), ["api"]);
+    }
+
+    #[test]
+    fn assemble_fills_the_fixed_bullets_and_repairs_what_it_can() {
+        let state = jitcommit_testkit_free_state(&["src/a.rs", "src/b.rs"]);
+        let c = conv();
+        let s = Structure::new(&state, &c, vec!["src".into()]);
+        assert_eq!(s.summary_max, Some(72 - "refactor(src)!: ".len()));
+        let d = DraftJson {
+            bullets: vec![
+                ("src/b.rs".into(), "grows b\nSigned-off-by: x".into()),
+                ("- Update: src/a.rs".into(), "grows a".into()),
+            ],
+            summary: "Feat: grow both files.".into(),
+            kind: "FEAT".into(),
+            scope: Some("made up".into()),
+            breaking_change: Some("BREAKING".into()),
+        };
+        let m = s.assemble(&c, &d).expect("assembles");
+        assert_eq!(
+            message::render(&m),
+            "feat: grow both files\n\n- Update: src/a.rs — grows a\n- Update: src/b.rs — grows b Signed-off-by: x\n"
+        );
+        let bad = DraftJson {
+            bullets: vec![("src/c.rs".into(), "invented".into())],
+            kind: "chores".into(),
+            ..d
+        };
+        let problems = s.assemble(&c, &bad).expect_err("cannot be fixed");
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert!(problems[0].starts_with("type \"chores\" is not one of"));
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("\"src/c.rs\" is not one of"))
+        );
     }
 
     fn jitcommit_testkit_free_state(paths: &[&str]) -> StagedState {
