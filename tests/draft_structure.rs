@@ -405,3 +405,26 @@ fn the_gate_is_explained_by_the_validator() {
     assert!(text.starts_with("draft-quality: "), "{text}");
     assert!(text.contains("three words of letters"), "{text}");
 }
+
+#[test]
+fn the_breaking_note_stays_beside_the_users_own_words() {
+    let r = Repo::new();
+    r.git(&["config", "jitcommit.onMessage", "intent"]);
+    write(&r.dir, "src/lib.rs", "pub fn b() {}\n");
+    r.git(&["add", "."]);
+    let server = ModelServer::start(vec![answer(
+        json!({"src/lib.rs": "renames a to b for clarity"}),
+        "rename the entry point",
+        "refactor",
+        json!("callers of a must call b"),
+    )]);
+    r.use_model(&server.url(), "ollama");
+    r.ok(&["commit", "-s", "-m", "because a was unclear"]);
+    let m = r.last_message();
+    assert!(m.starts_with("refactor!: rename the entry point\n"), "{m}");
+    assert!(m.contains("\nbecause a was unclear\n"), "{m}");
+    assert!(
+        m.contains("BREAKING CHANGE: callers of a must call b\nSigned-off-by: "),
+        "{m}"
+    );
+}

@@ -485,7 +485,10 @@ fn draft(
                 Err(missing) => missing,
                 Ok(mut m) => {
                     if let Some(words) = keep {
-                        (m.prose, m.trailers) = user_words(words);
+                        // The user's words and trailers, after the model's breaking note.
+                        let (prose, trailers) = user_words(words);
+                        m.prose = prose;
+                        m.trailers.extend(trailers);
                     }
                     let text = message::render_wrapped(&m, conv.body_wrap);
                     let mut findings = rules::check(&text, &conv, Some(&paths));
