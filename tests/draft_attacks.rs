@@ -13,8 +13,8 @@ const GH: &str = "ghp_aB3dE6gH9jK2mN5pQ8rS1tU4vW7xY0zA1b2C";
 
 fn good(what_why: &str, summary: &str) -> String {
     serde_json::json!({
-        "type": "feat", "scope": null, "breaking": false, "summary": summary,
-        "bullets": [{"verb": "Add", "path": "src/lib.rs", "what_why": what_why}]
+        "bullets": {"src/lib.rs": what_why},
+        "summary": summary, "type": "feat", "breaking_change": null
     })
     .to_string()
 }

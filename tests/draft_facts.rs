@@ -137,7 +137,15 @@ fn a_tight_budget_drops_facts_first_and_names_them() {
     // Big enough for the floors and the diff's stat line, not for the facts as well.
     let (full, _) = context(&r, &[]);
     assert!(full.contains("Omission note: nothing was omitted"));
-    let (text, _) = context(&r, &["--budget-tokens", "1400"]);
+    // The smallest budget that holds the diff's stat line.
+    let text = (1000..4000)
+        .step_by(25)
+        .map(|b| context(&r, &["--budget-tokens", &b.to_string()]).0)
+        .find(|t| {
+            t.contains("=== user ===")
+                && user_of(t).contains("git diff --cached --stat -- src/net/client.rs")
+        })
+        .expect("some budget holds the stat line");
     let user = user_of(&text);
     assert!(!user.contains("# Repository facts"), "{user}");
     assert!(

@@ -11,7 +11,7 @@ use draft_support::*;
 use jitcommit_testkit::model_server::{ModelServer, Recorded, Script, answers, refused_url};
 use std::time::Duration;
 
-const GOOD: &str = r#"{"type":"feat","scope":null,"breaking":false,"summary":"add a greeting","bullets":[{"verb":"Add","path":"src/lib.rs","what_why":"greet so that new users see a welcome"}]}"#;
+const GOOD: &str = r#"{"bullets":{"src/lib.rs":"greet so that new users see a welcome"},"summary":"add a greeting","type":"feat","scope":null,"breaking_change":null}"#;
 
 fn repo_with_change() -> Repo {
     let r = Repo::new();

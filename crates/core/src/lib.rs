@@ -24,4 +24,5 @@ pub mod prompt;
 pub mod redact;
 pub mod repo;
 pub mod rules;
+pub mod structure;
 pub mod term;

@@ -3,7 +3,7 @@
 
 use jitcommit_core::budget::{self, ByteCounter};
 use jitcommit_core::config::{ContextSettings, Convention};
-use jitcommit_core::prompt::{self, CORE_INSTRUCTIONS, PATH_ENUM_CAP};
+use jitcommit_core::prompt::{self, CORE_INSTRUCTIONS};
 use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
 
 fn conv(budget: usize) -> Convention {
@@ -202,28 +202,44 @@ fn intent_is_labelled_as_the_users_words() {
 }
 
 #[test]
-fn schema_enums_come_from_the_convention_and_the_staged_paths() {
+fn schema_fixes_the_offline_bullets_and_the_lists() {
     let c = conv(100_000);
-    let p = prompt::build(&small_state(), &c, None, &ByteCounter).expect("fits");
+    let state = small_state();
+    let p = prompt::build(&state, &c, None, &ByteCounter).expect("fits");
     let props = &p.schema["properties"];
     assert_eq!(props["type"]["enum"], serde_json::json!(c.types));
-    let items = &props["bullets"]["items"]["properties"];
-    assert_eq!(items["verb"]["enum"], serde_json::json!(c.verbs));
-    assert_eq!(
-        items["path"]["enum"],
-        serde_json::json!(["Cargo.lock", "README.md", "src", "src/lib.rs"])
-    );
+    let offline = jitcommit_core::offline::draft(&state, &c).expect("offline");
+    let paths: Vec<String> = offline
+        .bullets
+        .iter()
+        .map(|b| match &b.target {
+            jitcommit_core::message::Target::Path(p) => p.clone(),
+            jitcommit_core::message::Target::Move { to, .. } => to.clone(),
+        })
+        .collect();
+    assert_eq!(paths, ["Cargo.lock", "README.md", "src/lib.rs"]);
+    assert_eq!(props["bullets"]["required"], serde_json::json!(paths));
+    assert_eq!(props["bullets"]["additionalProperties"], false);
+    let keys: Vec<&String> = props.as_object().expect("object").keys().collect();
+    assert_eq!(keys.first().map(|k| k.as_str()), Some("bullets"));
+    assert_eq!(keys.last().map(|k| k.as_str()), Some("breaking_change"));
     // The answer type round-trips through the schema's field names.
     let d: prompt::DraftJson = serde_json::from_value(serde_json::json!({
-        "type": "feat", "scope": null, "breaking": false, "summary": "add answer",
-        "bullets": [{"verb": "Add", "path": "src/lib.rs", "what_why": "expose it"}]
+        "bullets": {"src/lib.rs": "expose it"}, "summary": "add answer", "type": "feat",
+        "scope": null, "breaking_change": null
     }))
     .expect("draft json");
     assert_eq!(d.kind, "feat");
+    assert_eq!(
+        d.bullets,
+        [("src/lib.rs".to_owned(), "expose it".to_owned())]
+    );
+    let back = serde_json::to_value(&d).expect("serializes");
+    assert_eq!(back["bullets"]["src/lib.rs"], "expose it");
 }
 
 #[test]
-fn path_enum_is_capped_for_huge_change_sets() {
+fn huge_change_sets_get_the_offline_drafts_directory_bullets() {
     let files = (0..300)
         .map(|i| file(ChangeKind::Added, &format!("d{}/f{i}.rs", i % 7), &["+x"]))
         .collect();
@@ -233,16 +249,12 @@ fn path_enum_is_capped_for_huge_change_sets() {
         files,
     };
     let p = prompt::build(&s, &conv(1_000_000), None, &ByteCounter).expect("fits");
-    let e = p.schema["properties"]["bullets"]["items"]["properties"]["path"]["enum"]
-        .as_array()
-        .expect("enum")
-        .clone();
-    assert_eq!(e.len(), PATH_ENUM_CAP);
-    assert_eq!(e[0], "d0", "directories first");
-    assert!(
-        p.user
-            .contains(&format!("capped at {PATH_ENUM_CAP} of 307 entries"))
+    let req = &p.schema["properties"]["bullets"]["required"];
+    assert_eq!(
+        *req,
+        serde_json::json!(["d0", "d1", "d2", "d3", "d4", "d5", "d6"])
     );
+    assert!(p.user.contains("- Add: d0\n"), "{}", p.user);
 }
 
 #[test]

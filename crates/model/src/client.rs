@@ -332,11 +332,13 @@ impl Client {
 
     /// The draft's prompt for this change and convention, through [`Client::fit`]:
     /// the convention's `[context]` window replaced by the one the fit chose.
+    #[allow(clippy::too_many_arguments)] // the prompt's inputs, passed through to prompt::build_for
     pub fn compose(
         &self,
         deadline: Instant,
         state: &StagedState,
         conv: &Convention,
+        structure: &jitcommit_core::structure::Structure,
         intent: Option<&str>,
         counter: &dyn TokenCounter,
         store: &jitcommit_core::facts::Store,
@@ -345,7 +347,7 @@ impl Client {
             let mut c = conv.clone();
             c.context.budget_tokens = w.context_tokens;
             c.context.reserve_output_tokens = w.output_tokens;
-            prompt::build_with_facts(state, &c, intent, counter, store)
+            prompt::build_for(state, &c, structure.clone(), intent, counter, store)
         })
     }
 

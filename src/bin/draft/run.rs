@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 use jitcommit_core::config::{self, Convention};
 use jitcommit_core::gitenv::CleanupMode;
 use jitcommit_core::invocation;
-use jitcommit_core::message::{self, Bullet, Message, Subject, Target};
-use jitcommit_core::prompt::{self, DraftJson};
-use jitcommit_core::repo::{ChangeKind, Repo, StagedState};
-use jitcommit_core::rules::{self, ChangedPaths};
+use jitcommit_core::message;
+use jitcommit_core::prompt;
+use jitcommit_core::repo::{Repo, StagedState};
+use jitcommit_core::rules::{self, ChangedPaths, quality};
+use jitcommit_core::structure::{self, Structure};
 use jitcommit_core::{budget, facts, offline};
 use jitcommit_model::{Client, Settings, Window};
 
@@ -287,6 +288,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
     let intent = intent_from(args);
     let intent = intent.as_deref();
     let store = fact_store(&repo, &conv);
+    let structure = structure_for(&repo, &state, &conv);
     // With a model configured, the server is asked for its window (no model call).
     let deadline = Instant::now() + settings.timeout;
     let client = Client::new(&settings, Window::of(&conv.context))
@@ -296,8 +298,10 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             c
         });
     let p = match &client {
-        Some(c) => c.compose(deadline, &state, &conv, intent, &counter, &store),
-        None => prompt::build_with_facts(&state, &conv, intent, &counter, &store),
+        Some(c) => c.compose(
+            deadline, &state, &conv, &structure, intent, &counter, &store,
+        ),
+        None => prompt::build_for(&state, &conv, structure, intent, &counter, &store),
     }
     .map_err(RunError::DoesNotFit)?;
     let window = client.as_ref().map(|c| c.budget().1.to_owned());
@@ -491,13 +495,16 @@ fn draft(
     let deadline = start + settings.timeout;
     let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
     let store = fact_store(repo, &conv);
+    let structure = structure_for(repo, &state, &conv);
     let mut client = match Client::new(&settings, Window::of(&conv.context)) {
         Ok(c) => c,
         Err(e) => return offline_draft(e.to_string()),
     };
     client.discover(deadline);
     debug(&format!("jitcommit-draft: budget {}", client.budget().1));
-    let p = match client.compose(deadline, &state, &conv, intent, &counter, &store) {
+    let p = match client.compose(
+        deadline, &state, &conv, &structure, intent, &counter, &store,
+    ) {
         Ok(p) => p,
         Err(e) => return offline_draft(format!("the change does not fit the model's budget: {e}")),
     };
@@ -512,6 +519,9 @@ fn draft(
         .collect();
     let mut latency = Duration::ZERO;
     let mut user = p.user.clone();
+    // The prompt's own fixed wording, which a draft must not echo as its content.
+    let fixed_texts = [prompt::CORE_INSTRUCTIONS, REPAIR_HEAD, REPAIR_TAIL];
+    let evidence = quality::Evidence::new(&state, &fixed_texts);
     for attempt in 0..2 {
         if Instant::now() >= deadline {
             return offline_draft("the deadline passed".to_owned());
@@ -521,34 +531,43 @@ fn draft(
             Err(e) => return offline_draft(e.to_string()),
         };
         latency += reply.latency;
+        let mut gate_failed = false;
         let problems: Vec<String> = match jitcommit_model::parse_answer(&reply.content) {
             Err(e) => vec![format!("the answer is not the JSON object asked for: {e}")],
-            Ok(json) => {
-                let mut m = to_message(json, &state);
-                if let Some(words) = keep {
-                    (m.prose, m.trailers) = user_words(words);
+            Ok(json) => match p.structure.assemble(&conv, &json) {
+                Err(missing) => missing,
+                Ok(mut m) => {
+                    if let Some(words) = keep {
+                        // The user's words and trailers, after the model's breaking note.
+                        let (prose, trailers) = user_words(words);
+                        m.prose = prose;
+                        m.trailers.extend(trailers);
+                    }
+                    let text = message::render_wrapped(&m, conv.body_wrap);
+                    let mut findings = rules::check(&text, &conv, Some(&paths));
+                    let gate = quality::check_draft(&text, &evidence);
+                    gate_failed = !gate.is_empty();
+                    findings.extend(gate);
+                    if findings.is_empty() {
+                        return Ok(Drafted::Model {
+                            text,
+                            model: reply.model,
+                            latency,
+                            tokens,
+                            omitted,
+                            repaired: attempt > 0,
+                        });
+                    }
+                    findings
+                        .iter()
+                        .take(10)
+                        .map(|f| match &f.hint {
+                            Some(h) => format!("{}: {} ({h})", f.rule, f.message),
+                            None => format!("{}: {}", f.rule, f.message),
+                        })
+                        .collect()
                 }
-                let text = message::render_wrapped(&m, conv.body_wrap);
-                let findings = rules::check(&text, &conv, Some(&paths));
-                if findings.is_empty() {
-                    return Ok(Drafted::Model {
-                        text,
-                        model: reply.model,
-                        latency,
-                        tokens,
-                        omitted,
-                        repaired: attempt > 0,
-                    });
-                }
-                findings
-                    .iter()
-                    .take(10)
-                    .map(|f| match &f.hint {
-                        Some(h) => format!("line {}: {}: {} ({h})", f.line, f.rule, f.message),
-                        None => format!("line {}: {}: {}", f.line, f.rule, f.message),
-                    })
-                    .collect()
-            }
+            },
         };
         if attempt == 0 {
             debug(&format!(
@@ -557,8 +576,13 @@ fn draft(
             ));
             user = repair_prompt(&p.user, &problems);
         } else {
+            let what = if gate_failed {
+                "failed the draft-quality gate"
+            } else {
+                "broke the convention"
+            };
             return offline_draft(format!(
-                "the model's draft broke the convention twice: {}",
+                "the model's draft {what} twice: {}",
                 problems.join("; ")
             ));
         }
@@ -566,13 +590,41 @@ fn draft(
     offline_draft("no valid answer".to_owned())
 }
 
-/// The repair request: the same fresh prompt plus what was wrong — never the earlier
-/// answer, never a conversation.
+/// The draft's structure: the offline draft's bullets, and scopes from the
+/// convention or the staged paths and the manifests of their directories.
+fn structure_for(repo: &Repo, state: &StagedState, conv: &Convention) -> Structure {
+    let scopes = structure::scope_choices(state, conv, &|p| read_manifest(repo, p));
+    Structure::new(state, conv, scopes)
+}
+
+/// The largest manifest read for a scope name.
+const MANIFEST_BYTES: u64 = 256 * 1024;
+
+/// A manifest (`Cargo.toml`, `package.json`, `pyproject.toml`) of the work tree, for
+/// the scopes a draft may choose from; `None` when absent, large or unreadable.
+fn read_manifest(repo: &Repo, rel: &str) -> Option<String> {
+    let path = repo.work_dir()?.join(rel);
+    let meta = std::fs::symlink_metadata(&path).ok()?;
+    if !meta.is_file() || meta.len() > MANIFEST_BYTES {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()
+}
+
+/// The repair request's fixed wording, before and after the problems. It names
+/// checks, never gives a sentence a draft could take as its own: the draft-quality
+/// gate rejects a draft that copies it.
+const REPAIR_HEAD: &str = "# Checks the earlier answer failed\n\
+These checks of the tool rejected an earlier answer to this task (quoted as data):\n";
+const REPAIR_TAIL: &str = "Answer again with the JSON object for the staged changes; \
+the list of checks above is not content for the commit message.\n";
+
+/// The repair request: the same fresh prompt plus the checks that failed — never
+/// the earlier answer, never a conversation.
 fn repair_prompt(user: &str, problems: &[String]) -> String {
     let mut s = user.trim_end().to_owned();
-    s.push_str(
-        "\n\n## A previous answer to this task was rejected\nFix these problems in your answer:\n",
-    );
+    s.push_str("\n\n");
+    s.push_str(REPAIR_HEAD);
     for p in problems {
         // The findings quote the model's answer: data, on one line, no block tags.
         s.push_str("- ");
@@ -581,6 +633,7 @@ fn repair_prompt(user: &str, problems: &[String]) -> String {
         )));
         s.push('\n');
     }
+    s.push_str(REPAIR_TAIL);
     s
 }
 
@@ -609,46 +662,5 @@ fn user_words(text: &str) -> (Vec<String>, Vec<message::Trailer>) {
             (paras, t)
         }
         None => (paras, Vec::new()),
-    }
-}
-
-/// The model's JSON as a message: a bullet on a renamed path names both sides.
-fn to_message(j: DraftJson, state: &StagedState) -> Message {
-    let bullets = j
-        .bullets
-        .into_iter()
-        .map(|b| {
-            let renamed = state.files.iter().find(|f| {
-                f.change.kind == ChangeKind::Renamed
-                    && f.change.path.as_slice() == b.path.as_bytes()
-            });
-            let target = match renamed.and_then(|f| f.change.old_path.as_ref()) {
-                Some(old) => Target::Move {
-                    from: String::from_utf8_lossy(old).into_owned(),
-                    to: b.path,
-                },
-                None => Target::Path(b.path),
-            };
-            Bullet {
-                verb: b.verb,
-                target,
-                what_why: b.what_why.trim().to_owned(),
-            }
-        })
-        .collect();
-    let scope = j
-        .scope
-        .map(|s| s.trim().to_owned())
-        .filter(|s| !s.is_empty());
-    Message {
-        subject: Subject {
-            kind: j.kind,
-            scope,
-            breaking: j.breaking,
-            summary: j.summary.trim().to_owned(),
-        },
-        prose: Vec::new(),
-        bullets,
-        trailers: Vec::new(),
     }
 }

@@ -8,7 +8,8 @@
 //! `fixup!` …) that the convention leaves alone.
 //!
 //! Families, one module each: [`subject`], [`body`], [`bullet`], [`paths`],
-//! [`coverage`], [`trailer`], [`placeholder`], [`encoding`].
+//! [`coverage`], [`trailer`], [`placeholder`], [`encoding`]; and [`quality`], the
+//! draft-quality gate for model drafts ([`DRAFT_RULES`]).
 
 pub mod body;
 pub mod bullet;
@@ -17,6 +18,7 @@ pub mod encoding;
 mod exempt;
 pub mod paths;
 pub mod placeholder;
+pub mod quality;
 pub mod subject;
 pub mod trailer;
 
@@ -61,9 +63,13 @@ pub static RULES: &[RuleInfo] = &[
     encoding::MESSAGE_ENCODING,
 ];
 
+/// The rules applied to model drafts only, before the hook accepts one
+/// ([`quality::check_draft`]); [`check`] does not run them.
+pub static DRAFT_RULES: &[RuleInfo] = &[quality::DRAFT_QUALITY];
+
 /// The rule with this id, for `--explain`.
 pub fn explain(id: &str) -> Option<&'static RuleInfo> {
-    RULES.iter().find(|r| r.id == id)
+    RULES.iter().chain(DRAFT_RULES).find(|r| r.id == id)
 }
 
 /// One problem in a message: which rule, where (1-based line, column in chars),

@@ -1,0 +1,336 @@
+//! The draft-quality gate: a model draft has to say something before it is accepted.
+//! The convention's rules check the form; a small model can meet every one of them
+//! with junk (`fix(breaking)!: {`, `build(breaking)!: stat lines only`,
+//! `build(type)!: 1.3.0-beta2`, `build(default)!: BREAKING`). This gate looks at the
+//! words: the summary, each bullet's what-and-why and a `BREAKING CHANGE` note.
+//!
+//! It is applied to model drafts only ([`check_draft`]), not by [`super::check`]:
+//! a person's message is theirs to word.
+
+use std::collections::HashSet;
+
+use super::{Finding, RuleInfo};
+use crate::message::{Pos, Spanned, parse};
+use crate::repo::StagedState;
+use crate::structure::has_words;
+
+#[doc = include_str!("docs/draft-quality.md")]
+pub const DRAFT_QUALITY: RuleInfo = RuleInfo {
+    id: "draft-quality",
+    summary: "a model draft's summary and bullets say something in words of their own",
+    doc: include_str!("docs/draft-quality.md"),
+};
+
+/// Text of the prompt's scaffolding (schema keys, section names, evidence markers,
+/// the repair request's wording), matched in any case: a draft that holds it copied
+/// the prompt instead of describing the change.
+pub const SCAFFOLDING: &[&str] = &[
+    "what_why",
+    "breaking_change",
+    "additionalproperties",
+    "json schema",
+    "output contract",
+    "omission note",
+    "stat lines",
+    "stat line",
+    "<evidence",
+    "</evidence",
+    "evidence>",
+    "user-words>",
+    "<user-words",
+    "trimmed=",
+    "# convention",
+    "# environment",
+    "# task",
+    "# evidence",
+    "staged files:",
+    "initial commit:",
+    "diff --git",
+    "fix these problems",
+    "previous answer",
+    "was rejected",
+    "rejected answer",
+];
+
+/// The summary needs at least this many words of letters.
+pub const SUMMARY_WORDS: usize = 3;
+
+/// Most diff lines remembered for the copy check.
+const MAX_DIFF_LINES: usize = 50_000;
+
+/// `1.3.0`, `v2.0`, `1.3.0-beta2`, `0.9.1+build.5`: a version string and nothing else.
+fn is_version(s: &str) -> bool {
+    let s = s.strip_prefix(['v', 'V']).unwrap_or(s);
+    let (core, rest) = match s.find(['-', '+']) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, ""),
+    };
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+'))
+}
+
+/// What a draft must not copy: the staged paths and their directories and file
+/// names, the diff's lines, and the prompt's fixed texts.
+pub struct Evidence<'a> {
+    names: HashSet<String>,
+    lines: HashSet<String>,
+    prompt: &'a [&'a str],
+}
+
+impl<'a> Evidence<'a> {
+    /// The evidence of `state`, with `prompt` the prompt's fixed texts (the system
+    /// message, a repair request) whose words a draft must not echo.
+    pub fn new(state: &StagedState, prompt: &'a [&'a str]) -> Evidence<'a> {
+        let mut names = HashSet::new();
+        let mut lines = HashSet::new();
+        for f in &state.files {
+            for p in std::iter::once(&f.change.path).chain(f.change.old_path.as_ref()) {
+                let p = String::from_utf8_lossy(p).to_lowercase();
+                let mut d = p.as_str();
+                if let Some((_, name)) = d.rsplit_once('/') {
+                    names.insert(name.to_owned());
+                }
+                names.insert(d.to_owned());
+                while let Some((parent, _)) = d.rsplit_once('/') {
+                    names.insert(parent.to_owned());
+                    d = parent;
+                }
+            }
+            for h in &f.hunks {
+                for l in h.body.lines() {
+                    if lines.len() >= MAX_DIFF_LINES {
+                        break;
+                    }
+                    let l = normal(uncommented(l.get(1..).unwrap_or("")));
+                    if l.chars().count() >= 4 {
+                        lines.insert(l);
+                    }
+                }
+            }
+        }
+        Evidence {
+            names,
+            lines,
+            prompt,
+        }
+    }
+}
+
+/// A line without a comment marker around it (`//`, `#`, `--`, `/*`, `*/`, `*`).
+fn uncommented(l: &str) -> &str {
+    let l = l.trim();
+    let l = ["//", "#", "--", "/*", "*", ";"]
+        .iter()
+        .find_map(|m| l.strip_prefix(m))
+        .unwrap_or(l);
+    l.strip_suffix("*/").unwrap_or(l).trim()
+}
+
+/// Lower case, runs of whitespace as one space, trimmed.
+fn normal(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// The gate's findings on a rendered model draft (none: it passes). Looks at the
+/// summary, each bullet's what-and-why and the `BREAKING CHANGE` trailer's value;
+/// prose (the user's own words) is not the model's and is left alone.
+pub fn check_draft(text: &str, evidence: &Evidence<'_>) -> Vec<Finding> {
+    let parsed = parse(text);
+    let mut out = Vec::new();
+    match &parsed.subject.summary {
+        Some(s) => {
+            if !has_words(&s.value, SUMMARY_WORDS) {
+                out.push(finding(
+                    s,
+                    format!(
+                        "the summary {:?} has fewer than {SUMMARY_WORDS} words of letters",
+                        s.value
+                    ),
+                    "say what the change does in a few words",
+                ));
+            }
+            junk(s, "the summary", evidence, &mut out);
+        }
+        None => out.push(Finding::new(
+            &DRAFT_QUALITY,
+            Pos::new(1, 1),
+            "the draft has no summary",
+            Some("say what the change does in a few words".to_owned()),
+        )),
+    }
+    for b in parsed.bullets() {
+        let Some(w) = &b.what_why else { continue };
+        if !has_words(&w.value, 1) {
+            out.push(finding(
+                w,
+                format!("a bullet's description {:?} has no words", w.value),
+                "say what changed in that path and why",
+            ));
+        }
+        junk(w, "a bullet's description", evidence, &mut out);
+    }
+    for t in &parsed.trailers {
+        if t.token.value.eq_ignore_ascii_case("BREAKING CHANGE")
+            || t.token.value.eq_ignore_ascii_case("BREAKING-CHANGE")
+        {
+            junk(&t.value, "the breaking-change note", evidence, &mut out);
+        }
+    }
+    out
+}
+
+fn finding(at: &Spanned<String>, message: String, hint: &str) -> Finding {
+    Finding::new(&DRAFT_QUALITY, at.pos, message, Some(hint.to_owned()))
+}
+
+/// Scaffolding, `BREAKING` as content, a version string, a path, a diff line or
+/// the prompt's own text.
+fn junk(at: &Spanned<String>, what: &str, ev: &Evidence<'_>, out: &mut Vec<Finding>) {
+    let value = at.value.trim();
+    let n = normal(value);
+    let hint = "describe the change in your own words";
+    let why = if let Some(s) = SCAFFOLDING.iter().find(|s| n.contains(*s)) {
+        Some(format!("holds the prompt's scaffolding {s:?}"))
+    } else if value.starts_with(['{', '[', '"']) || value.contains("\":") {
+        Some("is JSON syntax, not words".to_owned())
+    } else if value
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|w| w == "BREAKING")
+    {
+        Some("holds \"BREAKING\" as content (a breaking change goes in breaking_change)".to_owned())
+    } else if is_version(value) {
+        Some("is a version string".to_owned())
+    } else if ev.names.contains(&n) {
+        Some("is a path, not a description".to_owned())
+    } else if ev.lines.contains(&n) {
+        Some("is a line copied from the diff".to_owned())
+    } else if n.chars().count() >= 12
+        && ev
+            .prompt
+            .iter()
+            .any(|p| normal(p).contains(&n) || prompt_lines(p).any(|l| n.contains(&l)))
+    {
+        Some("is copied from the prompt's instructions".to_owned())
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        out.push(finding(at, format!("{what} {:?} {why}", at.value), hint));
+    }
+}
+
+/// The longer lines of a prompt text, normalised: a draft holding one whole copied it.
+fn prompt_lines(p: &str) -> impl Iterator<Item = String> + '_ {
+    p.lines()
+        .map(|l| normal(l.trim_start_matches(['-', '#', ' '])))
+        .filter(|l| l.chars().count() >= 16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repo::{Change, ChangeKind, FileDiff, Hunk};
+
+    fn state() -> StagedState {
+        StagedState {
+            branch: Some("main".into()),
+            initial: false,
+            files: vec![FileDiff {
+                change: Change {
+                    kind: ChangeKind::Modified,
+                    path: "crates/core/Cargo.toml".into(),
+                    old_path: None,
+                    old_mode: None,
+                    new_mode: None,
+                },
+                header: String::new(),
+                hunks: vec![Hunk {
+                    header: "@@ -1,3 +1,3 @@ [package]".into(),
+                    body: "-version = \"1.2.0\"\n+version = \"1.3.0-beta2\"\n name = \"core\"\n+# raise for the beta testers\n"
+                        .into(),
+                }],
+                added: 1,
+                removed: 1,
+                binary: false,
+                submodule: false,
+                linguist: None,
+            }],
+        }
+    }
+
+    const REPAIR: &str = "# Rejected answer\nA previous answer was rejected by the checks below.\n";
+
+    fn rules_hit(text: &str) -> Vec<Finding> {
+        let s = state();
+        let prompt = [crate::prompt::CORE_INSTRUCTIONS, REPAIR];
+        check_draft(text, &Evidence::new(&s, &prompt))
+    }
+
+    #[test]
+    fn junk_drafts_from_the_benchmark_fail() {
+        let bullet = "\n\n- Update: crates/core/Cargo.toml — raise the version for the beta\n";
+        for subject in [
+            "fix(breaking)!: {",
+            "build(breaking)!: stat lines only",
+            "build(type)!: 1.3.0-beta2",
+            "build(default)!: BREAKING",
+            "feat!: Fix these problems in your answer:",
+            "build: crates/core/Cargo.toml",
+            "build: version = \"1.3.0-beta2\"",
+            "build: BREAKING change to the version",
+            "feat: describe what the staged changes do and why",
+            "build: raise for the beta testers",
+        ] {
+            let f = rules_hit(&format!("{subject}{bullet}"));
+            assert!(
+                f.iter().any(|f| f.rule == "draft-quality" && f.line == 1),
+                "{subject:?} passed: {f:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn junk_bullets_fail() {
+        for what in [
+            "{",
+            "stat lines only",
+            "1.3.0-beta2",
+            "what_why",
+            "name = \"core\"",
+        ] {
+            let f = rules_hit(&format!(
+                "build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n"
+            ));
+            assert!(
+                f.iter().any(|f| f.rule == "draft-quality" && f.line == 3),
+                "{what:?} passed: {f:?}"
+            );
+        }
+        let f = rules_hit(
+            "build!: raise the core version\n\n- Update: crates/core/Cargo.toml — new beta\n\nBREAKING CHANGE: stat lines only\n",
+        );
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].line, 5);
+    }
+
+    #[test]
+    fn real_drafts_pass() {
+        for text in [
+            "build(core): raise the version to the first beta\n\n- Update: crates/core/Cargo.toml — 1.3.0-beta2, so testers can pin it\n",
+            "fix: handle an empty staged set\n\n- Fix: crates/core/Cargo.toml — name the core crate's feature\n",
+            "feat!: drop the --old flag\n\n- Update: crates/core/Cargo.toml — the flag is gone\n\nBREAKING CHANGE: scripts that pass --old fail\n",
+            "docs: explain parse_answer's leniency\n",
+        ] {
+            assert_eq!(rules_hit(text), Vec::new(), "{text}");
+        }
+    }
+}

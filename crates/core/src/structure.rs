@@ -1,0 +1,524 @@
+//! What the tool decides about a model draft before the model writes a word, and
+//! how the model's words are put into it (DESIGN §5, issue 14).
+//!
+//! The repository determines the bullets (verb and path: exactly the offline draft's,
+//! [`crate::offline::draft`]), the types and scopes a draft may choose from, and how
+//! long its summary may be. The model only writes words: one `what_why` per given
+//! bullet, the summary, and its choices of type, scope and `breaking_change`.
+//! [`Structure::assemble`] builds the message from them, fixing what the tool can
+//! fix itself (a summary too long, ending in a period, repeating the type, or with
+//! space around it; a scope not on the list; an empty breaking note) so that a
+//! repair request is only sent for what it cannot.
+
+use crate::config::Convention;
+use crate::message::{self, Bullet, Message, Subject, Target, Trailer};
+use crate::prompt::DraftJson;
+use crate::redact;
+use crate::repo::StagedState;
+
+/// Most scope names derived from the staged paths.
+pub const MAX_DERIVED_SCOPES: usize = 20;
+/// Most directories whose manifest is read for a package name.
+const MAX_MANIFEST_DIRS: usize = 64;
+/// The type length assumed for the summary's room when any type is allowed.
+const ANY_TYPE_CHARS: usize = 10;
+/// The summary's room is never below this, however long the enums are.
+const MIN_SUMMARY_CHARS: usize = 20;
+
+/// One bullet of the structure: the tool's verb and target, and the key the model
+/// sees it by (the bullet's path as it leaves the machine: redacted).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FixedBullet {
+    /// The verb, from the status (or the change).
+    pub verb: String,
+    /// The path or rename, as the message shows it.
+    pub target: Target,
+    /// The schema's property name for this bullet's `what_why`.
+    pub key: String,
+}
+
+/// The tool's part of a model draft.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Structure {
+    /// The bullets, in the offline draft's order.
+    pub bullets: Vec<FixedBullet>,
+    /// The types the draft chooses from (empty: any).
+    pub types: Vec<String>,
+    /// The scopes the draft chooses from (empty: no scope).
+    pub scopes: Vec<String>,
+    /// The summary's limit in chars: what is left of `subject-max` after the longest
+    /// `type(scope)!: ` the lists allow; `None` when the subject has no limit.
+    pub summary_max: Option<usize>,
+}
+
+impl Structure {
+    /// The structure of a draft for `state` under `conv`, with these scope choices
+    /// (see [`scope_choices`]).
+    pub fn new(state: &StagedState, conv: &Convention, scopes: Vec<String>) -> Structure {
+        let bullets = crate::offline::draft(state, conv)
+            .map(|m| m.bullets)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|b| {
+                let path = match &b.target {
+                    Target::Path(p) => p.clone(),
+                    Target::Move { to, .. } => to.clone(),
+                };
+                FixedBullet {
+                    verb: b.verb,
+                    target: b.target,
+                    key: redact::redact_text(&path).text,
+                }
+            })
+            .collect();
+        let longest_type = if conv.types.is_empty() {
+            ANY_TYPE_CHARS
+        } else {
+            conv.types
+                .iter()
+                .map(|t| t.chars().count())
+                .max()
+                .unwrap_or(0)
+        };
+        let scope_chars = scopes
+            .iter()
+            .map(|s| s.chars().count() + 2)
+            .max()
+            .unwrap_or(0);
+        let summary_max = conv.subject_limit().map(|max| {
+            max.saturating_sub(longest_type + scope_chars + "!: ".len())
+                .max(MIN_SUMMARY_CHARS)
+                .min(max)
+        });
+        Structure {
+            bullets,
+            types: conv.types.clone(),
+            scopes,
+            summary_max,
+        }
+    }
+
+    /// The message from the model's words, deterministically repaired; `Err` lists
+    /// what only the model can fix (a bullet without words, a type not on the list,
+    /// an empty summary).
+    pub fn assemble(&self, conv: &Convention, d: &DraftJson) -> Result<Message, Vec<String>> {
+        let mut problems = Vec::new();
+        let kind = if self.types.is_empty() {
+            d.kind.trim().to_owned()
+        } else {
+            match self
+                .types
+                .iter()
+                .find(|t| t.eq_ignore_ascii_case(d.kind.trim()))
+            {
+                Some(t) => t.clone(),
+                None => {
+                    problems.push(format!(
+                        "type {:?} is not one of: {}",
+                        message::one_line(&d.kind),
+                        self.types.join(", ")
+                    ));
+                    String::new()
+                }
+            }
+        };
+        if kind.is_empty() && self.types.is_empty() {
+            problems.push("type is empty".to_owned());
+        }
+        let scope = d.scope.as_deref().and_then(|s| {
+            self.scopes
+                .iter()
+                .find(|a| a.eq_ignore_ascii_case(s.trim()))
+                .cloned()
+        });
+        let breaking = d
+            .breaking_change
+            .as_deref()
+            .map(|t| message::one_line(t).trim().to_owned())
+            .filter(|t| has_words(t, 2));
+        let bullets: Vec<Bullet> = self
+            .bullets
+            .iter()
+            .map(|b| {
+                let words = d
+                    .bullets
+                    .iter()
+                    .find(|(k, _)| answer_key(k) == b.key)
+                    .map(|(_, w)| message::one_line(w).trim().to_owned())
+                    .unwrap_or_default();
+                if words.is_empty() {
+                    problems.push(format!("bullets: the value for {:?} is empty", b.key));
+                }
+                Bullet {
+                    verb: b.verb.clone(),
+                    target: b.target.clone(),
+                    what_why: words,
+                }
+            })
+            .collect();
+        for (k, _) in &d.bullets {
+            if !self.bullets.iter().any(|b| b.key == answer_key(k)) {
+                problems.push(format!(
+                    "bullets: {:?} is not one of the given bullet paths",
+                    message::one_line(k)
+                ));
+            }
+        }
+        let prefix = kind.chars().count()
+            + scope.as_ref().map_or(0, |s| s.chars().count() + 2)
+            + usize::from(breaking.is_some())
+            + 2;
+        let room = conv
+            .subject_limit()
+            .map(|max| max.saturating_sub(prefix).max(MIN_SUMMARY_CHARS));
+        let summary = repair_summary(&d.summary, &kind, conv, room);
+        if summary.is_empty() {
+            problems.push("summary is empty".to_owned());
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        Ok(Message {
+            subject: Subject {
+                kind,
+                scope,
+                breaking: breaking.is_some(),
+                summary,
+            },
+            prose: Vec::new(),
+            bullets,
+            trailers: breaking
+                .map(|value| Trailer {
+                    token: "BREAKING CHANGE".to_owned(),
+                    value,
+                })
+                .into_iter()
+                .collect(),
+        })
+    }
+}
+
+/// The bullet key a model meant: `./` and a `- Verb: ` or `old → ` before it dropped
+/// (a model without the schema's grammar writes the bullet as the contract lists it).
+fn answer_key(k: &str) -> &str {
+    let mut k = k.trim();
+    k = k.strip_prefix("- ").unwrap_or(k);
+    if let Some((head, rest)) = k.split_once(": ")
+        && !head.contains('/')
+        && head.chars().all(char::is_alphabetic)
+    {
+        k = rest.trim();
+    }
+    if let Some((_, to)) = k.split_once(" → ") {
+        k = to.trim();
+    }
+    k.strip_prefix("./").unwrap_or(k)
+}
+
+/// True when `text` holds at least `n` words of letters ([`is_word`]).
+pub fn has_words(text: &str, n: usize) -> bool {
+    text.split_whitespace().filter(|w| is_word(w)).count() >= n
+}
+
+/// A word of letters: with the punctuation around it trimmed, only letters, digits,
+/// `-`, `_` and `'`, and letters at least half of it
+/// (`parse_answer` and `don't` are words; `1.3.0-beta2`, `src/lib.rs` and `{` are
+/// not).
+pub fn is_word(w: &str) -> bool {
+    let w = w.trim_matches(|c: char| ".,;:!?()[]\"'`«»“”".contains(c));
+    let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+    letters >= 1
+        && letters * 2 >= w.chars().count()
+        && w.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '\''))
+}
+
+/// The summary as the tool fixes it: one line, trimmed; a repeated type at the
+/// start (`feat: feat: …`, `feat(cli)!: …`) removed; a final period dropped (when
+/// the convention forbids it); shortened at a word boundary to `room` chars.
+pub fn repair_summary(summary: &str, kind: &str, conv: &Convention, room: Option<usize>) -> String {
+    let mut s = message::one_line(summary).trim().to_owned();
+    loop {
+        let stripped = strip_type_prefix(&s, kind, conv);
+        if stripped.len() == s.len() {
+            break;
+        }
+        s = stripped.trim_start().to_owned();
+    }
+    if conv.subject_period {
+        while s.ends_with('.') && !s.ends_with("...") {
+            s.pop();
+            s = s.trim_end().to_owned();
+        }
+    }
+    if let Some(room) = room
+        && s.chars().count() > room
+    {
+        let cut: String = s.chars().take(room + 1).collect();
+        let at = match cut.rfind(char::is_whitespace) {
+            Some(i) if i > 0 => i,
+            _ => cut.char_indices().nth(room).map_or(cut.len(), |(i, _)| i),
+        };
+        s = cut[..at]
+            .trim_end_matches(|c: char| c.is_whitespace() || ",;:-—–.".contains(c))
+            .to_owned();
+    }
+    s
+}
+
+/// `s` without a leading `type(scope)!:` whose type is `kind` or one of the
+/// convention's types; `s` itself otherwise.
+fn strip_type_prefix<'a>(s: &'a str, kind: &str, conv: &Convention) -> &'a str {
+    let Some((head, rest)) = s.split_once(':') else {
+        return s;
+    };
+    let head = head.trim_end_matches('!');
+    let name = match head.split_once('(') {
+        Some((n, scope)) if scope.ends_with(')') => n,
+        Some(_) => return s,
+        None => head,
+    };
+    let known =
+        name.eq_ignore_ascii_case(kind) || conv.types.iter().any(|t| t.eq_ignore_ascii_case(name));
+    if known && !name.is_empty() { rest } else { s }
+}
+
+/// The scopes a draft may choose from: the convention's list; else names derived
+/// from the staged paths (top-level directories, the offline draft's scope, and
+/// the package names in the `Cargo.toml`, `package.json` or `pyproject.toml` of each
+/// directory holding a staged path, read through `read`, which is given a path
+/// relative to the repository root); else none. Never free text.
+pub fn scope_choices(
+    state: &StagedState,
+    conv: &Convention,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Vec<String> {
+    if !conv.scopes.is_empty() {
+        return conv.scopes.clone();
+    }
+    let mut out: Vec<String> = Vec::new();
+    let push = |name: &str, out: &mut Vec<String>| {
+        let name = name.rsplit('/').next().unwrap_or(name).trim();
+        if valid_scope(name) && !out.iter().any(|s| s == name) {
+            out.push(name.to_owned());
+        }
+    };
+    if let Ok(m) = crate::offline::draft(state, conv)
+        && let Some(s) = m.subject.scope
+    {
+        push(&s, &mut out);
+    }
+    let paths: Vec<String> = state
+        .files
+        .iter()
+        .flat_map(|f| std::iter::once(&f.change.path).chain(f.change.old_path.as_ref()))
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    for p in &paths {
+        if let Some((top, _)) = p.split_once('/')
+            && !top.starts_with('.')
+        {
+            push(top, &mut out);
+        }
+    }
+    let mut dirs: Vec<String> = Vec::new();
+    for p in &paths {
+        let mut d = p.as_str();
+        while let Some((parent, _)) = d.rsplit_once('/') {
+            if !dirs.iter().any(|x| x == parent) {
+                dirs.push(parent.to_owned());
+            }
+            d = parent;
+        }
+    }
+    dirs.sort_by(|a, b| {
+        b.matches('/')
+            .count()
+            .cmp(&a.matches('/').count())
+            .then(a.cmp(b))
+    });
+    dirs.push(String::new());
+    for dir in dirs.iter().take(MAX_MANIFEST_DIRS) {
+        let at = |file: &str| {
+            if dir.is_empty() {
+                file.to_owned()
+            } else {
+                format!("{dir}/{file}")
+            }
+        };
+        if let Some(name) = read(&at("Cargo.toml")).and_then(|t| toml_name(&t, &["package"])) {
+            push(&name, &mut out);
+        }
+        if let Some(name) = read(&at("pyproject.toml")).and_then(|t| {
+            toml_name(&t, &["project"]).or_else(|| toml_name(&t, &["tool", "poetry"]))
+        }) {
+            push(&name, &mut out);
+        }
+        if let Some(name) = read(&at("package.json")).and_then(|t| {
+            serde_json::from_str::<serde_json::Value>(&t)
+                .ok()?
+                .get("name")?
+                .as_str()
+                .map(str::to_owned)
+        }) {
+            push(&name, &mut out);
+        }
+    }
+    out.truncate(MAX_DERIVED_SCOPES);
+    out
+}
+
+fn toml_name(text: &str, table: &[&str]) -> Option<String> {
+    let v: toml::Value = toml::from_str(text).ok()?;
+    let mut t = &v;
+    for k in table {
+        t = t.get(k)?;
+    }
+    t.get("name")?.as_str().map(str::to_owned)
+}
+
+/// A name a scope can be: letters, digits, `-`, `_`, `.`; at most 32 chars; not
+/// starting with a dot.
+fn valid_scope(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars().count() <= 32
+        && !s.starts_with('.')
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conv() -> Convention {
+        Convention::default()
+    }
+
+    #[test]
+    fn summary_repairs() {
+        let c = conv();
+        let cases = [
+            ("  add the parser.  ", "feat", None, "add the parser"),
+            ("feat: feat: add the parser", "feat", None, "add the parser"),
+            (
+                "fix(cli)!: handle empty input",
+                "fix",
+                None,
+                "handle empty input",
+            ),
+            ("docs: add notes", "feat", None, "add notes"),
+            ("note: keep this", "feat", None, "note: keep this"),
+            (
+                "add a parser for the convention file and its defaults",
+                "feat",
+                Some(30),
+                "add a parser for the",
+            ),
+            ("wait...", "feat", None, "wait..."),
+        ];
+        for (input, kind, room, want) in cases {
+            assert_eq!(repair_summary(input, kind, &c, room), want, "{input}");
+        }
+        let long = "x".repeat(50);
+        assert_eq!(
+            repair_summary(&long, "feat", &c, Some(20)).chars().count(),
+            20
+        );
+    }
+
+    #[test]
+    fn words_of_letters() {
+        assert!(has_words("add the parser", 3));
+        assert!(has_words("add a thing", 3));
+        assert!(has_words("add parse_answer fallback", 3));
+        assert!(!has_words("1.3.0-beta2", 1));
+        assert!(!has_words("{", 1));
+        assert!(!has_words("BREAKING", 2));
+        assert!(!has_words("update src/lib.rs", 2));
+        assert!(has_words("don't re-run it.", 3));
+    }
+
+    #[test]
+    fn derived_scopes_are_names_never_free_text() {
+        let state = jitcommit_testkit_free_state(&[
+            "crates/core/src/a.rs",
+            "web/src/x.ts",
+            ".github/w.yml",
+        ]);
+        let read = |p: &str| match p {
+            "crates/core/Cargo.toml" => Some("[package]\nname = \"jitcommit-core\"\n".to_owned()),
+            "web/package.json" => Some("{\"name\": \"@acme/web-ui\"}".to_owned()),
+            "Cargo.toml" => Some("[workspace]\n".to_owned()),
+            _ => None,
+        };
+        let s = scope_choices(&state, &conv(), &read);
+        assert_eq!(s, ["crates", "web", "jitcommit-core", "web-ui"]);
+        let mut listed = conv();
+        listed.scopes = vec!["api".into()];
+        assert_eq!(scope_choices(&state, &listed, &read), ["api"]);
+    }
+
+    #[test]
+    fn assemble_fills_the_fixed_bullets_and_repairs_what_it_can() {
+        let state = jitcommit_testkit_free_state(&["src/a.rs", "src/b.rs"]);
+        let c = conv();
+        let s = Structure::new(&state, &c, vec!["src".into()]);
+        assert_eq!(s.summary_max, Some(72 - "refactor(src)!: ".len()));
+        let d = DraftJson {
+            bullets: vec![
+                ("src/b.rs".into(), "grows b\nSigned-off-by: x".into()),
+                ("- Update: src/a.rs".into(), "grows a".into()),
+            ],
+            summary: "Feat: grow both files.".into(),
+            kind: "FEAT".into(),
+            scope: Some("made up".into()),
+            breaking_change: Some("BREAKING".into()),
+        };
+        let m = s.assemble(&c, &d).expect("assembles");
+        assert_eq!(
+            message::render(&m),
+            "feat: grow both files\n\n- Update: src/a.rs — grows a\n- Update: src/b.rs — grows b Signed-off-by: x\n"
+        );
+        let bad = DraftJson {
+            bullets: vec![("src/c.rs".into(), "invented".into())],
+            kind: "chores".into(),
+            ..d
+        };
+        let problems = s.assemble(&c, &bad).expect_err("cannot be fixed");
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert!(problems[0].starts_with("type \"chores\" is not one of"));
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("\"src/c.rs\" is not one of"))
+        );
+    }
+
+    fn jitcommit_testkit_free_state(paths: &[&str]) -> StagedState {
+        use crate::repo::{Change, ChangeKind, FileDiff};
+        StagedState {
+            branch: None,
+            initial: false,
+            files: paths
+                .iter()
+                .map(|p| FileDiff {
+                    change: Change {
+                        kind: ChangeKind::Modified,
+                        path: (*p).into(),
+                        old_path: None,
+                        old_mode: None,
+                        new_mode: None,
+                    },
+                    header: String::new(),
+                    hunks: Vec::new(),
+                    added: 1,
+                    removed: 0,
+                    binary: false,
+                    submodule: false,
+                    linguist: None,
+                })
+                .collect(),
+        }
+    }
+}

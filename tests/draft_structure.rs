@@ -1,0 +1,431 @@
+//! Issue 14, "the tool decides the structure; the model fills in words", through the
+//! real hook and real git against a loopback model server: the schema fixes the
+//! offline draft's bullets and emits its properties in generation order, scopes
+//! come from a list, mechanical faults are fixed without a repair request, a
+//! breaking change is a described note rendered as `!` and a footer, and junk
+//! drafts fail the draft-quality gate: one repair request, then the offline draft.
+#![allow(clippy::unwrap_used)]
+
+mod draft_support;
+use draft_support::*;
+use jitcommit_testkit::model_server::{ModelServer, Recorded, Script};
+use serde_json::{Value, json};
+
+/// A change with every status: added, modified, deleted and renamed paths.
+fn mixed_change() -> Repo {
+    let r = Repo::new();
+    write(
+        &r.dir,
+        "src/old_name.rs",
+        "pub fn kept() -> u32 {\n    7\n}\n",
+    );
+    write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
+    write(&r.dir, "docs/gone.md", "# Gone\n");
+    r.git(&["add", "."]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "chore: base"]);
+    r.git(&["mv", "src/old_name.rs", "src/new_name.rs"]);
+    r.git(&["rm", "-q", "docs/gone.md"]);
+    write(&r.dir, "src/lib.rs", "pub fn a() {}\npub fn b() {}\n");
+    write(&r.dir, "src/added.rs", "pub fn added() {}\n");
+    r.git(&["add", "."]);
+    r
+}
+
+fn schema_of(req: &Recorded) -> Value {
+    // Ollama's request carries the schema as `format`.
+    req.body["format"].clone()
+}
+
+fn keys(v: &Value) -> Vec<String> {
+    v.as_object().unwrap().keys().cloned().collect()
+}
+
+/// The bullet heads (`- Verb: path`) of a message, in order.
+fn heads(msg: &str) -> Vec<String> {
+    msg.lines()
+        .filter(|l| l.starts_with("- "))
+        .map(|l| l.split(" — ").next().unwrap().to_owned())
+        .collect()
+}
+
+fn offline_text(r: &Repo) -> String {
+    let out = r
+        .draft_cmd()
+        .args(["--dry-run", "--offline"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn commit_with(r: &Repo, server: &ModelServer) -> String {
+    r.use_model(&server.url(), "ollama");
+    let err = r.ok(&["commit", "--no-edit"]);
+    used(&err)
+        .unwrap_or_else(|| panic!("no draft reported: {err}"))
+        .to_owned()
+}
+
+fn answer(bullets: Value, summary: &str, kind: &str, breaking: Value) -> Script {
+    Script::answer_json(&json!({
+        "bullets": bullets, "summary": summary, "type": kind, "breaking_change": breaking
+    }))
+}
+
+#[test]
+fn the_schema_fixes_the_offline_bullets_in_generation_order() {
+    let r = mixed_change();
+    let offline = offline_text(&r);
+    let want = heads(&offline);
+    assert_eq!(
+        want,
+        [
+            "- Remove: docs/gone.md",
+            "- Add: src/added.rs",
+            "- Update: src/lib.rs",
+            "- Rename: src/old_name.rs → src/new_name.rs",
+        ],
+        "{offline}"
+    );
+    let paths = [
+        "src/added.rs",
+        "docs/gone.md",
+        "src/lib.rs",
+        "src/new_name.rs",
+    ];
+    let mut words = serde_json::Map::new();
+    for p in paths {
+        words.insert(p.into(), json!(format!("describe {p} for the reader")));
+    }
+    let server = ModelServer::start(vec![answer(
+        Value::Object(words),
+        "rework the library layout",
+        "refactor",
+        Value::Null,
+    )]);
+    assert_eq!(commit_with(&r, &server), "model");
+    let schema = schema_of(&server.requests()[0]);
+    // Generation order: the bullets' words, the summary, type (and scope), then the
+    // breaking note last.
+    let props = &schema["properties"];
+    let order = keys(props);
+    assert_eq!(
+        order.first().map(String::as_str),
+        Some("bullets"),
+        "{schema}"
+    );
+    assert_eq!(order.last().map(String::as_str), Some("breaking_change"));
+    let pos = |k: &str| order.iter().position(|o| o == k).unwrap();
+    assert!(pos("summary") < pos("type") && pos("type") < pos("breaking_change"));
+    assert_eq!(schema["required"], json!(order));
+    assert!(props.get("breaking").is_none(), "no boolean flag: {schema}");
+    // The bullets: exactly the offline draft's paths, in its order, nothing else.
+    let b = &props["bullets"];
+    assert_eq!(b["additionalProperties"], json!(false));
+    let want_keys: Vec<String> = want
+        .iter()
+        .map(|h| h.rsplit(' ').next().unwrap().to_owned())
+        .collect();
+    assert_eq!(b["required"], json!(want_keys));
+    assert_eq!(keys(&b["properties"]), want_keys);
+    // The model's words sit in the tool's bullets, verbs and rename included.
+    let msg = r.last_message();
+    assert_eq!(heads(&msg), want, "{msg}");
+    assert!(
+        msg.starts_with("refactor: rework the library layout\n"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains(
+            "- Rename: src/old_name.rs → src/new_name.rs — describe src/new_name.rs for the reader"
+        ),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_model_cannot_drop_or_invent_a_path() {
+    let r = mixed_change();
+    let dropped = json!({"src/added.rs": "adds the new module for callers"});
+    let invented = json!({
+        "src/added.rs": "adds it", "docs/gone.md": "drops it", "src/lib.rs": "grows it",
+        "src/new_name.rs": "renames it", "src/secret.rs": "a path nobody staged"
+    });
+    let server = ModelServer::start(vec![
+        answer(
+            dropped,
+            "rework the library layout",
+            "refactor",
+            Value::Null,
+        ),
+        answer(
+            invented,
+            "rework the library layout",
+            "refactor",
+            Value::Null,
+        ),
+    ]);
+    assert_eq!(commit_with(&r, &server), "offline");
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 2);
+    let repair = reqs[1].body["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        repair.contains("src/lib.rs"),
+        "the missing bullet is named: {repair}"
+    );
+    assert!(!r.last_message().contains("src/secret.rs"));
+}
+
+#[test]
+fn breaking_change_is_a_described_note_rendered_as_bang_and_footer() {
+    let r = Repo::new();
+    write(
+        &r.dir,
+        "src/lib.rs",
+        "pub fn greet() -> String {\n    \"hi\".into()\n}\n",
+    );
+    r.git(&["add", "."]);
+    let server = ModelServer::start(vec![
+        answer(
+            json!({"src/lib.rs": "greet returns an owned String"}),
+            "return an owned greeting",
+            "feat",
+            json!("callers that borrowed the &str must take a String"),
+        ),
+        answer(
+            json!({"src/lib.rs": "greet returns an owned String"}),
+            "return an owned greeting",
+            "feat",
+            Value::Null,
+        ),
+    ]);
+    assert_eq!(commit_with(&r, &server), "model");
+    assert_eq!(
+        r.last_message(),
+        "feat!: return an owned greeting\n\n- Add: src/lib.rs — greet returns an owned String\n\nBREAKING CHANGE: callers that borrowed the &str must take a String\n\n"
+    );
+    write(
+        &r.dir,
+        "src/lib.rs",
+        "pub fn greet() -> String {\n    \"hello\".into()\n}\n",
+    );
+    r.git(&["add", "."]);
+    r.ok(&["commit", "--no-edit"]);
+    let msg = r.last_message();
+    assert!(msg.starts_with("feat: return"), "{msg}");
+    assert!(!msg.contains("BREAKING"), "{msg}");
+}
+
+#[test]
+fn scopes_come_from_a_list_never_free_text() {
+    // The convention's list.
+    let r = Repo::new();
+    write(
+        &r.dir,
+        ".commit-convention.toml",
+        "scopes = [\"api\", \"cli\"]\n",
+    );
+    r.git(&["add", "."]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "chore: convention"]);
+    write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
+    r.git(&["add", "."]);
+    let server = ModelServer::start(vec![Script::answer_json(&json!({
+        "bullets": {"src/lib.rs": "adds the entry point"}, "summary": "add the entry point",
+        "type": "feat", "scope": "CLI", "breaking_change": null
+    }))]);
+    assert_eq!(commit_with(&r, &server), "model");
+    let schema = schema_of(&server.requests()[0]);
+    assert_eq!(
+        schema["properties"]["scope"]["enum"],
+        json!(["api", "cli", null])
+    );
+    assert!(
+        r.last_message()
+            .starts_with("feat(cli): add the entry point")
+    );
+
+    // Names from the staged paths and their manifests; a scope off the list is dropped.
+    let r = Repo::new();
+    write(
+        &r.dir,
+        "crates/parser/Cargo.toml",
+        "[package]\nname = \"acme-parser\"\n",
+    );
+    r.git(&["add", "."]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "chore: crate"]);
+    write(&r.dir, "crates/parser/src/lib.rs", "pub fn parse() {}\n");
+    r.git(&["add", "."]);
+    let server = ModelServer::start(vec![Script::answer_json(&json!({
+        "bullets": {"crates/parser/src/lib.rs": "adds parse for the reader"},
+        "summary": "add the parse entry point", "type": "feat",
+        "scope": "whatever the model likes", "breaking_change": null
+    }))]);
+    assert_eq!(commit_with(&r, &server), "model");
+    let schema = schema_of(&server.requests()[0]);
+    assert_eq!(
+        schema["properties"]["scope"]["enum"],
+        json!(["parser", "crates", "acme-parser", null]),
+        "{schema}"
+    );
+    assert!(
+        r.last_message()
+            .starts_with("feat: add the parse entry point")
+    );
+
+    // Nothing to derive a name from: the schema has no scope.
+    let r = Repo::new();
+    write(&r.dir, "notes.txt", "words\n");
+    r.git(&["add", "."]);
+    let server = ModelServer::start(vec![Script::answer_json(&json!({
+        "bullets": {"notes.txt": "keeps the meeting notes"}, "summary": "add the meeting notes",
+        "type": "docs", "scope": "free", "breaking_change": null
+    }))]);
+    assert_eq!(commit_with(&r, &server), "model");
+    let schema = schema_of(&server.requests()[0]);
+    assert!(schema["properties"].get("scope").is_none(), "{schema}");
+    assert!(r.last_message().starts_with("docs: add the meeting notes"));
+}
+
+#[test]
+fn mechanical_faults_are_fixed_without_a_repair_request() {
+    let r = Repo::new();
+    write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
+    r.git(&["add", "."]);
+    let long = "feat: add the first public function of the library so that callers have an entry point to start from.";
+    let server = ModelServer::start(vec![answer(
+        json!({"src/lib.rs": "  adds a so callers have an entry point  "}),
+        &format!("  {long}  "),
+        "feat",
+        Value::Null,
+    )]);
+    assert_eq!(commit_with(&r, &server), "model");
+    assert_eq!(server.requests().len(), 1, "no repair request");
+    let schema = schema_of(&server.requests()[0]);
+    assert_eq!(schema["properties"]["scope"]["enum"], json!(["src", null]));
+    // The limit (72 - "refactor(src)!: " = 56) is held by the repair step: the wire
+    // sends no maxLength, which some servers reject.
+    assert!(schema["properties"]["summary"].get("maxLength").is_none(), "{schema}");
+    let msg = r.last_message();
+    let subject = msg.lines().next().unwrap();
+    assert!(subject.chars().count() <= 72, "{subject}");
+    assert!(
+        subject.starts_with("feat: add the first public function"),
+        "{subject}"
+    );
+    assert!(
+        !subject.ends_with('.') && !subject.ends_with(' '),
+        "{subject}"
+    );
+    assert!(!subject.contains("feat: feat"), "{subject}");
+    // Cut at a word boundary: the subject ends with a whole word of the summary.
+    let last = subject.rsplit(' ').next().unwrap();
+    assert!(long.contains(&format!(" {last} ")), "{subject}");
+    assert!(msg.contains("- Add: src/lib.rs — adds a so callers have an entry point\n"));
+}
+
+#[test]
+fn junk_drafts_get_one_repair_request_then_the_offline_draft_says_why() {
+    let junk = [
+        ("{", "fix"),
+        ("stat lines only", "build"),
+        ("1.3.0-beta2", "build"),
+        ("BREAKING", "build"),
+    ];
+    for (summary, kind) in junk {
+        let r = Repo::new();
+        write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
+        r.git(&["add", "."]);
+        let a = answer(json!({"src/lib.rs": "adds a"}), summary, kind, Value::Null);
+        let server = ModelServer::start(vec![a.clone(), a]);
+        r.use_model(&server.url(), "ollama");
+        r.ok(&["commit"]);
+        let shown = &r.shown()[0];
+        assert!(
+            shown.contains("# jitcommit: offline draft (the model's draft failed the draft-quality gate twice: draft-quality: the summary"),
+            "{summary}: {shown}"
+        );
+        assert_eq!(server.requests().len(), 2, "{summary}");
+        let repair = server.requests()[1].body["messages"][1]["content"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(repair.contains("draft-quality"), "{repair}");
+        assert!(!r.last_message().contains(&format!(": {summary}\n")));
+    }
+
+    // A draft that copies the repair request's wording fails too; a good second
+    // answer is used.
+    let r = Repo::new();
+    write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
+    r.git(&["add", "."]);
+    let server = ModelServer::start(vec![
+        answer(
+            json!({"src/lib.rs": "adds a"}),
+            "stat lines only",
+            "feat",
+            Value::Null,
+        ),
+        answer(
+            json!({"src/lib.rs": "adds a"}),
+            "answer again with the JSON object for the staged changes",
+            "feat",
+            Value::Null,
+        ),
+    ]);
+    assert_eq!(commit_with(&r, &server), "offline");
+    let server = ModelServer::start(vec![
+        answer(
+            json!({"src/lib.rs": "adds a"}),
+            "BREAKING",
+            "feat",
+            Value::Null,
+        ),
+        answer(
+            json!({"src/lib.rs": "adds the first function"}),
+            "add the first function",
+            "feat",
+            Value::Null,
+        ),
+    ]);
+    write(&r.dir, "src/lib.rs", "pub fn a() {}\npub fn b() {}\n");
+    r.git(&["add", "."]);
+    assert_eq!(commit_with(&r, &server), "model-repaired");
+    assert!(r.last_message().starts_with("feat: add the first function"));
+}
+
+#[test]
+fn the_gate_is_explained_by_the_validator() {
+    let sb = Sandbox::new();
+    let out = sb
+        .cmd(cargo_bin("jitcommit-check"), sb.path())
+        .args(["--explain", "draft-quality"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("draft-quality: "), "{text}");
+    assert!(text.contains("three words of letters"), "{text}");
+}
+
+#[test]
+fn the_breaking_note_stays_beside_the_users_own_words() {
+    let r = Repo::new();
+    r.git(&["config", "jitcommit.onMessage", "intent"]);
+    write(&r.dir, "src/lib.rs", "pub fn b() {}\n");
+    r.git(&["add", "."]);
+    let server = ModelServer::start(vec![answer(
+        json!({"src/lib.rs": "renames a to b for clarity"}),
+        "rename the entry point",
+        "refactor",
+        json!("callers of a must call b"),
+    )]);
+    r.use_model(&server.url(), "ollama");
+    r.ok(&["commit", "-s", "-m", "because a was unclear"]);
+    let m = r.last_message();
+    assert!(m.starts_with("refactor!: rename the entry point\n"), "{m}");
+    assert!(m.contains("\nbecause a was unclear\n"), "{m}");
+    assert!(
+        m.contains("BREAKING CHANGE: callers of a must call b\nSigned-off-by: "),
+        "{m}"
+    );
+}
