@@ -213,3 +213,28 @@ fn rules_and_scopes_rank_between_stat_lines_and_hunks() {
         "rules and scopes come in before any hunk: {seen:?}"
     );
 }
+
+#[test]
+fn a_scope_fact_leads_the_schema_s_scope_list() {
+    let r = Repo::new();
+    staged(&r, STORE);
+    let (text, _) = context(&r, &[]);
+    let schema_line = text
+        .lines()
+        .skip_while(|l| !l.starts_with("=== schema"))
+        .nth(1)
+        .unwrap_or_default();
+    let schema: serde_json::Value = serde_json::from_str(schema_line).unwrap();
+    let scopes = &schema["properties"]["scope"]["enum"];
+    assert_eq!(
+        scopes[0], "core",
+        "SCOPE.src/** matches src/net/client.rs: {schema}"
+    );
+    assert!(
+        !scopes
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("tests")),
+        "SCOPE.tests/** matches nothing staged: {schema}"
+    );
+}

@@ -304,7 +304,10 @@ fn mechanical_faults_are_fixed_without_a_repair_request() {
     assert_eq!(schema["properties"]["scope"]["enum"], json!(["src", null]));
     // The limit (72 - "refactor(src)!: " = 56) is held by the repair step: the wire
     // sends no maxLength, which some servers reject.
-    assert!(schema["properties"]["summary"].get("maxLength").is_none(), "{schema}");
+    assert!(
+        schema["properties"]["summary"].get("maxLength").is_none(),
+        "{schema}"
+    );
     let msg = r.last_message();
     let subject = msg.lines().next().unwrap();
     assert!(subject.chars().count() <= 72, "{subject}");

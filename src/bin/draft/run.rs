@@ -288,7 +288,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
     let intent = intent_from(args);
     let intent = intent.as_deref();
     let store = fact_store(&repo, &conv);
-    let structure = structure_for(&repo, &state, &conv);
+    let structure = structure_for(&repo, &state, &conv, &store);
     // With a model configured, the server is asked for its window (no model call).
     let deadline = Instant::now() + settings.timeout;
     let client = Client::new(&settings, Window::of(&conv.context))
@@ -495,7 +495,7 @@ fn draft(
     let deadline = start + settings.timeout;
     let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
     let store = fact_store(repo, &conv);
-    let structure = structure_for(repo, &state, &conv);
+    let structure = structure_for(repo, &state, &conv, &store);
     let mut client = match Client::new(&settings, Window::of(&conv.context)) {
         Ok(c) => c,
         Err(e) => return offline_draft(e.to_string()),
@@ -592,8 +592,26 @@ fn draft(
 
 /// The draft's structure: the offline draft's bullets, and scopes from the
 /// convention or the staged paths and the manifests of their directories.
-fn structure_for(repo: &Repo, state: &StagedState, conv: &Convention) -> Structure {
-    let scopes = structure::scope_choices(state, conv, &|p| read_manifest(repo, p));
+/// The structure of this draft: the offline draft's bullets, and the scopes the
+/// repository's `SCOPE` facts give for the staged paths first (most specific first),
+/// then the convention's list or the names derived from the paths and manifests.
+fn structure_for(
+    repo: &Repo,
+    state: &StagedState,
+    conv: &Convention,
+    store: &facts::Store,
+) -> Structure {
+    let paths: Vec<String> = state
+        .files
+        .iter()
+        .map(|f| String::from_utf8_lossy(&f.change.path).into_owned())
+        .collect();
+    let mut scopes = facts::scopes_for(store, &paths);
+    for s in structure::scope_choices(state, conv, &|p| read_manifest(repo, p)) {
+        if !scopes.contains(&s) {
+            scopes.push(s);
+        }
+    }
     Structure::new(state, conv, scopes)
 }
 
