@@ -216,6 +216,15 @@ def setup_repo(case, source, work, env):
     return repo
 
 
+def staged(repo, env):
+    """The staged status lines, paths (both sides of a rename) and diff lines."""
+    status = git("diff", "--cached", "--name-status", "-M", cwd=repo, env=env)
+    paths = [l.split("\t")[-1] for l in status.splitlines() if l]
+    paths += [l.split("\t")[1] for l in status.splitlines() if l.startswith("R")]
+    dset = score.diff_lines(git("diff", "--cached", "-M", cwd=repo, env=env))
+    return status, paths, dset
+
+
 def run_hook(bin_dir, repo, env):
     msg = os.path.join(repo, ".git", "COMMIT_EDITMSG")
     with open(msg, "w") as f:
@@ -257,13 +266,13 @@ def run_check(bin_dir, repo, message, env):
             "stderr": r.stderr.decode("utf-8", "replace").strip()[:300]}
 
 
-def score_draft(d, human, paths, dset):
+def score_draft(d, human, paths, dset, mode):
     p = score.parse(d["message"])
     d["parsed"] = {"type": p["type"], "scope": p["scope"], "breaking": p["breaking"],
                    "summary": p["summary"], "bullets": len(p["bullets"])}
     d["type_ok"] = p["type"] == human["type"]
     d["breaking_ok"] = p["breaking"] == human["breaking"]
-    d["junk"] = score.gate(p, paths, dset)
+    d["junk"] = score.gate(p, paths, dset, placeholder_ok=d["label"] == "offline")
     d["rouge_l"] = score.rouge_l(p["summary"], human["summary"])
 
 
@@ -289,6 +298,8 @@ def main():
     ap.add_argument("--only-fixtures", action="store_true", help="only the public-repository cases")
     ap.add_argument("--no-fixtures", action="store_true", help="only the commits of --source")
     ap.add_argument("--out", help="write every result as JSON here")
+    ap.add_argument("--rescore", metavar="JSON",
+                    help="no drafting: score the drafts of an earlier --out file again")
     a = ap.parse_args()
     bin_dir = os.path.abspath(a.bin_dir)
     source = os.path.abspath(a.source)
@@ -322,16 +333,26 @@ def main():
     cases = load_cases(None if a.only_fixtures else a.commits, source, fixtures)
     if a.limit:
         cases = cases[:a.limit]
+    old = {}
+    if a.rescore:
+        prev = json.load(open(a.rescore))
+        old = {r["id"]: r for r in prev["results"]}
+        cases = [c for c in cases if c["id"] in old]
     results = []
     t_start = time.monotonic()
     try:
         for i, c in enumerate(cases, 1):
             repo = setup_repo(c, source, work, env_off)
-            status = git("diff", "--cached", "--name-status", "-M", cwd=repo, env=env_off)
-            paths = [l.split("\t")[-1] for l in status.splitlines() if l]
-            paths += [l.split("\t")[1] for l in status.splitlines() if l.startswith("R")]
-            dset = score.diff_lines(git("diff", "--cached", "-M", cwd=repo, env=env_off))
+            status, paths, dset = staged(repo, env_off)
             human = score.parse(c["human"])
+            if a.rescore:
+                # Score the stored drafts again (after a change to the scorer).
+                r = old[c["id"]]
+                r["human_junk"] = score.gate(human, paths, dset)
+                for mode in ("model", "offline"):
+                    score_draft(r[mode], human, paths, dset, mode)
+                results.append(r)
+                continue
             r = {"id": c["id"], "source": c["source"], "files": len(status.splitlines()),
                  "human": c["human"].splitlines()[0],
                  "human_type": human["type"], "human_breaking": human["breaking"],
@@ -347,7 +368,7 @@ def main():
                 d["settle_seconds"] = rec.settle()
                 reqs = rec.take()
                 d["check"] = run_check(bin_dir, repo, d["message"], env_off)
-                score_draft(d, human, paths, dset)
+                score_draft(d, human, paths, dset, mode)
                 d["requests"] = len([q for q in reqs if q["method"] == "POST"])
                 d["all_requests"] = [{k: v for k, v in q.items() if k not in ("log", "system")}
                                      for q in reqs]
@@ -374,7 +395,7 @@ def main():
     finally:
         proxy.shutdown()
         shutil.rmtree(work, ignore_errors=True)
-    total = time.monotonic() - t_start
+    total = prev["seconds"] if a.rescore else time.monotonic() - t_start
     report(results, total, a)
     if a.out:
         with open(a.out, "w") as f:
@@ -424,6 +445,10 @@ def report(results, total, a):
         print(f"    type agreement      {pct(sum(d['type_ok'] for d in ds), n)}")
         print(f"    breaking agreement  {pct(sum(d['breaking_ok'] for d in ds), n)}")
         print(f"    junk rate           {pct(sum(bool(d['junk']) for d in ds), n)}")
+        mine = [d for d in ds if d["label"] != "offline"]
+        if mode == "model":
+            print(f"    junk, model-ended   {sum(bool(d['junk']) for d in mine)} of {len(mine)} drafts "
+                  f"that ended as model drafts")
         print(f"    ROUGE-L (mean)      {statistics.mean(d['rouge_l'] for d in ds):.3f}")
         print(f"    paths valid         {pct(sum(d['check']['paths_ok'] for d in ds), n)}")
         print(f"    check passes        {pct(sum(d['check']['exit'] == 0 for d in ds), n)}")
@@ -444,7 +469,16 @@ def report(results, total, a):
             print(f"    requests by answer  {', '.join(f'{k}: {v}' for k, v in sorted(statuses.items()))}")
             print(f"    prompt tokens       mean {statistics.mean(ptok):.0f} per commit, "
                   f"median {statistics.median(ptok):.0f}, max {max(ptok)}")
-            print(f"    outside the server  {pct(outside, sum(walls))} of wall time "
+            under = []
+            for d in ds:
+                m = re.search(r"prompt (\d+) of", " ".join(d["footer"]))
+                served = [q["prompt_tokens"] for q in d["all_requests"] if q.get("prompt_tokens")]
+                if m and served:
+                    under.append(1 - int(m.group(1)) / served[-1])
+            if under:
+                print(f"    own token count     {100 * min(under):.0f}-{100 * max(under):.0f}% below the "
+                      f"server's for the same prompt (footer against usage, {len(under)} drafts)")
+            print(f"    outside the server  {100 * outside / sum(walls):.1f}% of wall time "
                   f"(median per commit {statistics.median([(d['wall'] - d['server_seconds']) / d['wall'] for d in ds if d['wall']]) * 100:.1f}%)")
             hits = [h for d in ds for h in d["prefix_hits"]]
             systems = {s for d in ds for s in d["systems"]}

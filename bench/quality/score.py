@@ -90,27 +90,29 @@ def diff_lines(diff_text):
     return out
 
 
-def scaffolding(text):
-    """The first scaffolding phrase found in text, or None."""
+def scaffolding(text, diff_set=()):
+    """The first scaffolding phrase found in text, or None. A phrase the staged diff
+    itself holds (a function named breaking_change, a doc about stat lines) is
+    evidence, not scaffolding."""
     low = text.lower()
-    for p in SCAFFOLD_PHRASES:
-        if p.lower() in low:
+    for p in SCAFFOLD_PHRASES + ["BREAKING"]:
+        hit = re.search(r"\bBREAKING\b", text) if p == "BREAKING" else p.lower() in low
+        if hit and not any(p.lower() in line for line in diff_set):
             return p
-    if re.search(r"\bBREAKING\b", text):
-        return "BREAKING"
     return None
 
 
-def gate(parsed, paths, diff_set):
+def gate(parsed, paths, diff_set, placeholder_ok=False):
     """The draft-quality gate of issue 14: a list of reasons the draft is junk (empty
-    when it passes). paths: the staged paths; diff_set: diff_lines() of the change."""
+    when it passes). paths: the staged paths; diff_set: diff_lines() of the change.
+    placeholder_ok: the offline draft's `<why?>` is by design, not junk."""
     why = []
     if parsed["type"] is None:
         return ["subject is not type(scope): summary"]
     summary = parsed["summary"].strip()
     if len(words(summary)) < 3:
         why.append("summary has fewer than three words of letters")
-    s = scaffolding(summary)
+    s = scaffolding(summary, diff_set)
     if s:
         why.append(f"summary holds scaffolding {s!r}")
     if parsed["scope"] is not None and parsed["scope"].strip().lower() in SCAFFOLD_SCOPES:
@@ -124,10 +126,12 @@ def gate(parsed, paths, diff_set):
     if low and low in diff_set:
         why.append("summary is a copy of a diff line")
     for verb, path, what in parsed["bullets"]:
+        if placeholder_ok:
+            what = what.replace("<why?>", "")
         if not words(what.replace("<why?>", "")):
             why.append(f"bullet for {path} has no words")
             break
-        s = scaffolding(what)
+        s = scaffolding(what, diff_set)
         if s:
             why.append(f"bullet for {path} holds scaffolding {s!r}")
             break
