@@ -1,0 +1,163 @@
+"""Scoring for the quality bench (docs/quality.md): parse Conventional Commits messages,
+the draft-quality gate of issue 14, and ROUGE-L. Python 3 standard library only."""
+
+import re
+
+SUBJECT = re.compile(r"^(?P<type>[A-Za-z]+)(?:\((?P<scope>[^()]*)\))?(?P<bang>!)?: (?P<summary>.*)$")
+BULLET = re.compile(r"^- (?P<verb>[A-Za-z]+): (?P<path>.+?) \u2014 (?P<what>.*)$")
+BREAKING_FOOTER = re.compile(r"^BREAKING[ -]CHANGE: ", re.M)
+WORD = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+VERSION = re.compile(r"^v?\d+(\.\d+)+([-.+][0-9A-Za-z.-]+)?$")
+
+# Words and phrases of the prompt's scaffolding: schema keys, section names, evidence
+# markers. Matched case-insensitively as whole words, except BREAKING (upper case only,
+# since "breaking" is a plain English word a summary may use).
+SCAFFOLD_PHRASES = [
+    "what_why", "breaking_change", "output contract", "omission note", "stat lines",
+    "stat line", "user-words", "<evidence", "</evidence", "evidence>", "json schema",
+    "trimmed=", "additionalProperties", "<why?>", "Fix these problems",
+]
+SCAFFOLD_SCOPES = {
+    "breaking", "type", "scope", "summary", "bullets", "verb", "path", "what_why",
+    "default", "none", "null", "string", "boolean", "enum", "schema", "evidence",
+    "convention", "environment", "task", "output", "json",
+}
+
+
+def strip_comments(text, prefix="#"):
+    """The message as git would keep it: comment lines and everything below a scissors
+    line dropped, trailing blank lines removed."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith(prefix + " ------------------------ >8"):
+            break
+        if line.startswith(prefix):
+            continue
+        out.append(line.rstrip())
+    while out and not out[-1]:
+        out.pop()
+    while out and not out[0]:
+        out.pop(0)
+    return "\n".join(out)
+
+
+def parse(message):
+    """type, scope, breaking, summary, subject, bullets [(verb, path, what)] of a
+    message; type None when the subject is not Conventional Commits."""
+    lines = message.splitlines()
+    subject = lines[0] if lines else ""
+    m = SUBJECT.match(subject)
+    bullets = []
+    for line in lines[1:]:
+        b = BULLET.match(line)
+        if b:
+            bullets.append((b["verb"], b["path"], b["what"]))
+        elif line.startswith("  ") and bullets:  # a wrapped bullet's continuation
+            v, p, w = bullets[-1]
+            bullets[-1] = (v, p, w + " " + line.strip())
+    body = "\n".join(lines[1:])
+    if not m:
+        return {"type": None, "scope": None, "breaking": bool(BREAKING_FOOTER.search(body)),
+                "summary": subject, "subject": subject, "bullets": bullets}
+    return {
+        "type": m["type"].lower(),
+        "scope": m["scope"],
+        "breaking": bool(m["bang"]) or bool(BREAKING_FOOTER.search(body)),
+        "summary": m["summary"],
+        "subject": subject,
+        "bullets": bullets,
+    }
+
+
+def words(text):
+    return WORD.findall(text)
+
+
+def _norm(s):
+    return " ".join(s.strip().lower().split())
+
+
+def diff_lines(diff_text):
+    """The normalised content of every added, removed or context line of a diff."""
+    out = set()
+    for line in diff_text.splitlines():
+        if line.startswith(("+++", "---", "diff ", "index ", "@@")):
+            continue
+        if line[:1] in "+- ":
+            n = _norm(line[1:])
+            if n:
+                out.add(n)
+    return out
+
+
+def scaffolding(text, diff_set=()):
+    """The first scaffolding phrase found in text, or None. A phrase the staged diff
+    itself holds (a function named breaking_change, a doc about stat lines) is
+    evidence, not scaffolding."""
+    low = text.lower()
+    for p in SCAFFOLD_PHRASES + ["BREAKING"]:
+        hit = re.search(r"\bBREAKING\b", text) if p == "BREAKING" else p.lower() in low
+        if hit and not any(p.lower() in line for line in diff_set):
+            return p
+    return None
+
+
+def gate(parsed, paths, diff_set, placeholder_ok=False):
+    """The draft-quality gate of issue 14: a list of reasons the draft is junk (empty
+    when it passes). paths: the staged paths; diff_set: diff_lines() of the change.
+    placeholder_ok: the offline draft's `<why?>` is by design, not junk."""
+    why = []
+    if parsed["type"] is None:
+        return ["subject is not type(scope): summary"]
+    summary = parsed["summary"].strip()
+    if len(words(summary)) < 3:
+        why.append("summary has fewer than three words of letters")
+    s = scaffolding(summary, diff_set)
+    if s:
+        why.append(f"summary holds scaffolding {s!r}")
+    if parsed["scope"] is not None and parsed["scope"].strip().lower() in SCAFFOLD_SCOPES:
+        why.append(f"scope is scaffolding {parsed['scope']!r}")
+    low = _norm(summary)
+    names = {_norm(p) for p in paths} | {_norm(p.rsplit("/", 1)[-1]) for p in paths}
+    if low in names:
+        why.append("summary is a path")
+    if VERSION.match(summary):
+        why.append("summary is a version string")
+    if low and low in diff_set:
+        why.append("summary is a copy of a diff line")
+    for verb, path, what in parsed["bullets"]:
+        if placeholder_ok:
+            what = what.replace("<why?>", "")
+        if not words(what.replace("<why?>", "")):
+            why.append(f"bullet for {path} has no words")
+            break
+        s = scaffolding(what, diff_set)
+        if s:
+            why.append(f"bullet for {path} holds scaffolding {s!r}")
+            break
+        if _norm(what) in diff_set:
+            why.append(f"bullet for {path} is a copy of a diff line")
+            break
+    return why
+
+
+def tokens(text):
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def rouge_l(candidate, reference):
+    """ROUGE-L F-measure (beta = 1) over lower-cased word tokens."""
+    c, r = tokens(candidate), tokens(reference)
+    if not c or not r:
+        return 0.0
+    prev = [0] * (len(r) + 1)
+    for x in c:
+        cur = [0]
+        for j, y in enumerate(r):
+            cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
+        prev = cur
+    lcs = prev[-1]
+    if lcs == 0:
+        return 0.0
+    p, rec = lcs / len(c), lcs / len(r)
+    return 2 * p * rec / (p + rec)
