@@ -37,6 +37,9 @@ one short sentence saying what changed there and why.
 - type and scope values must come from the lists the output contract gives.
 - breaking_change is null unless the evidence shows a change that breaks users; then it says what breaks.
 - Evidence may be trimmed for length; trimmed blocks and the omission note say what is missing. Do not guess its content.
+
+An example of the answer's shape, for a change that added a retry to an HTTP client (write your own words for your change):
+{\"bullets\": {\"src/net/client.rs\": \"retry a failed request twice so that a dropped connection does not fail the sync\"}, \"summary\": \"retry failed requests in the http client\", \"type\": \"fix\", \"scope\": null, \"breaking_change\": null}
 ";
 
 /// Most omitted paths the omission note names one by one.
@@ -65,7 +68,12 @@ pub fn output_schema(structure: &Structure) -> Value {
     let keys: Vec<&str> = structure.bullets.iter().map(|b| b.key.as_str()).collect();
     let mut bullet_props = serde_json::Map::new();
     for k in &keys {
-        bullet_props.insert((*k).to_owned(), json!({"type": "string"}));
+        // Bounded, so a grammar-constrained small model cannot run a string past the
+        // answer's token limit (the wire drops the bounds for servers that reject them).
+        bullet_props.insert(
+            (*k).to_owned(),
+            json!({"type": "string", "minLength": 12, "maxLength": 160}),
+        );
     }
     let mut props = serde_json::Map::new();
     props.insert(
@@ -101,7 +109,7 @@ pub fn output_schema(structure: &Structure) -> Value {
     }
     props.insert(
         "breaking_change".into(),
-        json!({"type": ["string", "null"]}),
+        json!({"type": ["string", "null"], "maxLength": 200}),
     );
     required.push("breaking_change");
     json!({

@@ -462,7 +462,11 @@ impl Client {
         // it already, so this finds nothing in a normal run).
         let system = redact::redact_text(system).text;
         let user = redact::redact_text(user).text;
-        let schema = redact_json(&wire_schema(schema));
+        let schema = if self.server.kind.honours_string_lengths() {
+            redact_json(&crate::wire::grammar_schema(schema))
+        } else {
+            redact_json(&wire_schema(schema))
+        };
         let (system, user, schema) = (system.as_str(), user.as_str(), &schema);
         loop {
             let (body, json_mode) = match self.provider {

@@ -67,6 +67,12 @@ impl ServerKind {
         }
     }
 
+    /// Whether its grammar converter (llama.cpp's) bounds strings by `minLength` and
+    /// `maxLength`.
+    pub fn honours_string_lengths(self) -> bool {
+        matches!(self, ServerKind::LlamaCpp | ServerKind::LlamaCppPython)
+    }
+
     /// The tokenizer endpoint the server offers, if any.
     pub fn tokenizer(self) -> Option<Tokenizer> {
         match self {

@@ -65,12 +65,41 @@ const UNSENT_KEYWORDS: &[&str] = &[
 /// `anyOf`, `$defs`, …). Property names are kept whatever they are called (a property
 /// named `format` stays), and the order of keys is kept.
 pub fn wire_schema(schema: &Value) -> Value {
+    subset(schema, UNSENT_KEYWORDS)
+}
+
+/// String lengths are kept for llama.cpp's grammar converter (llama.cpp's server and
+/// llama-cpp-python), which turns them into bounded repetitions: a small model then
+/// cannot run one string past the answer's token limit and leave the JSON unfinished.
+const UNSENT_TO_GRAMMARS: &[&str] = &[
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minProperties",
+    "maxProperties",
+    "uniqueItems",
+    "$schema",
+    "$id",
+];
+
+/// [`wire_schema`] for a server whose grammar converter honours `minLength` and
+/// `maxLength` on strings.
+pub fn grammar_schema(schema: &Value) -> Value {
+    subset(schema, UNSENT_TO_GRAMMARS)
+}
+
+fn subset(schema: &Value, unsent: &[&str]) -> Value {
+    let wire_schema = |s: &Value| subset(s, unsent);
     let Value::Object(o) = schema else {
         return schema.clone();
     };
     let mut out = Map::new();
     for (k, v) in o {
-        if UNSENT_KEYWORDS.contains(&k.as_str()) {
+        if unsent.contains(&k.as_str()) {
             continue;
         }
         let v = match (k.as_str(), v) {
@@ -122,5 +151,19 @@ mod tests {
             json!({"const": "src/a.rs"})
         );
         assert_eq!(w["required"], json!(["summary", "format"]));
+    }
+
+    #[test]
+    fn grammars_keep_string_lengths_only() {
+        let s = json!({"type": "object", "properties": {
+            "summary": {"type": "string", "minLength": 1, "maxLength": 60, "pattern": "^a"},
+            "n": {"type": "integer", "minimum": 0}
+        }});
+        let g = grammar_schema(&s);
+        assert_eq!(
+            g["properties"]["summary"],
+            json!({"type": "string", "minLength": 1, "maxLength": 60})
+        );
+        assert_eq!(g["properties"]["n"], json!({"type": "integer"}));
     }
 }
