@@ -451,6 +451,15 @@ fn defined_name(line: &str) -> Option<String> {
     (!name.is_empty() && !name.chars().all(|c| c.is_ascii_digit())).then_some(name)
 }
 
+/// A hunk line's sign (`+`, `-` or ` `) and its text; a line that starts otherwise
+/// (a body that is not a diff's, which may start with any character) has no sign.
+fn split_sign(line: &str) -> (&str, &str) {
+    match line.as_bytes().first() {
+        Some(b'+' | b'-' | b' ') => line.split_at(1),
+        _ => ("", line),
+    }
+}
+
 /// The names a diff's added lines define, in order, without the ones a removed line of
 /// the same diff defined too (a changed signature is not a new item).
 fn added_items(f: &FileDiff, public_only: bool) -> Vec<String> {
@@ -461,7 +470,7 @@ fn added_items(f: &FileDiff, public_only: bool) -> Vec<String> {
     }
     for h in &f.hunks {
         for line in h.body.lines() {
-            let (sign, text) = line.split_at(line.len().min(1));
+            let (sign, text) = split_sign(line);
             let Some(name) = defined_name(text) else {
                 continue;
             };
@@ -534,7 +543,7 @@ fn new_public_items(f: &FileDiff) -> Vec<String> {
 fn changed_item(h: &crate::repo::Hunk) -> Option<String> {
     let mut nearest = None;
     for line in h.body.lines() {
-        let (sign, text) = line.split_at(line.len().min(1));
+        let (sign, text) = split_sign(line);
         match sign {
             " " | "-" => {
                 if let Some(n) = defined_name(text) {

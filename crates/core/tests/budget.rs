@@ -442,3 +442,35 @@ fn margin_and_reserve_shrink_the_limit() {
     };
     assert_eq!(l.counted_limit(), 0);
 }
+
+/// A hunk body that does not start with a diff sign, and starts with a multi-byte
+/// character, is evidence like any other (the offline structure once sliced it at
+/// byte 1 and panicked).
+#[test]
+fn a_body_starting_with_a_multibyte_character_builds() {
+    let f = FileDiff {
+        change: Change {
+            kind: ChangeKind::Modified,
+            path: "a".into(),
+            old_path: None,
+            old_mode: None,
+            new_mode: None,
+        },
+        header: String::new(),
+        hunks: vec![Hunk {
+            header: "@@".into(),
+            body: "¡\n+¿pub fn x() {}\n-é\n".into(),
+        }],
+        added: 1,
+        removed: 1,
+        binary: false,
+        submodule: false,
+        linguist: None,
+    };
+    let s = StagedState {
+        branch: None,
+        initial: false,
+        files: vec![f],
+    };
+    assert!(build(&s, &conv(8_000, 0, 0), &ByteCounter).is_ok());
+}
