@@ -40,12 +40,10 @@ pub struct Usage {
 }
 
 /// Keywords some server rejects or mistranslates: OpenAI's strict mode refuses the
-/// string and number limits, grammar converters (llama.cpp, llama-cpp-python,
-/// Ollama) vary on `pattern` and `format`. The limits stay in validation (the
-/// convention's rules check every draft), so nothing is lost by not sending them.
+/// number limits, grammar converters (llama.cpp, llama-cpp-python, Ollama) vary on
+/// `pattern` and `format`. The limits stay in validation (the convention's rules
+/// check every draft), so nothing is lost by not sending them.
 const UNSENT_KEYWORDS: &[&str] = &[
-    "minLength",
-    "maxLength",
     "pattern",
     "format",
     "minimum",
@@ -59,47 +57,37 @@ const UNSENT_KEYWORDS: &[&str] = &[
     "$schema",
     "$id",
 ];
+
+/// String lengths: refused by OpenAI's strict mode, kept for llama.cpp's grammar
+/// converter (llama.cpp's server and llama-cpp-python), which turns them into bounded
+/// repetitions, so a small model cannot run one string past the answer's token limit.
+const LENGTH_KEYWORDS: &[&str] = &["minLength", "maxLength"];
 
 /// The schema as it goes on the wire: the drafter's schema without
-/// [`UNSENT_KEYWORDS`], wherever a subschema sits (`properties`' values, `items`,
-/// `anyOf`, `$defs`, …). Property names are kept whatever they are called (a property
-/// named `format` stays), and the order of keys is kept.
+/// [`UNSENT_KEYWORDS`] and [`LENGTH_KEYWORDS`], wherever a subschema sits
+/// (`properties`' values, `items`, `anyOf`, `$defs`, …). Property names are kept
+/// whatever they are called (a property named `format` stays), and the order of keys
+/// is kept.
 pub fn wire_schema(schema: &Value) -> Value {
-    subset(schema, UNSENT_KEYWORDS)
+    subset(schema, false)
 }
-
-/// String lengths are kept for llama.cpp's grammar converter (llama.cpp's server and
-/// llama-cpp-python), which turns them into bounded repetitions: a small model then
-/// cannot run one string past the answer's token limit and leave the JSON unfinished.
-const UNSENT_TO_GRAMMARS: &[&str] = &[
-    "pattern",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minProperties",
-    "maxProperties",
-    "uniqueItems",
-    "$schema",
-    "$id",
-];
 
 /// [`wire_schema`] for a server whose grammar converter honours `minLength` and
-/// `maxLength` on strings.
+/// `maxLength` on strings: those are kept.
 pub fn grammar_schema(schema: &Value) -> Value {
-    subset(schema, UNSENT_TO_GRAMMARS)
+    subset(schema, true)
 }
 
-fn subset(schema: &Value, unsent: &[&str]) -> Value {
-    let wire_schema = |s: &Value| subset(s, unsent);
+fn subset(schema: &Value, keep_lengths: bool) -> Value {
+    let wire_schema = |s: &Value| subset(s, keep_lengths);
+    let unsent =
+        |k: &str| UNSENT_KEYWORDS.contains(&k) || (!keep_lengths && LENGTH_KEYWORDS.contains(&k));
     let Value::Object(o) = schema else {
         return schema.clone();
     };
     let mut out = Map::new();
     for (k, v) in o {
-        if unsent.contains(&k.as_str()) {
+        if unsent(k.as_str()) {
             continue;
         }
         let v = match (k.as_str(), v) {
