@@ -6,6 +6,11 @@
 //!    staged change (fixed seed) against `git status --short` + `git diff --cached`.
 //! 3. Token economy over 50 replayed commits: the stateless prompts against a session
 //!    that keeps every earlier prompt and answer in its history.
+//! 4. With `JITCOMMIT_BENCH_UNGATED=<binary>` (a `jitcommit-draft` built with the
+//!    redaction gate switched off, docs/trust.md says how) and
+//!    `JITCOMMIT_BENCH_GATED=<binary>` (the same source built the same way): the
+//!    gate's whole-process cost, both binaries alternating on the same staged changes
+//!    (only this part runs).
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use std::path::Path;
@@ -167,6 +172,41 @@ fn print_context(sb: &Sandbox) {
     println!();
 }
 
+/// The redaction gate's whole-process cost: `--print-context` of this build against
+/// `ungated` (the same source with the gate switched off), run alternately so that
+/// both see the same load, medians of the rounds.
+fn gate_cost(sb: &Sandbox, ungated: &Path) {
+    // `cargo bench` builds the binary with the dev-dependencies' features unified into
+    // it, which changes its start-up cost: compare two builds made the same way.
+    let draft = std::env::var_os("JITCOMMIT_BENCH_GATED").map_or_else(bin, Into::into);
+    let rounds = 61;
+    println!("## the redaction gate's cost (alternating, medians of {rounds} rounds)\n");
+    println!("| staged change | gate off | gate on | ratio |\n| --- | --- | --- | --- |");
+    for (label, files, bytes) in [("1 file", 1, 2_000), ("500 files / 1 MB", 500, 1_000_000)] {
+        let dir = staged_change(sb, &format!("gate{files}"), files, bytes);
+        let (mut off, mut on) = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            for (b, v) in [(ungated, &mut off), (draft.as_path(), &mut on)] {
+                v.push(time(1, || {
+                    let mut c = sb.cmd(b, &dir);
+                    c.arg("--print-context");
+                    c
+                }));
+            }
+        }
+        off.sort();
+        on.sort();
+        let (off, on) = (off[rounds / 2], on[rounds / 2]);
+        println!(
+            "| {label} | {} | {} | {:.3}× |",
+            ms(off),
+            ms(on),
+            on.as_secs_f64() / off.as_secs_f64()
+        );
+    }
+    println!();
+}
+
 /// 50 commits replayed: each commit's stateless prompt (from `--print-context --json`)
 /// against a session that resends every earlier prompt and answer (the offline draft
 /// stands in for an answer).
@@ -230,6 +270,10 @@ fn main() {
         "build the binary first: cargo build --release --bin jitcommit-draft"
     );
     let sb = Sandbox::new();
+    if let Some(ungated) = std::env::var_os("JITCOMMIT_BENCH_UNGATED") {
+        gate_cost(&sb, Path::new(&ungated));
+        return;
+    }
     noop(&sb);
     print_context(&sb);
     token_economy(&sb);

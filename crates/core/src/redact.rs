@@ -1049,12 +1049,24 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
     (Cow::Owned(out), found)
 }
 
-fn redact_bytes(p: &mut gix::bstr::BString, found: &mut Vec<SecretKind>) {
+/// `p` redacted, or `None` when nothing in it needs redacting.
+fn redact_bytes(p: &gix::bstr::BStr, found: &mut Vec<SecretKind>) -> Option<gix::bstr::BString> {
     let s = String::from_utf8_lossy(p);
     let (t, f) = redact_lines(&s, false);
-    if !f.is_empty() {
-        *p = t.into_owned().into();
-        found.extend(f);
+    if f.is_empty() {
+        return None;
+    }
+    found.extend(f);
+    Some(t.into_owned().into())
+}
+
+/// `s` redacted, or `None` when nothing in it needs redacting.
+fn redact_owned(s: &str, found: &mut Vec<SecretKind>) -> Option<String> {
+    let (t, f) = redact_lines(s, false);
+    found.extend(f);
+    match t {
+        Cow::Owned(o) => Some(o),
+        Cow::Borrowed(_) => None,
     }
 }
 
@@ -1062,7 +1074,8 @@ fn redact_bytes(p: &mut gix::bstr::BString, found: &mut Vec<SecretKind>) {
 /// diff header, hunk header and hunk body, and the branch name, redacted. What was
 /// found is returned with it.
 pub fn redact_state(state: &StagedState) -> (StagedState, Vec<SecretKind>) {
-    let (mut s, mut found) = redact_names(state);
+    let (s, mut found) = redact_names(state);
+    let mut s = s.into_owned();
     for f in &mut s.files {
         if let Cow::Owned(o) = redact_bodies(f, &mut found) {
             *f = o;
@@ -1074,49 +1087,55 @@ pub fn redact_state(state: &StagedState) -> (StagedState, Vec<SecretKind>) {
 /// [`redact_state`] without the hunk bodies: the names, headers, hunk headers and
 /// branch. `prompt::build` applies it to the whole state up front and
 /// [`redact_bodies`] to each file whose hunks it builds (most files of a large
-/// change never get past their stat line).
-pub fn redact_names(state: &StagedState) -> (StagedState, Vec<SecretKind>) {
+/// change never get past their stat line). The state is borrowed, not copied, when
+/// nothing in it needs redacting.
+pub fn redact_names(state: &StagedState) -> (Cow<'_, StagedState>, Vec<SecretKind>) {
     let mut found = Vec::new();
-    let text = |s: &str, found: &mut Vec<SecretKind>| -> Option<String> {
-        let (t, f) = redact_lines(s, false);
-        found.extend(f);
-        match t {
-            Cow::Owned(o) => Some(o),
-            Cow::Borrowed(_) => None,
-        }
-    };
-    let branch = state
+    let mut out: Option<StagedState> = None;
+    if let Some(b) = state
         .branch
         .as_deref()
-        .map(|b| text(b, &mut found).unwrap_or_else(|| b.to_owned()));
-    let mut files = state.files.clone();
-    for f in &mut files {
-        redact_bytes(&mut f.change.path, &mut found);
-        if let Some(o) = &mut f.change.old_path {
-            redact_bytes(o, &mut found);
-        }
-        if let Some(h) = text(&f.header, &mut found) {
-            f.header = h;
-        }
-        for h in &mut f.hunks {
+        .and_then(|b| redact_owned(b, &mut found))
+    {
+        out.get_or_insert_with(|| state.clone()).branch = Some(b);
+    }
+    for (i, f) in state.files.iter().enumerate() {
+        let path = redact_bytes(f.change.path.as_ref(), &mut found);
+        let old = f
+            .change
+            .old_path
+            .as_ref()
+            .and_then(|o| redact_bytes(o.as_ref(), &mut found));
+        let header = redact_owned(&f.header, &mut found);
+        let mut hunks = Vec::new();
+        for (j, h) in f.hunks.iter().enumerate() {
             // `@@ -a,b +c,d @@ context`: the context is a line of the file.
             let (at, ctx) = match h.header.match_indices("@@").nth(1) {
-                Some((i, _)) => h.header.split_at(i + 2),
+                Some((k, _)) => h.header.split_at(k + 2),
                 None => ("", h.header.as_str()),
             };
-            if let Some(t) = text(ctx, &mut found) {
-                h.header = format!("{at}{t}");
+            if let Some(t) = redact_owned(ctx, &mut found) {
+                hunks.push((j, format!("{at}{t}")));
             }
         }
+        if path.is_none() && old.is_none() && header.is_none() && hunks.is_empty() {
+            continue;
+        }
+        let o = &mut out.get_or_insert_with(|| state.clone()).files[i];
+        if let Some(p) = path {
+            o.change.path = p;
+        }
+        if let Some(p) = old {
+            o.change.old_path = Some(p);
+        }
+        if let Some(h) = header {
+            o.header = h;
+        }
+        for (j, h) in hunks {
+            o.hunks[j].header = h;
+        }
     }
-    (
-        StagedState {
-            branch,
-            initial: state.initial,
-            files,
-        },
-        found,
-    )
+    (out.map_or(Cow::Borrowed(state), Cow::Owned), found)
 }
 
 /// One file with its hunk bodies redacted (borrowed when nothing changes).
