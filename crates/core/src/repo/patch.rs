@@ -398,9 +398,9 @@ pub fn similarity_index(old: &[u8], new: &[u8]) -> u32 {
     if new.is_empty() {
         return 0;
     }
-    let text = !is_binary(old) && !is_binary(new);
-    let src = spans(old, text);
-    let dst = spans(new, text);
+    // git hashes each side as text unless that side is binary (diffcore-delta).
+    let src = spans(old, !is_binary(old));
+    let dst = spans(new, !is_binary(new));
     let mut copied: u64 = 0;
     for (h, &sc) in &src {
         if let Some(&dc) = dst.get(h) {
@@ -411,8 +411,10 @@ pub fn similarity_index(old: &[u8], new: &[u8]) -> u32 {
     (score as f64 * 100.0 / MAX_SCORE) as u32
 }
 
-/// diffcore-delta's span hashes: byte counts per hash of each line (or 64-byte chunk).
-fn spans(data: &[u8], text: bool) -> std::collections::HashMap<u32, u64> {
+/// diffcore-delta's span hashes (`hash_chars`): byte counts per hash of each line (or
+/// 64-byte chunk), a CR before a LF skipped in `text`, and a last chunk without its
+/// newline counted too (git 2.44 and later).
+pub(crate) fn spans(data: &[u8], text: bool) -> std::collections::HashMap<u32, u64> {
     const HASHBASE: u32 = 107927;
     let mut map = std::collections::HashMap::new();
     let (mut acc1, mut acc2, mut n): (u32, u32, u64) = (0, 0, 0);
