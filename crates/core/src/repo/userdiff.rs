@@ -1,0 +1,231 @@
+//! Built-in diff drivers: the hunk-header patterns `diff=<lang>` selects when the config
+//! defines no `diff.<lang>.xfuncname` (git's userdiff drivers do the same job).
+//!
+//! The patterns are this project's own, written from what each language's definitions
+//! look like and checked against git's output hunk by hunk
+//! (crates/core/tests/userdiff.rs, one fixture per language under
+//! crates/core/tests/fixtures/userdiff/). Each entry is a list of lines in the form
+//! `diff.<driver>.xfuncname` takes: tried in turn, a line starting with `!` means "a
+//! line it matches is not a header", and the first capture group (else the whole
+//! match) is the header.
+//!
+//! Where these patterns and git's could differ: the fixtures hold typical definitions
+//! and the awkward lines found while writing them (one-line bodies, forward
+//! declarations, annotations, keywords as prefixes of names, indexers, labels, …), and
+//! on all of them the headers are git's, quirks included (java: a line whose first word
+//! merely starts with `do`, `for`, `if`, `new`, `return`, … such as `double f() {` is
+//! no header; perl: a sub's prototype, when it has one, is the header; bash: the POSIX
+//! form's header stops at `()`). Forms none of them covers may still differ: rarer
+//! syntax (C# operators and conversion operators spread over lines, C++ lines starting
+//! with attributes or macros, css selectors starting with `*`, `>` or `-`), and text that
+//! is not UTF-8 (matched byte by byte here).
+//!
+//! Drivers git has and this table does not (ada, dts, elixir, fortran, fountain,
+//! matlab, objc, pascal, scheme, bibtex) fall back to git's default rule.
+
+/// One built-in driver: its name, whether it ignores case, and its pattern lines.
+struct Driver {
+    name: &'static str,
+    icase: bool,
+    lines: &'static [&'static str],
+}
+
+/// An identifier as C-like languages spell one.
+macro_rules! ident {
+    () => {
+        "[A-Za-z_][A-Za-z_0-9]*"
+    };
+}
+
+/// A C# type or member name as a declaration spells it: names, generic arguments
+/// (`Dictionary<string,`), array brackets and indexers (`this[int`).
+macro_rules! cs_word {
+    () => {
+        r"[\[\]A-Za-z0-9@_.<>,]+"
+    };
+}
+
+const DRIVERS: &[Driver] = &[
+    Driver {
+        // `fn`, `struct`, `impl<…>`, … after an optional `pub(…)` and one qualifier; a
+        // line with a `;` after the keyword is a declaration, not a block.
+        name: "rust",
+        icase: false,
+        lines: &[concat!(
+            r"^[ \t]*(",
+            r"(pub(\([^)]*\))?[ \t]+)?",
+            r#"((async|const|unsafe|extern[ \t]+"[^"]*")[ \t]+)?"#,
+            r"(fn|struct|enum|union|trait|impl|mod|macro_rules!)[ \t<][^;]*",
+            r")$"
+        )],
+    },
+    Driver {
+        // `class` and `def` (also `async def`) at any depth.
+        name: "python",
+        icase: false,
+        lines: &[r"^[ \t]*((class|(async[ \t]+)?def)[ \t].*)$"],
+    },
+    Driver {
+        // Functions and methods, and named struct / interface types.
+        name: "golang",
+        icase: false,
+        lines: &[
+            r"^[ \t]*(func[ \t]*.*)$",
+            r"^[ \t]*(type[ \t].*(struct|interface)[ \t]*(\{[ \t]*)?)",
+        ],
+    },
+    Driver {
+        // Type declarations, then methods and constructors: words, a name and `(`
+        // with no `;` after it. Statements that look like that are excluded first.
+        name: "java",
+        icase: false,
+        lines: &[
+            r"!^[ \t]*(catch|do|for|if|instanceof|new|return|switch|throw|while)",
+            r"^[ \t]*(([a-z]+[ \t]+)*(class|interface|enum|record|@interface)[ \t]+.*)$",
+            concat!(
+                r"^[ \t]*(([A-Za-z_$<][A-Za-z_$0-9<>,.?]*(\[\])*[ \t]+)+",
+                r"[A-Za-z_$][A-Za-z_$0-9]*[ \t]*\([^;]*)$"
+            ),
+        ],
+    },
+    Driver {
+        // Anything starting at the first column with a name (or `::`), except labels
+        // and access specifiers such as `public:`.
+        name: "cpp",
+        icase: false,
+        lines: &[
+            concat!(r"!^[ \t]*", ident!(), r":[ \t]*($|//|/\*)"),
+            r"^((::[ \t]*)?[A-Za-z_].*)$",
+        ],
+    },
+    Driver {
+        // Types and namespaces, methods (a name and `(` with no `;` after it), and
+        // properties (a line of words only); statements are excluded first.
+        name: "csharp",
+        icase: false,
+        lines: &[
+            concat!(
+                r"!(^|[ \t])(if|else|for|foreach|while|do|switch|case|default|return|throw|",
+                r"try|catch|finally|using|lock|fixed|new)([ \t(;:]|$)"
+            ),
+            r"^[ \t]*(([a-z]+[ \t]+)*(class|struct|interface|enum|record|namespace)[ \t]+.*)$",
+            concat!(
+                r"^[ \t]*(",
+                cs_word!(),
+                r"([ \t]+",
+                cs_word!(),
+                r")+[ \t]*\([^;]*)$"
+            ),
+            concat!(
+                r"^[ \t]*(",
+                cs_word!(),
+                r"([ \t]+",
+                cs_word!(),
+                r")+[ \t]*)$"
+            ),
+        ],
+    },
+    Driver {
+        name: "ruby",
+        icase: false,
+        lines: &[r"^[ \t]*((class|module|def)[ \t].*)$"],
+    },
+    Driver {
+        // Functions with their modifiers (declarations in interfaces too), and the
+        // class-like types.
+        name: "php",
+        icase: false,
+        lines: &[
+            r"^[ \t]*(((abstract|final|private|protected|public|static)[ \t]+)*function.*)$",
+            r"^[ \t]*(((abstract|final)[ \t]+)?(class|interface|trait|enum).*)$",
+        ],
+    },
+    Driver {
+        // `name()` (the POSIX form, the header is the name and its parentheses) or
+        // `function name …` (the header runs to the body's opener), each followed on
+        // the same line by a compound command: `{`, `(`, `((` or `[[`.
+        name: "bash",
+        icase: false,
+        lines: &[concat!(
+            r"^[ \t]*(",
+            ident!(),
+            r"[ \t]*\([ \t]*\)",
+            r"|function[ \t]+",
+            ident!(),
+            r"([ \t]*\([ \t]*\)[ \t]*|[ \t]+)(\{|\(\(?|\[\[)",
+            r")[ \t]*(\{|\(\(?|\[\[)?"
+        )],
+    },
+    Driver {
+        // ATX headings: up to three spaces, one to six `#`, then a blank.
+        name: "markdown",
+        icase: false,
+        lines: &[r"^ {0,3}#{1,6}[ \t].*"],
+    },
+    Driver {
+        // A selector or at-rule at the first column; a line ending in `:` or `;` is a
+        // declaration.
+        name: "css",
+        icase: false,
+        lines: &[r"![:;][ \t]*$", r"^[.#:@\[A-Za-z0-9_].*$"],
+    },
+    Driver {
+        // `<h1>` … `<h6>` opening on the line.
+        name: "html",
+        icase: false,
+        lines: &[r"^[ \t]*(<[Hh][1-6]([ \t].*)?>.*)$"],
+    },
+    Driver {
+        // `fun`, `class` and `interface` after any lower-case modifiers.
+        name: "kotlin",
+        icase: false,
+        lines: &[r"^[ \t]*(([a-z]+[ \t]+)*(fun|class|interface)[ \t].*)$"],
+    },
+    Driver {
+        // Packages, subs at the first column (not forward declarations; a prototype,
+        // when present, is the header, as in git), special blocks (their name is the
+        // header) and POD headings.
+        name: "perl",
+        icase: false,
+        lines: &[
+            r"^package .*",
+            r"^sub [A-Za-z0-9_':]+[ \t]*(\([^)]*\)[ \t]*)?(:[^;#]*)?(\{[ \t]*)?(#.*)?$",
+            r"^(BEGIN|END|INIT|CHECK|UNITCHECK|AUTOLOAD|DESTROY)[ \t]*(\{[ \t]*)?(#.*)?$",
+            r"^=head[0-9] .*",
+        ],
+    },
+    Driver {
+        // Sectioning commands at the first column, starred or not.
+        name: "tex",
+        icase: false,
+        lines: &[r"^(\\((sub)*section|chapter|part)\*?\{.*)$"],
+    },
+];
+
+/// The pattern lines and case flag of the built-in driver `name`, if there is one.
+pub(crate) fn builtin(name: &str) -> Option<(&'static [&'static str], bool)> {
+    DRIVERS
+        .iter()
+        .find(|d| d.name == name)
+        .map(|d| (d.lines, d.icase))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_pattern_compiles_and_ends_positive() {
+        for d in DRIVERS {
+            let f = super::super::attrs::Funcname::compile(d.lines.iter().copied(), d.icase);
+            assert!(f.is_some(), "{}", d.name);
+            assert!(
+                !d.lines.last().is_some_and(|l| l.starts_with('!')),
+                "{}",
+                d.name
+            );
+        }
+        assert!(builtin("rust").is_some());
+        assert!(builtin("nonexistent").is_none());
+    }
+}
