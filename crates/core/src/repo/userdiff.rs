@@ -20,8 +20,8 @@
 //! with attributes or macros, css selectors starting with `*`, `>` or `-`), and text that
 //! is not UTF-8 (matched byte by byte here).
 //!
-//! Drivers git has and this table does not (ada, dts, elixir, fortran, fountain,
-//! matlab, objc, pascal, scheme, bibtex) fall back to git's default rule.
+//! Every driver git 2.47 has is in the table; a name it does not know gets git's
+//! default rule.
 
 /// One built-in driver: its name, whether it ignores case, and its pattern lines.
 struct Driver {
@@ -46,6 +46,113 @@ macro_rules! cs_word {
 }
 
 const DRIVERS: &[Driver] = &[
+    Driver {
+        // Subprograms, packages, tasks and protected units, bodies and specs alike;
+        // generic instances (`is new …`) and renamings are not.
+        name: "ada",
+        icase: true,
+        lines: &[
+            r"![ \t]is[ \t]+new([^a-z0-9_]|$)",
+            r"![ \t]renames([^a-z0-9_]|$)",
+            r"^[ \t]*((procedure|function|package|protected|task)[ \t].*)$",
+        ],
+    },
+    Driver {
+        // An entry's type and key, wherever the `@` is: the header stops at the first
+        // character a key cannot hold.
+        name: "bibtex",
+        icase: false,
+        lines: &[r#"(@[A-Za-z]+[ \t]*\{?[ \t]*[^ \t"@',\\#{}~%]*)"#],
+    },
+    Driver {
+        // A node (or the root `/`, or a `&label` reference) opening its block, with
+        // any labels before it; a line with a `;` is a property or a deletion.
+        name: "dts",
+        icase: false,
+        lines: &[concat!(
+            r"^[ \t]*(([A-Za-z0-9_]+:[ \t]*)*",
+            r"(&[A-Za-z0-9_]+|/|[A-Za-z0-9_][A-Za-z0-9_,.+@-]*)[ \t]*\{[^;]*)$"
+        )],
+    },
+    Driver {
+        // `def`, `defp`, `defmacro`, `defmodule`, `defimpl`, `defprotocol` and ExUnit's
+        // `test`.
+        name: "elixir",
+        icase: false,
+        lines: &[r"^[ \t]*((def(macro|module|impl|protocol|p)?|test)[ \t].*)$"],
+    },
+    Driver {
+        // Program units and their `end` lines; fixed-form comment lines (`C`, `*` in
+        // the first column) and `!` comments are not, nor `module procedure`.
+        name: "fortran",
+        icase: true,
+        lines: &[
+            r"!^([c*]|[ \t]*!)",
+            r"!^[ \t]*module[ \t]+procedure[ \t]",
+            r"^[ \t]*((end[ \t]+)?(program|module|block[ \t]+data)[ \t]+[a-z].*)$",
+            r#"^[ \t]*((end[ \t]+)?([^!'" \t]+[ \t]+)*(subroutine|function)[ \t]+[a-z].*)$"#,
+        ],
+    },
+    Driver {
+        // Scene headings: INT, EXT, EST, INT/EXT, I/E, or a line forced by one `.`.
+        name: "fountain",
+        icase: true,
+        lines: &[r"^((\.[^.]|(int|ext|est|int\.?/ext|i/e)[. ]).*)$"],
+    },
+    Driver {
+        // Functions and classes, and cell titles (`%% …`, Octave's `## …`).
+        name: "matlab",
+        icase: false,
+        lines: &[
+            r"^[ \t]*((classdef|function)[ \t].*)$",
+            r"^(%%%?[ \t].*)$",
+            r"^(##[ \t].*)$",
+        ],
+    },
+    Driver {
+        // Methods (`- (…)`, `+ (…)`), `@implementation` / `@interface` / `@protocol`,
+        // and C functions (words, a name and `(` with no `;` after it) that are not
+        // control statements.
+        name: "objc",
+        icase: false,
+        lines: &[
+            r"!^[ \t]*(do|for|if|else|return|switch|while)([ \t(]|$)",
+            r"^[ \t]*([-+][ \t]*\(.*)$",
+            r"^[ \t]*(@(implementation|interface|protocol)[ \t].*)$",
+            concat!(
+                r"^[ \t]*((",
+                ident!(),
+                r"[ \t]+)+",
+                ident!(),
+                r"[ \t]*\([^;]*)$"
+            ),
+        ],
+    },
+    Driver {
+        // Routines and the unit's sections at the first column, and class and record
+        // type declarations.
+        name: "pascal",
+        icase: false,
+        lines: &[
+            concat!(
+                r"^(((class[ \t]+)?(procedure|function)|constructor|destructor|",
+                r"interface|implementation|initialization|finalization).*)$"
+            ),
+            r"^(.*=[ \t]*(class|record).*)$",
+        ],
+    },
+    Driver {
+        // `(define …` and its relatives, and library, module, struct and class forms.
+        name: "scheme",
+        icase: false,
+        lines: &[
+            concat!(
+                r"^[ \t]*(\((def|define|defstruct|defsyntax|defclass|defmethod|defrules|",
+                r"defrecord|defproto|defalias)[-*/ \t].*)$"
+            ),
+            r"^[ \t]*(\((library|module|struct|class)[*+ \t].*)$",
+        ],
+    },
     Driver {
         // `fn`, `struct`, `impl<…>`, … after an optional `pub(…)` and one qualifier; a
         // line with a `;` after the keyword is a declaration, not a block.
