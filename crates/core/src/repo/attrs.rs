@@ -1,6 +1,7 @@
 //! What `.gitattributes` says about a staged path, as far as the diff and the prompt
 //! care: `-diff` and `binary` (git shows "Binary files … differ"), a diff driver's
-//! `xfuncname` (git picks hunk headers with it), and GitHub Linguist's
+//! `xfuncname` or git's built-in driver of that name ([`userdiff`]; git picks hunk
+//! headers with it), and GitHub Linguist's
 //! `linguist-generated` / `linguist-vendored` (git ignores them; the prompt shows such
 //! files as stat lines only, like generated and vendored files it recognises by path).
 //!

@@ -1,6 +1,6 @@
 //! Unified diffs as `git diff --cached` prints them: git's extended headers, Myers with
 //! the indent heuristic, 3 lines of context, git's default function-name header or the
-//! diff driver's `xfuncname`, binary detection (and `-diff`), submodule pointers and symlinks, without the `index abc..def` lines (object
+//! diff driver's (configured or built in), binary detection (and `-diff`), submodule pointers and symlinks, without the `index abc..def` lines (object
 //! ids tell a model nothing). Rendered as the lossy-UTF-8 [`FileDiff`] the prompt uses.
 
 use gix::bstr::{BStr, ByteSlice};

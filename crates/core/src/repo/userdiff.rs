@@ -3,8 +3,8 @@
 //!
 //! The patterns are this project's own, written from what each language's definitions
 //! look like and checked against git's output hunk by hunk
-//! (crates/core/tests/userdiff.rs, one fixture per language under
-//! crates/core/tests/fixtures/userdiff/). Each entry is a list of lines in the form
+//! (`builtin_diff_drivers_pick_the_headers_git_picks` in crates/core/tests/repo.rs, one
+//! fixture per language under crates/core/tests/fixtures/userdiff/). Each entry is a list of lines in the form
 //! `diff.<driver>.xfuncname` takes: tried in turn, a line starting with `!` means "a
 //! line it matches is not a header", and the first capture group (else the whole
 //! match) is the header.
@@ -15,10 +15,10 @@
 //! on all of them the headers are git's, quirks included (java: a line whose first word
 //! merely starts with `do`, `for`, `if`, `new`, `return`, … such as `double f() {` is
 //! no header; perl: a sub's prototype, when it has one, is the header; bash: the POSIX
-//! form's header stops at `()`). Forms none of them covers may still differ: rarer
-//! syntax (C# operators and conversion operators spread over lines, C++ lines starting
-//! with attributes or macros, css selectors starting with `*`, `>` or `-`), and text that
-//! is not UTF-8 (matched byte by byte here).
+//! form's header stops at `()`; fortran: a line starting with `c` is a fixed-form
+//! comment). Forms none of them covers may still differ: C# declarations spread over
+//! several lines, C++ and Objective-C lines starting with an attribute or a macro, and
+//! text that is not UTF-8 (matched byte by byte here).
 //!
 //! Every driver git 2.47 has is in the table; a name it does not know gets git's
 //! default rule.
