@@ -30,12 +30,17 @@
 //!   `old → new`, M/T → Update, C → Add); beyond [`MAX_BULLETS`] paths, one bullet
 //!   per directory at the deepest level that keeps the count within the cap (a
 //!   directory holding a changed file is a valid bullet path).
+//! - generated and vendored files (`.gitattributes`' `linguist-generated` and
+//!   `linguist-vendored`, [`FileDiff::linguist`]) are what the prompt shows of them, a
+//!   stat line: their bullet says `generated file, +12 −3 lines`, nothing from their
+//!   hunks, and they count for neither the type (a change of such files alone is
+//!   `chore`) nor the summary while another file changes.
 
 use std::collections::BTreeMap;
 
 use crate::config::Convention;
 use crate::message::{Bullet, Message, Subject, Target};
-use crate::repo::{ChangeKind, FileDiff, StagedState, TypeHistory};
+use crate::repo::{ChangeKind, FileDiff, Linguist, StagedState, TypeHistory};
 
 /// The why the user has to write; `jitcommit-check` rejects a message that still holds it.
 pub use crate::rules::WHY_PLACEHOLDER;
@@ -212,6 +217,16 @@ fn infer_type(
             .or_else(|| conv.types.first().cloned())
             .unwrap_or_else(|| "feat".to_owned())
     };
+    // Generated and vendored files say nothing about the kind of change: the rest decides.
+    let (files, paths): (Vec<&FileDiff>, Vec<&String>) = state
+        .files
+        .iter()
+        .zip(paths)
+        .filter(|(f, _)| f.linguist.is_none())
+        .unzip();
+    if files.is_empty() {
+        return pick(&["chore", "build"]);
+    }
     let classes: Vec<Class> = paths.iter().map(|p| classify(p)).collect();
     let all = |c: Class| classes.iter().all(|x| *x == c);
     if all(Class::Docs) {
@@ -228,14 +243,13 @@ fn infer_type(
     if no_source && classes.contains(&Class::Test) {
         return pick(&["test", "chore"]);
     }
-    let source: Vec<&FileDiff> = state
-        .files
+    let source: Vec<&FileDiff> = files
         .iter()
         .zip(&classes)
         .filter(|(_, c)| **c == Class::Source)
-        .map(|(f, _)| f)
+        .map(|(f, _)| *f)
         .collect();
-    let kinds = || state.files.iter().map(|f| f.change.kind);
+    let kinds = || files.iter().map(|f| f.change.kind);
     if !source.is_empty() && kinds().all(|k| matches!(k, ChangeKind::Renamed | ChangeKind::Deleted))
     {
         return pick(&["refactor", "chore"]);
@@ -508,6 +522,7 @@ fn has_code(f: &FileDiff) -> bool {
     let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
     !f.binary
         && !f.submodule
+        && f.linguist.is_none()
         && matches!(classify(&path), Class::Source | Class::Test)
         && !matches!(
             ext,
@@ -575,6 +590,9 @@ fn what(f: &FileDiff) -> String {
     if f.binary {
         return "binary file".to_owned();
     }
+    if let Some(l) = f.linguist {
+        return stat_only(f, l);
+    }
     let list = |names: &[String]| {
         let more = names.len().saturating_sub(MAX_NAMES);
         let mut s = names[..names.len().min(MAX_NAMES)].join(", ");
@@ -628,6 +646,21 @@ fn what(f: &FileDiff) -> String {
             _ => "no content change".to_owned(),
         },
         _ => format!("+{} −{} lines", f.added, f.removed),
+    }
+}
+
+/// A generated or vendored file's description: its status and line counts, as its stat
+/// line in the prompt tells them.
+fn stat_only(f: &FileDiff, l: Linguist) -> String {
+    let word = match l {
+        Linguist::Generated => "generated file",
+        Linguist::Vendored => "vendored file",
+    };
+    match f.change.kind {
+        ChangeKind::Added => format!("new {word}, {}", lines(f.added)),
+        ChangeKind::Deleted => format!("{word}, {} removed", lines(f.removed)),
+        _ if f.added + f.removed == 0 => format!("{word}, no content change"),
+        _ => format!("{word}, +{} −{} lines", f.added, f.removed),
     }
 }
 
@@ -776,7 +809,12 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
     }
     let weight = |f: &FileDiff| {
         let class = classify(&lossy(&f.change.path));
-        (class == Class::Source, has_code(f), f.added + f.removed + 1)
+        (
+            f.linguist.is_none(),
+            class == Class::Source,
+            has_code(f),
+            f.added + f.removed + 1,
+        )
     };
     let Some(main) = state.files.iter().max_by_key(|f| weight(f)) else {
         return action.to_owned();
@@ -789,8 +827,16 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
             .filter(|_| has_code(main))
             .find_map(changed_item)
     };
+    // A generated or vendored file's lines name nothing worth a summary.
+    let items = |f: &FileDiff| {
+        if f.linguist.is_some() {
+            Vec::new()
+        } else {
+            added_items(f, false)
+        }
+    };
     let mut s = match (main.change.kind, &main.change.old_path) {
-        (ChangeKind::Added | ChangeKind::Copied, _) => match added_items(main, false).first() {
+        (ChangeKind::Added | ChangeKind::Copied, _) => match items(main).first() {
             Some(sym) => format!("add {sym} in {name}"),
             None => format!("add {name}"),
         },
@@ -804,7 +850,7 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
                 format!("rename {old_name} to {name}")
             }
         }
-        _ => match (added_items(main, false).first(), changed_symbol()) {
+        _ => match (items(main).first(), changed_symbol()) {
             (Some(sym), _) => format!("add {sym} in {name}"),
             (None, Some(sym)) => format!("update {sym} in {name}"),
             (None, None) => format!("update {name}"),
@@ -1287,6 +1333,35 @@ mod tests {
         for (h, want) in cases {
             assert_eq!(function_name(h).as_deref(), want, "{h}");
         }
+    }
+
+    #[test]
+    fn linguist_files_are_stat_lines_that_steer_nothing() {
+        let mut generated = file(ChangeKind::Added, "src/gen.rs", None, &["@@ -0,0 +1 @@"]);
+        generated.hunks[0].body = "+pub fn rule() {}\n".to_owned();
+        generated.added = 1;
+        generated.linguist = Some(Linguist::Generated);
+        let mut fix = file(ChangeKind::Modified, "src/lib.rs", None, &["@@ -1 +1 @@"]);
+        fix.removed = 1;
+        let m = draft(&state(vec![generated.clone(), fix]), &Convention::default()).unwrap();
+        // A new source file would make this a feature; a generated one does not.
+        assert_eq!(m.subject.kind, "fix");
+        assert!(m.subject.summary.starts_with("update lib.rs"), "{m:?}");
+        assert!(
+            m.bullets[0]
+                .what_why
+                .starts_with("new generated file, 1 line;")
+        );
+        let mut vendored = generated.clone();
+        vendored.change.kind = ChangeKind::Deleted;
+        vendored.linguist = Some(Linguist::Vendored);
+        let m = draft(&state(vec![generated, vendored]), &Convention::default()).unwrap();
+        assert_eq!(m.subject.kind, "chore");
+        assert!(
+            m.bullets[1]
+                .what_why
+                .starts_with("vendored file, 0 lines removed;")
+        );
     }
 
     #[test]

@@ -194,3 +194,26 @@ fn commit_renames_pair_as_git_pairs_them() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A last line without its newline counts towards the similarity, as in git since 2.44
+/// (diffcore-delta hashes it too): a file whose 63-byte last line has no newline,
+/// renamed with only its first line changed, is a rename (R097), not a deletion and an
+/// addition.
+#[test]
+fn a_last_line_without_newline_counts_as_git_counts_it() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    let tail = "git ignores final up to 63 characters if not newline terminated";
+    let lines: String = (0..10).map(|i| format!("{i}\n")).collect();
+    write(&r, "nonewline", format!("a\n{lines}{tail}"));
+    sb.git(&r, &["add", "-A"]);
+    sb.git(&r, &["commit", "-qm", "start"]);
+    std::fs::remove_file(r.join("nonewline")).unwrap();
+    write(&r, "still-no-newline", format!("b\n{lines}{tail}"));
+    sb.git(&r, &["add", "-A"]);
+    let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
+    let ours = status_short(&repo.staged_changes().unwrap());
+    let git = git_status(&sb, &r, &["--cached"]);
+    assert!(git.contains("R  nonewline -> still-no-newline\n"), "{git}");
+    assert_eq!(ours, git);
+}

@@ -592,3 +592,188 @@ fn gitattributes_shape_the_diff_as_git_does() {
         ]
     );
 }
+
+/// The built-in diff drivers (`diff=<lang>` with no pattern in the config) pick the hunk
+/// headers `git diff --cached` picks, for every language jitcommit has a driver for:
+/// one fixture per language under tests/fixtures/userdiff/ with typical definitions,
+/// nested and indented ones and lines that must not be picked, each changed deep inside.
+/// The same texts under an unknown driver get git's default rule (checked against git
+/// too), and each driver must pick at least one header the default rule would not, so a
+/// driver that silently falls back cannot pass.
+#[test]
+fn builtin_diff_drivers_pick_the_headers_git_picks() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/userdiff");
+    let mut names: Vec<String> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 15, "{names:?}");
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    let mut attributes = String::from("*.default diff=no-such-driver\n");
+    for n in &names {
+        let (lang, ext) = n.split_once('.').unwrap();
+        attributes.push_str(&format!("*.{ext} diff={lang}\n"));
+        let text = std::fs::read_to_string(fixtures.join(n)).unwrap();
+        assert!(
+            text.matches("ChangeMe").count() >= 4,
+            "{n}: too few changes"
+        );
+        write(&r, n, &text);
+        write(&r, &format!("{n}.default"), &text);
+    }
+    write(&r, ".gitattributes", &attributes);
+    sb.git(&r, &["add", "-A"]);
+    sb.git(&r, &["commit", "-q", "-m", "base"]);
+    for n in &names {
+        for f in [n.clone(), format!("{n}.default")] {
+            let text = std::fs::read_to_string(r.join(&f)).unwrap();
+            write(&r, &f, text.replace("ChangeMe", "Changed"));
+        }
+    }
+    sb.git(&r, &["add", "-A"]);
+    let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
+    let staged = repo.staged().unwrap();
+    let headers = |path: &str| -> Vec<String> {
+        let f = staged
+            .files
+            .iter()
+            .find(|f| f.change.path == path.as_bytes())
+            .unwrap();
+        f.hunks.iter().map(|h| h.header.clone()).collect()
+    };
+    let mut wrong = Vec::new();
+    for n in &names {
+        for f in [n.clone(), format!("{n}.default")] {
+            let git = sb
+                .git_cmd(&r)
+                .args(["diff", "--cached", "--", &f])
+                .output()
+                .unwrap()
+                .stdout;
+            let git_headers: Vec<String> = String::from_utf8_lossy(&git)
+                .lines()
+                .filter(|l| l.starts_with("@@ "))
+                .map(str::to_owned)
+                .collect();
+            let ours = headers(&f);
+            assert_eq!(ours.len(), git_headers.len(), "{f}");
+            for (o, g) in ours.iter().zip(&git_headers) {
+                if o != g {
+                    wrong.push(format!("{f}:\n  git:       {g}\n  jitcommit: {o}"));
+                }
+            }
+        }
+        let (with, without) = (headers(n), headers(&format!("{n}.default")));
+        assert!(
+            with != without,
+            "{n}: the driver picks nothing the default rule does not"
+        );
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let git = without_index_lines(&sb.git(&r, &["diff", "--cached"]));
+    assert_eq!(patch_text(&staged), git);
+}
+
+/// A driver the config defines wins over the built-in driver of the same name, as in git
+/// (`diff.python.xfuncname` here), and `!` lines in a configured pattern exclude what
+/// they match.
+#[test]
+fn configured_driver_wins_over_the_builtin_one() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    let mut text = String::new();
+    for i in 0..6 {
+        text.push_str(&format!(
+            "def f{i}():\n    # section {i}\n    # skip {i}\n    a = 1\n    b = 2\n    c = 3\n    d = ChangeMe\n    e = 5\n    f = 6\n    g = 7\n"
+        ));
+    }
+    write(&r, "m.py", &text);
+    write(&r, ".gitattributes", "*.py diff=python\n");
+    sb.git(&r, &["add", "-A"]);
+    sb.git(&r, &["commit", "-q", "-m", "base"]);
+    write(&r, "m.py", text.replace("ChangeMe", "Changed"));
+    sb.git(&r, &["add", "-A"]);
+    let patch = |sb: &Sandbox| {
+        let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
+        let ours = patch_text(&repo.staged().unwrap());
+        let git = without_index_lines(&sb.git(&r, &["diff", "--cached"]));
+        assert_eq!(ours, git);
+        ours
+    };
+    let builtin = patch(&sb);
+    assert!(builtin.contains("@@ def f3():\n"), "{builtin}");
+    sb.git(
+        &r,
+        &[
+            "config",
+            "diff.python.xfuncname",
+            "!^    # skip\n^    # (section [0-9]+)|^    # skip",
+        ],
+    );
+    let configured = patch(&sb);
+    assert!(configured.contains(" @@ section 3\n"), "{configured}");
+    assert!(!configured.contains("def f"), "{configured}");
+}
+
+/// The offline draft treats a `linguist-generated` or `linguist-vendored` file as the
+/// prompt does, a stat line: its bullet carries no item from its hunks, and it steers
+/// neither the type nor the summary while another file changes (a generated parser
+/// with a new public function beside a docs edit is a `docs` change about the docs);
+/// such files alone are a `chore`.
+#[test]
+fn offline_draft_shows_linguist_files_as_stat_lines() {
+    use jitcommit_core::config::Convention;
+    use jitcommit_core::message::render;
+    use jitcommit_core::offline;
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    write(
+        &r,
+        ".gitattributes",
+        "gen/** linguist-generated\nthird/** linguist-vendored\n",
+    );
+    write(&r, "gen/parser.rs", "pub fn parse() {}\n");
+    write(&r, "third/lib.rs", "pub fn vendored() {}\n");
+    write(&r, "docs/guide.md", "# Guide\n\nOld words.\n");
+    sb.git(&r, &["add", "-A"]);
+    sb.git(&r, &["commit", "-q", "-m", "base"]);
+    let mut generated = String::from("pub fn parse() {}\n");
+    for i in 0..30 {
+        generated.push_str(&format!(
+            "pub fn generated_rule_{i}(x: u8) -> u8 {{\n    x\n}}\n"
+        ));
+    }
+    write(&r, "gen/parser.rs", &generated);
+    write(&r, "docs/guide.md", "# Guide\n\nNew words.\n");
+    sb.git(&r, &["add", "-A"]);
+    let draft = || {
+        let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
+        let state = repo.staged().unwrap();
+        render(&offline::draft(&state, &Convention::default()).unwrap())
+    };
+    let text = draft();
+    let subject = text.lines().next().unwrap();
+    assert!(subject.starts_with("docs"), "{text}");
+    assert!(subject.contains("guide.md"), "{text}");
+    assert!(!text.contains("generated_rule"), "{text}");
+    assert!(
+        text.contains("- Update: gen/parser.rs — generated file, +90 −0 lines;"),
+        "{text}"
+    );
+
+    sb.git(&r, &["commit", "-q", "-m", "docs"]);
+    write(
+        &r,
+        "third/lib.rs",
+        "pub fn vendored() {}\npub fn newer() {}\n",
+    );
+    sb.git(&r, &["add", "-A"]);
+    let text = draft();
+    assert!(text.starts_with("chore(third): update lib.rs\n"), "{text}");
+    assert!(
+        text.contains("- Update: third/lib.rs — vendored file, +1 −0 lines;"),
+        "{text}"
+    );
+}

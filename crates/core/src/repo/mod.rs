@@ -20,6 +20,7 @@ mod quote;
 mod renames;
 mod staged;
 mod types;
+mod userdiff;
 
 use std::path::{Path, PathBuf};
 

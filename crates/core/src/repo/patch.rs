@@ -1,6 +1,6 @@
 //! Unified diffs as `git diff --cached` prints them: git's extended headers, Myers with
 //! the indent heuristic, 3 lines of context, git's default function-name header or the
-//! diff driver's `xfuncname`, binary detection (and `-diff`), submodule pointers and symlinks, without the `index abc..def` lines (object
+//! diff driver's (configured or built in), binary detection (and `-diff`), submodule pointers and symlinks, without the `index abc..def` lines (object
 //! ids tell a model nothing). Rendered as the lossy-UTF-8 [`FileDiff`] the prompt uses.
 
 use gix::bstr::{BStr, ByteSlice};
@@ -398,9 +398,9 @@ pub fn similarity_index(old: &[u8], new: &[u8]) -> u32 {
     if new.is_empty() {
         return 0;
     }
-    let text = !is_binary(old) && !is_binary(new);
-    let src = spans(old, text);
-    let dst = spans(new, text);
+    // git hashes each side as text unless that side is binary (diffcore-delta).
+    let src = spans(old, !is_binary(old));
+    let dst = spans(new, !is_binary(new));
     let mut copied: u64 = 0;
     for (h, &sc) in &src {
         if let Some(&dc) = dst.get(h) {
@@ -411,8 +411,10 @@ pub fn similarity_index(old: &[u8], new: &[u8]) -> u32 {
     (score as f64 * 100.0 / MAX_SCORE) as u32
 }
 
-/// diffcore-delta's span hashes: byte counts per hash of each line (or 64-byte chunk).
-fn spans(data: &[u8], text: bool) -> std::collections::HashMap<u32, u64> {
+/// diffcore-delta's span hashes (`hash_chars`): byte counts per hash of each line (or
+/// 64-byte chunk), a CR before a LF skipped in `text`, and a last chunk without its
+/// newline counted too (git 2.44 and later).
+pub(crate) fn spans(data: &[u8], text: bool) -> std::collections::HashMap<u32, u64> {
     const HASHBASE: u32 = 107927;
     let mut map = std::collections::HashMap::new();
     let (mut acc1, mut acc2, mut n): (u32, u32, u64) = (0, 0, 0);

@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 
+use super::patch::{is_binary, spans};
 use super::types::Entry;
 use super::{ChangeKind, ObjectId, Repo, RepoError, S_IFMT};
 
@@ -21,8 +22,6 @@ const MIN_SCORE: u64 = 30_000;
 const MIN_BASENAME_SCORE: u64 = MIN_SCORE + MAX_SCORE / 4;
 /// git keeps this many best sources per destination in its matrix.
 const CANDIDATES: usize = 4;
-/// git's span hash modulus.
-const HASHBASE: u32 = 107_927;
 
 const REGULAR: u32 = 0o100000;
 const GITLINK: u32 = 0o160000;
@@ -31,34 +30,6 @@ const GITLINK: u32 = 0o160000;
 struct Content {
     size: u64,
     spans: HashMap<u32, u64>,
-}
-
-/// git's `hash_chars`: chunks end at a newline or after 64 bytes; a CR before a LF is
-/// skipped in text; equal chunk hashes add up their lengths.
-fn spans(data: &[u8]) -> HashMap<u32, u64> {
-    let text = !data.iter().take(8000).any(|b| *b == 0);
-    let mut out: HashMap<u32, u64> = HashMap::new();
-    let (mut a1, mut a2, mut n) = (0u32, 0u32, 0u64);
-    for (i, &c) in data.iter().enumerate() {
-        if text && c == b'\r' && data.get(i + 1) == Some(&b'\n') {
-            continue;
-        }
-        let old1 = a1;
-        a1 = (a1 << 7) ^ (a2 >> 25);
-        a2 = (a2 << 7) ^ (old1 >> 25);
-        a1 = a1.wrapping_add(u32::from(c));
-        n += 1;
-        if n < 64 && c != b'\n' {
-            continue;
-        }
-        *out.entry(a1.wrapping_add(a2.wrapping_mul(0x61)) % HASHBASE)
-            .or_default() += n;
-        n = 0;
-        a1 = 0;
-        a2 = 0;
-    }
-    // A last chunk without its newline is not counted, as in git.
-    out
 }
 
 /// The file name after the last `/`.
@@ -292,7 +263,7 @@ impl Repo {
                     .data;
                 v.insert(Content {
                     size: data.len() as u64,
-                    spans: spans(&data),
+                    spans: spans(&data, !is_binary(&data)),
                 });
             }
         }
