@@ -14,20 +14,13 @@ const COVERAGE: &str = "coverage = true\n";
 /// A client whose convention turns coverage on, committed, with `a.txt`, `src/lib.rs`,
 /// `src/old.rs` and `docs/guide.md` in its first commit.
 fn covered_client(sb: &Sandbox) -> std::path::PathBuf {
-    let r = client(sb, "r");
-    write(&r, ".commit-convention.toml", COVERAGE);
-    write(&r, "src/old.rs", "fn old() {}\n");
-    write(&r, "docs/guide.md", "# guide\n");
-    sb.git(&r, &["add", "."]);
-    sb.git(
-        &r,
-        &["commit", "-q", "--no-verify", "-m", "chore: coverage on"],
-    );
-    r
-}
-
-fn commit(sb: &Sandbox, r: &std::path::Path, msg: &str) -> std::process::Output {
-    git_try(sb, r, &["commit", "-q", "-m", msg], &[])
+    let files = [
+        ("a.txt", "a\n"),
+        ("src/lib.rs", "fn a() {}\n"),
+        ("src/old.rs", "fn old() {}\n"),
+        ("docs/guide.md", "# guide\n"),
+    ];
+    convention_client(sb, "r", &[], COVERAGE, &files)
 }
 
 #[test]
@@ -38,7 +31,7 @@ fn an_unnamed_staged_path_is_a_finding_that_names_it() {
     write(&r, "src/lib.rs", "fn a() { 1; }\n");
     write(&r, "src/new.rs", "pub fn new() {}\n");
     sb.git(&r, &["add", "."]);
-    let o = commit(&sb, &r, "fix: a\n\n- Update: a.txt — b\n");
+    let o = try_commit(&sb, &r, "fix: a\n\n- Update: a.txt — b\n");
     assert_ne!(code(&o), 0, "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("bullet-coverage"), "{err}");
@@ -55,7 +48,7 @@ fn an_unnamed_staged_path_is_a_finding_that_names_it() {
     assert!(err.contains("- Update: src/lib.rs"), "{err}");
 
     // A directory covers the files under it; then the commit goes through.
-    let o = commit(
+    let o = try_commit(
         &sb,
         &r,
         "fix: a\n\n- Update: a.txt — b\n- Update: src — the new module\n",
@@ -70,7 +63,7 @@ fn without_coverage_the_same_message_passes() {
     write(&r, "a.txt", "b\n");
     write(&r, "src/lib.rs", "fn a() { 1; }\n");
     sb.git(&r, &["add", "."]);
-    let o = commit(&sb, &r, "fix: a\n\n- Add: a.txt — b\n");
+    let o = try_commit(&sb, &r, "fix: a\n\n- Add: a.txt — b\n");
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
 
@@ -82,7 +75,7 @@ fn a_verb_that_disagrees_with_the_status_is_a_finding_on_its_bullet() {
     write(&r, "src/new.rs", "pub fn new() {}\n");
     sb.git(&r, &["add", "."]);
     sb.git(&r, &["rm", "-q", "docs/guide.md"]);
-    let o = commit(
+    let o = try_commit(
         &sb,
         &r,
         "feat: a\n\n- Add: src/lib.rs — the entry\n- Remove: src/new.rs — gone\n- Update: docs/guide.md — gone\n",
@@ -101,7 +94,7 @@ fn a_verb_that_disagrees_with_the_status_is_a_finding_on_its_bullet() {
     assert_eq!(err.matches("bullet-status").count(), 2, "{err}");
     assert!(!err.contains("bullet-coverage"), "{err}");
 
-    let o = commit(
+    let o = try_commit(
         &sb,
         &r,
         "feat: a\n\n- Update: src/lib.rs — the entry\n- Add: src/new.rs — new\n- Remove: docs — the guide\n",
@@ -116,7 +109,7 @@ fn a_directory_bullet_with_add_needs_every_file_under_it_added() {
     write(&r, "src/lib.rs", "fn a() { 1; }\n");
     write(&r, "src/new.rs", "pub fn new() {}\n");
     sb.git(&r, &["add", "."]);
-    let o = commit(&sb, &r, "feat: a\n\n- Add: src — the module\n");
+    let o = try_commit(&sb, &r, "feat: a\n\n- Add: src — the module\n");
     assert_ne!(code(&o), 0);
     let err = stderr(&o);
     assert!(
@@ -134,7 +127,7 @@ fn renames_agree_with_rename_and_move_and_need_naming() {
     sb.git(&r, &["mv", "src/old.rs", "src/moved.rs"]);
     // The commit-msg hook traces without rename detection: a rename is a deletion and
     // an addition, and `Rename: old → new` names both.
-    let o = commit(
+    let o = try_commit(
         &sb,
         &r,
         "refactor: a\n\n- Rename: src/old.rs → src/moved.rs — clearer\n",
@@ -142,7 +135,7 @@ fn renames_agree_with_rename_and_move_and_need_naming() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 
     sb.git(&r, &["mv", "src/moved.rs", "src/again.rs"]);
-    let o = commit(
+    let o = try_commit(
         &sb,
         &r,
         "refactor: a\n\n- Rename: src/again.rs → src/moved.rs — back\n",
@@ -170,7 +163,7 @@ fn a_message_without_bullets_covers_nothing() {
     );
     write(&r, "a.txt", "b\n");
     sb.git(&r, &["add", "."]);
-    let o = commit(&sb, &r, "fix: a\n");
+    let o = try_commit(&sb, &r, "fix: a\n");
     assert_ne!(code(&o), 0);
     let err = stderr(&o);
     assert!(err.contains(":1:1: bullet-coverage"), "{err}");
@@ -228,35 +221,18 @@ fn range_checks_coverage_of_each_commit_against_its_own_diff() {
 
 #[test]
 fn pre_receive_rejects_an_uncovered_commit() {
-    let sb = Sandbox::new();
-    let bare = sb.init_bare("server.git");
-    let seed = sb.init("seed");
-    write(&seed, ".commit-convention.toml", COVERAGE);
-    write(&seed, "a.txt", "a\n");
-    sb.git(&seed, &["add", "."]);
-    sb.git(
-        &seed,
-        &[
-            "commit",
-            "-q",
-            "-m",
-            &good("feat: start", &[".commit-convention.toml", "a.txt"]),
-        ],
-    );
-    sb.git(&seed, &["push", "-q", bare.to_str().unwrap(), "main"]);
-    install_hook(&bare.join("hooks"), "pre-receive", "--pre-receive");
-    write(&seed, "a.txt", "b\n");
-    write(&seed, "b.txt", "b\n");
-    sb.git(&seed, &["add", "."]);
-    sb.git(&seed, &["commit", "-q", "-m", &good("fix: b", &["a.txt"])]);
-    let o = git_try(&sb, &seed, &["push", bare.to_str().unwrap(), "main"], &[]);
+    let s = Server::with(COVERAGE, "pre-receive", "--pre-receive");
+    write(&s.client, "b.txt", "b\n");
+    s.sb.git(&s.client, &["add", "b.txt"]);
+    s.commit("a.txt", "b\n", &good("fix: b", &["a.txt"]));
+    let o = s.push(&["main"]);
     assert_ne!(code(&o), 0);
     let err = stderr(&o);
     assert!(err.contains("bullet-coverage"), "{err}");
     assert!(err.contains("named by no bullet: b.txt"), "{err}");
 
-    sb.git(
-        &seed,
+    s.sb.git(
+        &s.client,
         &[
             "commit",
             "-q",
@@ -265,6 +241,6 @@ fn pre_receive_rejects_an_uncovered_commit() {
             "fix: b\n\n- Update: a.txt — b\n- Add: b.txt — b\n",
         ],
     );
-    let o = git_try(&sb, &seed, &["push", bare.to_str().unwrap(), "main"], &[]);
+    let o = s.push(&["main"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }

@@ -7,7 +7,7 @@
 
 mod check_support;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use check_support::*;
 use jitcommit_testkit::{Sandbox, write};
@@ -18,43 +18,20 @@ const FEAT_ONLY: &str = "types = [\"feat\"]\n";
 /// A work tree made with `git init <format>`, holding the convention in a first commit,
 /// with the commit-msg hook installed.
 fn client(sb: &Sandbox, name: &str, format: &str) -> PathBuf {
-    let r = sb.path().join(name);
-    std::fs::create_dir_all(&r).unwrap();
-    sb.git(&r, &["init", "-q", "-b", "main", format, "."]);
-    write(&r, ".commit-convention.toml", FEAT_ONLY);
-    sb.git(&r, &["add", "."]);
-    sb.git(
-        &r,
-        &[
-            "commit",
-            "-q",
-            "--no-verify",
-            "-m",
-            &good("feat: start", &[".commit-convention.toml"]),
-        ],
-    );
-    install_hook(&r.join(".git/hooks"), "commit-msg", "");
-    r
-}
-
-/// Commits `file` with `msg` through the hook (whose output git prints on stderr).
-fn try_commit(sb: &Sandbox, r: &Path, file: &str, msg: &str) -> std::process::Output {
-    write(r, file, "x\n");
-    sb.git(r, &["add", file]);
-    git_try(sb, r, &["commit", "-q", "-m", msg], &[])
+    convention_client(sb, name, &[format], FEAT_ONLY, &[])
 }
 
 #[test]
 fn sha256_commit_msg_reads_the_convention_and_traces() {
     let sb = Sandbox::new();
     let r = client(&sb, "r", "--object-format=sha256");
-    let o = try_commit(&sb, &r, "b.txt", &good("fix: b", &["b.txt"]));
+    let o = try_commit_file(&sb, &r, "b.txt", &good("fix: b", &["b.txt"]));
     assert_ne!(code(&o), 0, "fix is not among the types");
     assert!(stderr(&o).contains("subject-type"), "{}", stderr(&o));
-    let o = try_commit(&sb, &r, "b.txt", &good("feat: b", &["c.txt"]));
+    let o = try_commit_file(&sb, &r, "b.txt", &good("feat: b", &["c.txt"]));
     assert_ne!(code(&o), 0, "c.txt is not staged");
     assert!(stderr(&o).contains("bullet-path"), "{}", stderr(&o));
-    let o = try_commit(&sb, &r, "b.txt", &good("feat: b", &["b.txt"]));
+    let o = try_commit_file(&sb, &r, "b.txt", &good("feat: b", &["b.txt"]));
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
 
@@ -103,20 +80,7 @@ fn sha256_range_is_checked() {
 #[test]
 fn sha256_server_checks_pushes() {
     let sb = Sandbox::new();
-    let bare = sb.path().join("server.git");
-    std::fs::create_dir_all(&bare).unwrap();
-    sb.git(
-        &bare,
-        &[
-            "init",
-            "-q",
-            "--bare",
-            "-b",
-            "main",
-            "--object-format=sha256",
-            ".",
-        ],
-    );
+    let bare = bare_with(&sb, "server.git", &["--object-format=sha256"]);
     let r = client(&sb, "r", "--object-format=sha256");
     let url = bare.to_str().unwrap();
     sb.git(&r, &["push", "-q", url, "main"]);
@@ -158,11 +122,11 @@ fn reftable_commit_msg_checks_what_it_can_and_says_what_it_cannot() {
     let sb = Sandbox::new();
     let r = client(&sb, "r", "--ref-format=reftable");
     // The convention is read from the work tree: a wrong type is still rejected.
-    let o = try_commit(&sb, &r, "b.txt", &good("fix: b", &["b.txt"]));
+    let o = try_commit_file(&sb, &r, "b.txt", &good("fix: b", &["b.txt"]));
     assert_ne!(code(&o), 0);
     assert!(stderr(&o).contains("subject-type"), "{}", stderr(&o));
     // Tracing needs HEAD, which cannot be read: the commit goes through, and says so.
-    let o = try_commit(&sb, &r, "b.txt", &good("feat: b", &["b.txt"]));
+    let o = try_commit_file(&sb, &r, "b.txt", &good("feat: b", &["b.txt"]));
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(
         stderr(&o).contains("bullet paths not traced") && stderr(&o).contains("reftable"),
@@ -175,20 +139,7 @@ fn reftable_commit_msg_checks_what_it_can_and_says_what_it_cannot() {
 #[test]
 fn reftable_server_fails_closed() {
     let sb = Sandbox::new();
-    let bare = sb.path().join("server.git");
-    std::fs::create_dir_all(&bare).unwrap();
-    sb.git(
-        &bare,
-        &[
-            "init",
-            "-q",
-            "--bare",
-            "-b",
-            "main",
-            "--ref-format=reftable",
-            ".",
-        ],
-    );
+    let bare = bare_with(&sb, "server.git", &["--ref-format=reftable"]);
     let r = client(&sb, "r", "--ref-format=reftable");
     let url = bare.to_str().unwrap();
     sb.git(&r, &["push", "-q", url, "main"]);

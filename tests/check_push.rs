@@ -5,7 +5,7 @@
 
 mod check_support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use check_support::*;
@@ -13,79 +13,14 @@ use jitcommit_testkit::{Sandbox, write};
 
 const CONVENTION: &str = "types = [\"feat\", \"fix\", \"docs\"]\n";
 
-struct Server {
-    sb: Sandbox,
-    bare: PathBuf,
-    client: PathBuf,
-}
-
-impl Server {
-    /// A bare server seeded with one good commit on main (holding the convention), a
-    /// client clone, and `hook` installed with `args`.
-    fn new(hook: &str, args: &str) -> Self {
-        let sb = Sandbox::new();
-        let bare = sb.init_bare("server.git");
-        let seed = sb.init("seed");
-        write(&seed, ".commit-convention.toml", CONVENTION);
-        write(&seed, "a.txt", "a\n");
-        sb.git(&seed, &["add", "."]);
-        sb.git(
-            &seed,
-            &[
-                "commit",
-                "-q",
-                "-m",
-                &good("feat: start", &[".commit-convention.toml", "a.txt"]),
-            ],
-        );
-        sb.git(&seed, &["push", "-q", bare.to_str().unwrap(), "main"]);
-        install_hook(&bare.join("hooks"), hook, args);
-        let url = bare.to_str().unwrap().to_string();
-        sb.git(sb.path(), &["clone", "-q", &url, "client"]);
-        let client = sb.path().join("client");
-        Server { sb, bare, client }
-    }
-
-    fn commit(&self, file: &str, content: &str, msg: &str) -> String {
-        write(&self.client, file, content);
-        self.sb.git(&self.client, &["add", file]);
-        self.sb.git(&self.client, &["commit", "-q", "-m", msg]);
-        self.sb
-            .git(&self.client, &["rev-parse", "HEAD"])
-            .trim()
-            .to_string()
-    }
-
-    fn push(&self, args: &[&str]) -> Output {
-        let mut a = vec!["push", "origin"];
-        a.extend_from_slice(args);
-        git_try(&self.sb, &self.client, &a, &[])
-    }
-
-    /// The server's value of `rev`, `None` when it does not resolve.
-    fn server_rev(&self, rev: &str) -> Option<String> {
-        let o = git_try(
-            &self.sb,
-            &self.bare,
-            &["rev-parse", "--verify", "-q", rev],
-            &[],
-        );
-        o.status.success().then(|| stdout(&o).trim().to_string())
-    }
-
-    /// The `remote:` lines of a push, without the prefix.
-    fn remote(o: &Output) -> String {
-        stderr(o)
-            .lines()
-            .filter_map(|l| l.strip_prefix("remote: "))
-            .map(|l| format!("{}\n", l.trim_end()))
-            .collect()
-    }
+/// The server of these tests: `CONVENTION` on main and `hook` installed with `args`.
+fn server(hook: &str, args: &str) -> Server {
+    Server::with(CONVENTION, hook, args)
 }
 
 #[test]
 fn new_branch_with_good_commits_is_accepted() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     s.sb.git(&s.client, &["checkout", "-q", "-b", "feature"]);
     s.commit("b.txt", "b\n", &good("feat: add b", &["b.txt"]));
     let tip = s.commit("c.txt", "c\n", &good("fix: add c", &["c.txt"]));
@@ -99,7 +34,7 @@ fn new_branch_with_good_commits_is_accepted() {
 
 #[test]
 fn new_branch_with_a_bad_commit_is_rejected_with_id_subject_and_findings() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     s.sb.git(&s.client, &["checkout", "-q", "-b", "feature"]);
     s.commit("b.txt", "b\n", &good("feat: add b", &["b.txt"]));
     let bad = s.commit("c.txt", "c\n", "added c\n");
@@ -127,7 +62,7 @@ fn new_branch_with_a_bad_commit_is_rejected_with_id_subject_and_findings() {
 
 #[test]
 fn force_push_is_checked_and_a_rejected_one_changes_nothing() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     let before = s.server_rev("refs/heads/main").unwrap();
     s.sb.git(
         &s.client,
@@ -165,7 +100,7 @@ fn force_push_is_checked_and_a_rejected_one_changes_nothing() {
 
 #[test]
 fn tags_are_peeled() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     // Tags of commits the server has: nothing new to check.
     s.sb.git(&s.client, &["tag", "-a", "-m", "v1", "v1"]);
     s.sb.git(&s.client, &["tag", "light1"]);
@@ -204,7 +139,7 @@ fn tags_are_peeled() {
 
 #[test]
 fn deletion_is_skipped() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     // A branch with a bad commit that got onto the server before the hook existed.
     let hook = s.bare.join("hooks/pre-receive");
     std::fs::rename(&hook, s.bare.join("hooks/off")).unwrap();
@@ -219,7 +154,7 @@ fn deletion_is_skipped() {
 
 #[test]
 fn a_push_cannot_loosen_the_convention_it_is_checked_against() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     s.commit(
         ".commit-convention.toml",
         "types = [\"feat\", \"fix\", \"docs\", \"chore\"]\n",
@@ -256,7 +191,7 @@ fn a_push_cannot_loosen_the_convention_it_is_checked_against() {
 
 #[test]
 fn config_flag_is_the_policy() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     let policy = s.sb.path().join("policy.toml");
     std::fs::write(&policy, "types = [\"feat\"]\nbody = \"optional\"\n").unwrap();
     install_hook(
@@ -275,7 +210,7 @@ fn config_flag_is_the_policy() {
 
 #[test]
 fn shared_commits_are_checked_once() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     let bad = s.commit("b.txt", "b\n", "shared junk\n");
     s.sb.git(&s.client, &["branch", "one"]);
     s.sb.git(&s.client, &["branch", "two"]);
@@ -292,7 +227,7 @@ fn shared_commits_are_checked_once() {
 
 #[test]
 fn a_rejected_pre_receive_rejects_every_ref_of_the_push() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     s.sb.git(&s.client, &["checkout", "-q", "-b", "fine"]);
     s.commit("b.txt", "b\n", &good("feat: add b", &["b.txt"]));
     s.sb.git(&s.client, &["checkout", "-q", "-b", "broken"]);
@@ -305,7 +240,7 @@ fn a_rejected_pre_receive_rejects_every_ref_of_the_push() {
 
 #[test]
 fn json_format_on_the_server() {
-    let s = Server::new("pre-receive", "--pre-receive --format json");
+    let s = server("pre-receive", "--pre-receive --format json");
     s.commit("b.txt", "b\n", "junk b\n");
     let o = s.push(&["main"]);
     assert_ne!(code(&o), 0);
@@ -318,7 +253,7 @@ fn json_format_on_the_server() {
 
 #[test]
 fn update_hook_checks_each_ref() {
-    let s = Server::new("update", "--update");
+    let s = server("update", "--update");
     s.sb.git(&s.client, &["checkout", "-q", "-b", "good"]);
     let good_tip = s.commit("b.txt", "b\n", &good("feat: add b", &["b.txt"]));
     s.sb.git(&s.client, &["checkout", "-q", "-b", "bad"]);
@@ -371,7 +306,7 @@ fn pre_receive_direct(sb: &Sandbox, bare: &Path, stdin: &str) -> Output {
 
 #[test]
 fn bad_stdin_and_unknown_objects_exit_2() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     let main = s.server_rev("refs/heads/main").unwrap();
     let o = pre_receive_direct(&s.sb, &s.bare, "garbage\n");
     assert_eq!(code(&o), 2);
@@ -425,7 +360,7 @@ fn bad_stdin_and_unknown_objects_exit_2() {
 #[test]
 fn unborn_head_and_no_default_branch() {
     // A bare repository whose HEAD names a branch that never existed.
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     s.sb.git(&s.bare, &["symbolic-ref", "HEAD", "refs/heads/nothing"]);
     s.sb.git(&s.client, &["checkout", "-q", "-b", "new"]);
     s.commit("b.txt", "b\n", &good("chore: add b", &["b.txt"]));
@@ -440,7 +375,7 @@ fn unborn_head_and_no_default_branch() {
 /// fixed, the same history is accepted.
 #[test]
 fn a_long_push_is_traced_from_the_quarantine_on_every_thread() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     let history = |branch: &str, bad: Option<usize>| {
         let mut script = String::new();
         for i in 1..=300usize {
@@ -515,7 +450,7 @@ impl Server {
 
 #[test]
 fn fast_forwarding_main_onto_commits_already_on_the_server_checks_them() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     let chore = s.lax_branch();
     let before = s.server_rev("refs/heads/main").unwrap();
     // main moves onto commits the repository already has: they are new to main.
@@ -535,7 +470,7 @@ fn fast_forwarding_main_onto_commits_already_on_the_server_checks_them() {
 
 #[test]
 fn a_commit_pushed_to_two_refs_answers_to_both_policies() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     s.lax_branch();
     // One new commit that lax allows and main does not, pushed to both at once, lax
     // named first.
@@ -563,7 +498,7 @@ fn a_commit_pushed_to_two_refs_answers_to_both_policies() {
 
 #[test]
 fn a_deleted_branch_keeps_its_convention_when_pushed_again() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     s.sb.git(&s.client, &["checkout", "-q", "-b", "strict"]);
     s.commit(
         ".commit-convention.toml",
@@ -600,7 +535,7 @@ fn a_deleted_branch_keeps_its_convention_when_pushed_again() {
 
 #[test]
 fn deleting_the_default_branch_and_pushing_it_again_keeps_its_policy() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     s.lax_branch();
     s.sb.git(&s.bare, &["config", "receive.denyDeleteCurrent", "ignore"]);
     let o = s.push(&[":main"]);
@@ -617,7 +552,7 @@ fn deleting_the_default_branch_and_pushing_it_again_keeps_its_policy() {
 
 #[test]
 fn a_push_that_brings_an_invalid_convention_is_rejected_before_it_lands() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     let before = s.server_rev("refs/heads/main").unwrap();
     s.commit(
         ".commit-convention.toml",
@@ -647,7 +582,7 @@ fn a_push_that_brings_an_invalid_convention_is_rejected_before_it_lands() {
 
 #[test]
 fn notes_are_not_project_history() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     s.sb.git(&s.client, &["notes", "add", "-m", "reviewed", "HEAD"]);
     let o = s.push(&["refs/notes/commits"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
@@ -661,7 +596,7 @@ fn notes_are_not_project_history() {
 /// Commits whose subjects look like git's own but whose records do not back them.
 #[test]
 fn exemptions_on_the_server_are_backed_by_what_git_writes() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     let forged = [
         "Merge branch 'topic'",
         "fixup! feat: start",
@@ -698,7 +633,7 @@ fn exemptions_on_the_server_are_backed_by_what_git_writes() {
 
 #[test]
 fn a_server_policy_may_exempt_fixups() {
-    let s = Server::new("pre-receive", "--pre-receive");
+    let s = server("pre-receive", "--pre-receive");
     let policy = s.sb.path().join("policy.toml");
     std::fs::write(&policy, "exempt = [\"merge\", \"fixup\"]\n").unwrap();
     install_hook(

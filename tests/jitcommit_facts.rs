@@ -272,6 +272,98 @@ fn commit_msg_rejects_a_staged_broken_store_with_its_line() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// `git commit -q -m msg` through the hooks.
+fn try_commit(r: &Repo, msg: &str) -> std::process::Output {
+    r.git_cmd()
+        .args(["commit", "-q", "-m", msg])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn commit_msg_checks_the_store_only_when_the_commit_can_change_its_verdict() {
+    let sb = Sandbox::new();
+    let r = repo(&sb);
+    install(&r.dir.join(".git/hooks"), "commit-msg", "");
+    // A store broken in HEAD already (committed past the hook) ...
+    write(
+        &r.dir,
+        ".commit-context.md",
+        format!("{STORE}- `RULE.tense=twice`\n"),
+    );
+    r.git(&["commit", "-q", "--no-verify", "-am", GOOD]);
+    // ... does not block a commit that neither changes it nor removes a path its
+    // globs match: the store is not read.
+    write(&r.dir, "src/lib.rs", "pub fn open() { 1; }\n");
+    write(&r.dir, "notes.txt", "n\n");
+    r.git(&["add", "."]);
+    let o = try_commit(
+        &r,
+        "fix: open\n\n- Update: src/lib.rs — one\n- Add: notes.txt — notes\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("fact store"), "{}", stderr(&o));
+    // Removing a path no glob matches leaves the store alone too.
+    r.git(&["rm", "-q", "notes.txt"]);
+    let o = try_commit(&r, "chore: drop notes\n\n- Remove: notes.txt — unused\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A commit that stages a change to the store is checked, and so rejected.
+    write(
+        &r.dir,
+        ".commit-context.md",
+        format!("{STORE}- `RULE.tense=twice`\n- `RULE.short=keep it short`\n"),
+    );
+    r.git(&["add", ".commit-context.md"]);
+    let o = try_commit(&r, GOOD);
+    assert!(!o.status.success(), "a broken store was committed");
+    assert!(
+        stderr(&o).contains(".commit-context.md:19: duplicate ID RULE.tense"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn commit_msg_checks_the_store_when_a_removal_empties_a_glob() {
+    let sb = Sandbox::new();
+    let r = repo(&sb);
+    install(&r.dir.join(".git/hooks"), "commit-msg", "");
+    // docs/guide.md is the only file `PATH.docs` and `RULE.docs/**.docs-type` match.
+    r.git(&["rm", "-q", "docs/guide.md"]);
+    let o = try_commit(
+        &r,
+        "docs: drop the guide\n\n- Remove: docs/guide.md — stale\n",
+    );
+    assert!(!o.status.success(), "a glob was left matching nothing");
+    let err = stderr(&o);
+    assert!(
+        err.contains(".commit-context.md:14: PATH.docs: the glob \"docs\" matches no tracked file"),
+        "{err}"
+    );
+    // A rename is a removal of its old path: moving the guide elsewhere empties it too.
+    write(&r.dir, "docs/guide.md", "# guide\n");
+    r.git(&["add", "docs/guide.md"]);
+    r.git(&["mv", "docs/guide.md", "guide.md"]);
+    let o = try_commit(
+        &r,
+        "docs: move the guide\n\n- Rename: docs/guide.md → guide.md — top level\n",
+    );
+    assert!(!o.status.success(), "a glob was left matching nothing");
+    assert!(stderr(&o).contains("PATH.docs"), "{}", stderr(&o));
+    // Another file under docs/ keeps the globs matching: the removal passes.
+    r.git(&["mv", "guide.md", "docs/guide.md"]);
+    write(&r.dir, "docs/other.md", "# other\n");
+    r.git(&["add", "docs/other.md"]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "docs: another page"]);
+    r.git(&["rm", "-q", "docs/guide.md"]);
+    let o = try_commit(
+        &r,
+        "docs: drop the guide\n\n- Remove: docs/guide.md — stale\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 #[test]
 fn pre_receive_rejects_a_pushed_broken_store() {
     let sb = Sandbox::new();

@@ -6,7 +6,8 @@
 use std::collections::BTreeMap;
 
 use jitcommit_core::config::{
-    BodyPolicy, ContextSettings, Convention, Encoding, Exemption, TypeCase,
+    BodyPolicy, ChangelogSettings, ContextSettings, Convention, Encoding, Exemption, Fact,
+    TypeCase,
 };
 use jitcommit_core::message::{parse, render, render_wrapped};
 use jitcommit_core::rules::{ChangedPaths, check, check_bytes, decode};
@@ -25,9 +26,17 @@ fn convention(strict: bool) -> Convention {
         body: if strict { BodyPolicy::Required } else { BodyPolicy::Optional },
         body_wrap: 0,
         trace_paths: true,
+        coverage: strict,
         strict_separator: strict,
         exempt: if strict { Vec::new() } else { vec![Exemption::Merge, Exemption::Fixup] },
         sections: BTreeMap::new(),
+        // The rules never read the fact store; a table is here so that a convention that
+        // holds one is checked like any other.
+        facts: vec![Fact {
+            id: "SCOPE.src/**".to_string(),
+            value: "core".to_string(),
+            line: 1,
+        }],
         context: ContextSettings {
             budget_tokens: 4096,
             reserve_output_tokens: 512,
@@ -35,6 +44,7 @@ fn convention(strict: bool) -> Convention {
             encoding: Encoding::Cl100k,
             safety_margin_percent: 0,
         },
+        changelog: ChangelogSettings::default(),
     }
 }
 

@@ -40,6 +40,7 @@ fuzz_target!(|data: &[u8]| {
             removed: 1,
             binary: false,
             submodule: false,
+            linguist: None,
         }],
     };
     let (clean, _) = redact_state(&state);

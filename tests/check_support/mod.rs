@@ -1,5 +1,6 @@
 //! Shared helpers for the `jitcommit-check` integration tests: the binary, hook
-//! installation, an editor stub, and snapshot filters for temporary paths.
+//! installation, an editor stub, client repositories and a server to push to, and
+//! snapshot filters for temporary paths.
 #![allow(dead_code, clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
@@ -89,6 +90,144 @@ pub fn client(sb: &Sandbox, name: &str) -> PathBuf {
     sb.git(&r, &["commit", "-q", "--no-verify", "-m", "chore: start"]);
     install_hook(&r.join(".git/hooks"), "commit-msg", "");
     r
+}
+
+/// A work tree made with `git init <init_args>` (an object or ref format, or nothing),
+/// holding `convention` as `.commit-convention.toml` and `files` in a first commit (made
+/// with `--no-verify`), with the commit-msg hook installed.
+pub fn convention_client(
+    sb: &Sandbox,
+    name: &str,
+    init_args: &[&str],
+    convention: &str,
+    files: &[(&str, &str)],
+) -> PathBuf {
+    let r = sb.path().join(name);
+    std::fs::create_dir_all(&r).unwrap();
+    let mut init = vec!["init", "-q", "-b", "main"];
+    init.extend_from_slice(init_args);
+    init.push(".");
+    sb.git(&r, &init);
+    write(&r, ".commit-convention.toml", convention);
+    let mut paths = vec![".commit-convention.toml"];
+    for (file, content) in files {
+        write(&r, file, content);
+        paths.push(file);
+    }
+    sb.git(&r, &["add", "."]);
+    sb.git(
+        &r,
+        &[
+            "commit",
+            "-q",
+            "--no-verify",
+            "-m",
+            &good("feat: start", &paths),
+        ],
+    );
+    install_hook(&r.join(".git/hooks"), "commit-msg", "");
+    r
+}
+
+/// A bare repository `name` made with `git init --bare <init_args>`.
+pub fn bare_with(sb: &Sandbox, name: &str, init_args: &[&str]) -> PathBuf {
+    let bare = sb.path().join(name);
+    std::fs::create_dir_all(&bare).unwrap();
+    let mut init = vec!["init", "-q", "--bare", "-b", "main"];
+    init.extend_from_slice(init_args);
+    init.push(".");
+    sb.git(&bare, &init);
+    bare
+}
+
+/// `git commit -q -m msg` of what is staged, through the hooks, which may reject it.
+pub fn try_commit(sb: &Sandbox, r: &Path, msg: &str) -> Output {
+    git_try(sb, r, &["commit", "-q", "-m", msg], &[])
+}
+
+/// Writes `file`, stages it and commits it with `msg` through the hooks (whose output
+/// git prints on stderr).
+pub fn try_commit_file(sb: &Sandbox, r: &Path, file: &str, msg: &str) -> Output {
+    write(r, file, "x\n");
+    sb.git(r, &["add", file]);
+    try_commit(sb, r, msg)
+}
+
+/// A bare server seeded with one good commit on main holding a convention, a client
+/// clone of it, and a server hook.
+pub struct Server {
+    /// The sandbox holding all three repositories.
+    pub sb: Sandbox,
+    /// The bare server repository.
+    pub bare: PathBuf,
+    /// The client clone that pushes.
+    pub client: PathBuf,
+}
+
+impl Server {
+    /// The server with `convention` on main and `hook` installed with `args`.
+    pub fn with(convention: &str, hook: &str, args: &str) -> Self {
+        let sb = Sandbox::new();
+        let bare = sb.init_bare("server.git");
+        let seed = sb.init("seed");
+        write(&seed, ".commit-convention.toml", convention);
+        write(&seed, "a.txt", "a\n");
+        sb.git(&seed, &["add", "."]);
+        sb.git(
+            &seed,
+            &[
+                "commit",
+                "-q",
+                "-m",
+                &good("feat: start", &[".commit-convention.toml", "a.txt"]),
+            ],
+        );
+        sb.git(&seed, &["push", "-q", bare.to_str().unwrap(), "main"]);
+        install_hook(&bare.join("hooks"), hook, args);
+        let url = bare.to_str().unwrap().to_string();
+        sb.git(sb.path(), &["clone", "-q", &url, "client"]);
+        let client = sb.path().join("client");
+        Server { sb, bare, client }
+    }
+
+    /// Writes and stages `file` in the client and commits it with `msg` (no client
+    /// hook); returns the new commit's id.
+    pub fn commit(&self, file: &str, content: &str, msg: &str) -> String {
+        write(&self.client, file, content);
+        self.sb.git(&self.client, &["add", file]);
+        self.sb.git(&self.client, &["commit", "-q", "-m", msg]);
+        self.sb
+            .git(&self.client, &["rev-parse", "HEAD"])
+            .trim()
+            .to_string()
+    }
+
+    /// `git push origin <args>` from the client.
+    pub fn push(&self, args: &[&str]) -> Output {
+        let mut a = vec!["push", "origin"];
+        a.extend_from_slice(args);
+        git_try(&self.sb, &self.client, &a, &[])
+    }
+
+    /// The server's value of `rev`, `None` when it does not resolve.
+    pub fn server_rev(&self, rev: &str) -> Option<String> {
+        let o = git_try(
+            &self.sb,
+            &self.bare,
+            &["rev-parse", "--verify", "-q", rev],
+            &[],
+        );
+        o.status.success().then(|| stdout(&o).trim().to_string())
+    }
+
+    /// The `remote:` lines of a push, without the prefix.
+    pub fn remote(o: &Output) -> String {
+        stderr(o)
+            .lines()
+            .filter_map(|l| l.strip_prefix("remote: "))
+            .map(|l| format!("{}\n", l.trim_end()))
+            .collect()
+    }
 }
 
 /// `git <args>` without asserting success, for commits the hook may reject.

@@ -12,7 +12,7 @@ pub mod tokens;
 pub mod wire;
 
 pub use answer::{AnswerError, parse_answer};
-pub use client::{Client, ClientError, Reply};
+pub use client::{Client, ClientError, PromptInput, Reply};
 pub use discover::{ServerInfo, ServerKind};
 pub use openai::JsonMode;
 pub use settings::{ApiKey, Flags, Provider, Settings, SettingsError, Source};

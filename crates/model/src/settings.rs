@@ -143,8 +143,8 @@ pub struct Settings {
     pub keep_alive: Option<String>,
 }
 
-/// One personal setting: where it is looked up, what it defaults to, how its text
-/// is parsed. [`SETTINGS`] lists them all; `--help` and docs/draft.md are checked
+/// One personal setting: where it is looked up, what it defaults to, which kind of
+/// value it holds. [`SETTINGS`] lists them all; `--help` and docs/draft.md are checked
 /// against it.
 pub struct Setting {
     /// The flag, with its value's placeholder (`--timeout D`; a switch has none).
@@ -157,8 +157,74 @@ pub struct Setting {
     pub default: &'static str,
     /// The flag's value as text, when given.
     flag_value: fn(&Flags) -> Option<&str>,
-    /// Stores the value in the settings, or says what was expected.
-    parse: fn(&mut Settings, &str) -> Result<(), &'static str>,
+    /// The kind of value, which names its parser, and the field it is stored in.
+    value: Value,
+}
+
+/// A field of [`Settings`] of type `T`, for a row to say where its value goes.
+type Field<T> = fn(&mut Settings) -> &mut T;
+
+/// The kinds of value a setting holds. Each kind has one parser, and a row only names
+/// its kind (with the kind's bounds) and the field its value goes to.
+#[derive(Clone, Copy)]
+enum Value {
+    /// Free text, trimmed; nothing left = unset.
+    Text(Field<Option<String>>),
+    /// A server's URL, trimmed; a bare base loses its trailing slashes (checked as a
+    /// URL after all rows are read, when `allowRemote` is known).
+    Url(Field<String>),
+    /// One of the words of a table, in any case.
+    Choice(&'static [(&'static str, Provider)], Field<Provider>),
+    /// A boolean as git reads it.
+    Bool(Field<bool>),
+    /// A whole number in `min..=max`, of `unit`s.
+    Count {
+        /// The smallest value allowed.
+        min: usize,
+        /// The largest value allowed.
+        max: usize,
+        /// What is counted, for the error.
+        unit: &'static str,
+        /// Where it goes.
+        to: Field<Option<usize>>,
+    },
+    /// A deadline: seconds or milliseconds, more than zero, at most a day.
+    Duration(Field<Duration>),
+    /// Ollama's `keep_alive`: seconds or a Go duration, kept as text for the wire.
+    KeepAlive(Field<Option<String>>),
+}
+
+impl Value {
+    /// Parses `v` by this kind's parser into its field, or says what was expected.
+    fn store(self, s: &mut Settings, v: &str) -> Result<(), String> {
+        match self {
+            Value::Text(to) => *to(s) = text(v),
+            Value::Url(to) => *to(s) = parse_url(v),
+            Value::Choice(words, to) => {
+                *to(s) = parse_choice(words, v).ok_or_else(|| {
+                    let names: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
+                    format!("expected one of {}", names.join(", "))
+                })?
+            }
+            Value::Bool(to) => *to(s) = parse_bool(v.trim()).ok_or("expected true or false")?,
+            Value::Count { min, max, unit, to } => {
+                *to(s) = Some(parse_count(v, min, max).ok_or_else(|| {
+                    format!("expected a whole number of {unit} from {min} to {max}")
+                })?)
+            }
+            Value::Duration(to) => {
+                *to(s) = parse_duration(v)
+                    .ok_or("expected seconds (20, 2.5s) or milliseconds (1500ms), more than zero")?
+            }
+            Value::KeepAlive(to) => {
+                *to(s) = Some(
+                    parse_keep_alive(v)
+                        .ok_or("expected seconds (-1: forever) or a duration like 5m, 1h30m")?,
+                )
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Setting {
@@ -190,10 +256,15 @@ impl Setting {
     }
 }
 
-/// Trimmed, or `None` when nothing is left.
-fn text(v: &str) -> Option<String> {
-    Some(v.trim().to_owned()).filter(|v| !v.is_empty())
-}
+/// The providers' names, as `provider` accepts them.
+const PROVIDERS: &[(&str, Provider)] = &[
+    ("ollama", Provider::Ollama),
+    ("openai", Provider::OpenAi),
+    ("openai-compatible", Provider::OpenAi),
+];
+
+/// The largest context window `budgetTokens` accepts: far past any model's.
+const MAX_BUDGET_TOKENS: usize = 100_000_000;
 
 /// Every personal setting, in the order docs/draft.md lists them. The URL's default
 /// depends on the provider, so it is filled in after all rows are read.
@@ -204,10 +275,7 @@ pub const SETTINGS: &[Setting] = &[
         git: "jitcommit.model",
         default: "none: offline draft",
         flag_value: |f| f.model.as_deref(),
-        parse: |s, v| {
-            s.model = text(v);
-            Ok(())
-        },
+        value: Value::Text(|s| &mut s.model),
     },
     Setting {
         flag: "--url URL",
@@ -215,17 +283,7 @@ pub const SETTINGS: &[Setting] = &[
         git: "jitcommit.url",
         default: "`http://127.0.0.1:11434` (Ollama), `http://127.0.0.1:8080` (openai)",
         flag_value: |f| f.url.as_deref(),
-        parse: |s, v| {
-            let v = v.trim();
-            // A query's value may end in '/': only a bare base loses its slashes.
-            let v = if v.contains(['?', '#']) {
-                v
-            } else {
-                v.trim_end_matches('/')
-            };
-            s.url = v.to_owned();
-            Ok(())
-        },
+        value: Value::Url(|s| &mut s.url),
     },
     Setting {
         flag: "--provider P",
@@ -233,10 +291,7 @@ pub const SETTINGS: &[Setting] = &[
         git: "jitcommit.provider",
         default: "`ollama` (or `openai`)",
         flag_value: |f| f.provider.as_deref(),
-        parse: |s, v| {
-            s.provider = parse_provider(v).ok_or("expected ollama or openai")?;
-            Ok(())
-        },
+        value: Value::Choice(PROVIDERS, |s| &mut s.provider),
     },
     Setting {
         flag: "--timeout D",
@@ -244,11 +299,7 @@ pub const SETTINGS: &[Setting] = &[
         git: "jitcommit.timeout",
         default: "`20s`",
         flag_value: |f| f.timeout.as_deref(),
-        parse: |s, v| {
-            s.timeout = parse_duration(v)
-                .ok_or("expected seconds (20, 2.5s) or milliseconds (1500ms), more than zero")?;
-            Ok(())
-        },
+        value: Value::Duration(|s| &mut s.timeout),
     },
     Setting {
         flag: "--budget-tokens N",
@@ -256,10 +307,11 @@ pub const SETTINGS: &[Setting] = &[
         git: "jitcommit.budgetTokens",
         default: "the convention's `budget-tokens`",
         flag_value: |f| f.budget_tokens.as_deref(),
-        parse: |s, v| {
-            let n = v.trim().parse::<usize>().ok().filter(|n| *n > 0);
-            s.budget_tokens = Some(n.ok_or("expected a positive whole number of tokens")?);
-            Ok(())
+        value: Value::Count {
+            min: 1,
+            max: MAX_BUDGET_TOKENS,
+            unit: "tokens",
+            to: |s| &mut s.budget_tokens,
         },
     },
     Setting {
@@ -268,10 +320,7 @@ pub const SETTINGS: &[Setting] = &[
         git: "jitcommit.apiKeyEnv",
         default: "none",
         flag_value: |f| f.api_key_env.as_deref(),
-        parse: |s, v| {
-            s.api_key_env = text(v);
-            Ok(())
-        },
+        value: Value::Text(|s| &mut s.api_key_env),
     },
     Setting {
         flag: "--allow-remote",
@@ -279,10 +328,7 @@ pub const SETTINGS: &[Setting] = &[
         git: "jitcommit.allowRemote",
         default: "false (loopback only; remote must be https)",
         flag_value: |f| f.allow_remote.map(|b| if b { "true" } else { "false" }),
-        parse: |s, v| {
-            s.allow_remote = parse_bool(v.trim()).ok_or("expected true or false")?;
-            Ok(())
-        },
+        value: Value::Bool(|s| &mut s.allow_remote),
     },
     Setting {
         flag: "--keep-alive D",
@@ -290,20 +336,16 @@ pub const SETTINGS: &[Setting] = &[
         git: "jitcommit.keepAlive",
         default: "the server's own",
         flag_value: |f| f.keep_alive.as_deref(),
-        parse: |s, v| {
-            s.keep_alive = Some(
-                parse_keep_alive(v)
-                    .ok_or("expected seconds (-1: forever) or a duration like 5m, 1h30m")?,
-            );
-            Ok(())
-        },
+        value: Value::KeepAlive(|s| &mut s.keep_alive),
     },
 ];
 
 /// Whether the git config key is a boolean setting, which a repository reader must
 /// read as git does (a bare key is true): see [`git_lookup`].
 pub fn is_boolean(git_key: &str) -> bool {
-    git_key.eq_ignore_ascii_case("jitcommit.allowRemote")
+    SETTINGS
+        .iter()
+        .any(|row| matches!(row.value, Value::Bool(_)) && row.git.eq_ignore_ascii_case(git_key))
 }
 
 /// The git config lookup [`Settings::resolve`] wants, from a repository's string and
@@ -335,7 +377,7 @@ pub enum SettingsError {
         /// Where it came from.
         from: Source,
         /// What was expected.
-        reason: &'static str,
+        reason: String,
     },
     /// A URL that does not parse, has no host, or uses another scheme than http(s).
     #[error("invalid url {url:?} (from {from}): {reason}")]
@@ -415,7 +457,7 @@ impl Settings {
             let Some((value, from)) = row.lookup(flags, env, git_config) else {
                 continue;
             };
-            if let Err(reason) = (row.parse)(&mut s, &value) {
+            if let Err(reason) = row.value.store(&mut s, &value) {
                 return Err(SettingsError::Invalid {
                     setting: row.name(),
                     value,
@@ -466,12 +508,37 @@ impl Settings {
     }
 }
 
-fn parse_provider(v: &str) -> Option<Provider> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "ollama" => Some(Provider::Ollama),
-        "openai" | "openai-compatible" => Some(Provider::OpenAi),
-        _ => None,
+/// Trimmed, or `None` when nothing is left.
+fn text(v: &str) -> Option<String> {
+    Some(v.trim().to_owned()).filter(|v| !v.is_empty())
+}
+
+/// Trimmed; a bare base loses its trailing slashes, but a query's value may end in '/'.
+fn parse_url(v: &str) -> String {
+    let v = v.trim();
+    if v.contains(['?', '#']) {
+        v
+    } else {
+        v.trim_end_matches('/')
     }
+    .to_owned()
+}
+
+/// The value of the word `v` names in `words`, in any case.
+fn parse_choice<T: Copy>(words: &[(&str, T)], v: &str) -> Option<T> {
+    let v = v.trim();
+    words
+        .iter()
+        .find(|(w, _)| w.eq_ignore_ascii_case(v))
+        .map(|(_, t)| *t)
+}
+
+/// A whole number in `min..=max`.
+fn parse_count(v: &str, min: usize, max: usize) -> Option<usize> {
+    v.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
 }
 
 /// Ollama's `keep_alive`: a whole number of seconds (`-1`: forever), or Go durations
@@ -986,6 +1053,69 @@ mod tests {
             assert_eq!(r.is_ok(), allowed, "{bare:?}: {r:?}");
         }
         assert!(is_boolean("JITCOMMIT.ALLOWREMOTE") && !is_boolean("jitcommit.url"));
+    }
+
+    /// Each kind of value has one parser; a row's bounds come with its kind.
+    #[test]
+    fn each_kind_parses_by_its_own_parser() {
+        assert_eq!(parse_count(" 8 ", 1, 10), Some(8));
+        for bad in ["0", "11", "-1", "", "1.5", "x"] {
+            assert_eq!(parse_count(bad, 1, 10), None, "{bad}");
+        }
+        assert_eq!(parse_choice(PROVIDERS, " OpenAI "), Some(Provider::OpenAi));
+        assert_eq!(
+            parse_choice(PROVIDERS, "openai-compatible"),
+            Some(Provider::OpenAi)
+        );
+        assert_eq!(parse_choice(PROVIDERS, "claude"), None);
+        assert_eq!(parse_url(" http://h:1/// "), "http://h:1");
+        assert_eq!(parse_url("http://h:1/?k=a/"), "http://h:1/?k=a/");
+        assert_eq!(text("  "), None);
+        let max = MAX_BUDGET_TOKENS.to_string();
+        let s = resolve(&Flags::default(), &[("JITCOMMIT_BUDGET_TOKENS", &max)], &[]);
+        assert_eq!(
+            s.expect("the largest").budget_tokens,
+            Some(MAX_BUDGET_TOKENS)
+        );
+        let over = (MAX_BUDGET_TOKENS + 1).to_string();
+        let e = resolve(
+            &Flags::default(),
+            &[("JITCOMMIT_BUDGET_TOKENS", &over)],
+            &[],
+        );
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            format!(
+                "invalid budgetTokens \"{over}\" (from environment variable \
+                 JITCOMMIT_BUDGET_TOKENS): expected a whole number of tokens from 1 to {max}"
+            )
+        );
+        let e = resolve(&Flags::default(), &[], &[("jitcommit.provider", "x")]).unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with("expected one of ollama, openai, openai-compatible"),
+            "{e}"
+        );
+        let flags = Flags {
+            timeout: Some("never".into()),
+            ..Flags::default()
+        };
+        let e = resolve(&flags, &[], &[]).unwrap_err().to_string();
+        assert!(
+            e.starts_with("invalid timeout \"never\" (from flag --timeout)"),
+            "{e}"
+        );
+    }
+
+    /// The boolean rows are the settings read through git's boolean reader.
+    #[test]
+    fn the_boolean_settings_are_the_bool_rows() {
+        let bools: Vec<&str> = SETTINGS
+            .iter()
+            .filter(|r| is_boolean(r.git))
+            .map(|r| r.git)
+            .collect();
+        assert_eq!(bools, ["jitcommit.allowRemote"]);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use jitcommit_core::repo::{Repo, StagedState};
 use jitcommit_core::rules::{self, ChangedPaths, quality};
 use jitcommit_core::structure::{self, Structure};
 use jitcommit_core::{budget, facts, offline};
-use jitcommit_model::{Client, Settings, Window};
+use jitcommit_model::{Client, PromptInput, Settings, Window};
 
 use crate::args::Args;
 use crate::msgfile;
@@ -297,11 +297,17 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             c.discover(deadline);
             c
         });
+    let input = PromptInput {
+        state: &state,
+        conv: &conv,
+        structure: &structure,
+        intent,
+        counter: &counter,
+        store: &store,
+    };
     let p = match &client {
-        Some(c) => c.compose(
-            deadline, &state, &conv, &structure, intent, &counter, &store,
-        ),
-        None => prompt::build_for(&state, &conv, structure, intent, &counter, &store),
+        Some(c) => c.compose(deadline, &input),
+        None => input.build(),
     }
     .map_err(RunError::DoesNotFit)?;
     let window = client.as_ref().map(|c| c.budget().1.to_owned());
@@ -502,9 +508,15 @@ fn draft(
     };
     client.discover(deadline);
     debug(&format!("jitcommit-draft: budget {}", client.budget().1));
-    let p = match client.compose(
-        deadline, &state, &conv, &structure, intent, &counter, &store,
-    ) {
+    let input = PromptInput {
+        state: &state,
+        conv: &conv,
+        structure: &structure,
+        intent,
+        counter: &counter,
+        store: &store,
+    };
+    let p = match client.compose(deadline, &input) {
         Ok(p) => p,
         Err(e) => return offline_draft(format!("the change does not fit the model's budget: {e}")),
     };

@@ -286,6 +286,21 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
          type: floating point `1.5`, expected an integer",
         Some("workspace.metadata.commit-convention.context.budget-tokens"),
     ),
+    // The package's table is read by the same walk as the workspace's and pyproject's.
+    (
+        "Cargo.toml",
+        "[package]\nname = \"x\"\n\n[package.metadata.commit-convention]\nsubject-max = true\n",
+        "Cargo.toml:5:15: package.metadata.commit-convention.subject-max: invalid type: \
+         boolean `true`, expected an integer",
+        Some("package.metadata.commit-convention.subject-max"),
+    ),
+    // A table on the way to the convention must be a table.
+    (
+        "pyproject.toml",
+        "tool = \"commit-convention\"\n",
+        "pyproject.toml:1:8: tool: invalid type: string \"commit-convention\", expected a table",
+        Some("tool"),
+    ),
     (
         ".commit-convention.toml",
         "types = \"feat\"\n",

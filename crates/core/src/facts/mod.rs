@@ -365,6 +365,46 @@ pub fn from_parts(
     }
 }
 
+/// Whether a commit with `changes` can change its store's verdict, so that the
+/// commit-msg check validates the store only then (docs/facts.md, "Validation in the
+/// hooks"): the store itself changes ([`FILE`], or `convention_file`, the file holding
+/// the convention's `facts` table), or the commit removes a path (a deletion, or a
+/// rename's old side) that one of the store's globs matches, which could leave the glob
+/// matching nothing. `store` is read only in that last case, and only when something
+/// is removed.
+pub fn commit_affects(
+    changes: &[crate::repo::Change],
+    convention_file: Option<&str>,
+    store: impl FnOnce() -> Store,
+) -> bool {
+    use crate::repo::ChangeKind;
+    let touches = |name: &str| {
+        changes
+            .iter()
+            .any(|c| c.path == name || c.old_path.as_ref().is_some_and(|o| o == name))
+    };
+    if touches(FILE) || convention_file.is_some_and(touches) {
+        return true;
+    }
+    let removed: Vec<String> = changes
+        .iter()
+        .filter_map(|c| match c.kind {
+            ChangeKind::Deleted => Some(&c.path),
+            ChangeKind::Renamed => c.old_path.as_ref(),
+            _ => None,
+        })
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    if removed.is_empty() {
+        return false;
+    }
+    store()
+        .facts
+        .iter()
+        .filter_map(|f| compile(f.glob()?).ok())
+        .any(|set| removed.iter().any(|p| set.is_match(p)))
+}
+
 /// Every problem of a store as a tree holds it: the Markdown file `file` (when
 /// there is one) and the convention's `facts` table, `SCOPE` values outside the
 /// convention's scopes (when it lists any: the validator would reject the drafts),
@@ -413,6 +453,44 @@ mod tests {
             .into_iter()
             .map(|p| p.to_string())
             .collect()
+    }
+
+    #[test]
+    fn only_a_change_to_the_store_or_a_removal_its_globs_match_affects_it() {
+        use crate::repo::{Change, ChangeKind};
+        let change = |kind, path: &str, old: Option<&str>| Change {
+            kind,
+            path: path.into(),
+            old_path: old.map(Into::into),
+            old_mode: None,
+            new_mode: None,
+        };
+        let store = || parse(FILE, b"SCOPE.src/**=core\nTERM.gix=git\n").0;
+        let never = || -> Store { panic!("the store was read") };
+        let m = |p| change(ChangeKind::Modified, p, None);
+        let d = |p| change(ChangeKind::Deleted, p, None);
+        assert!(!commit_affects(
+            &[m("src/lib.rs"), m("README.md")],
+            None,
+            never
+        ));
+        assert!(commit_affects(&[m(FILE)], None, never));
+        assert!(commit_affects(&[d(FILE)], None, never));
+        assert!(commit_affects(
+            &[m("pyproject.toml")],
+            Some("pyproject.toml"),
+            never
+        ));
+        assert!(!commit_affects(&[m("pyproject.toml")], None, never));
+        let moved = change(ChangeKind::Renamed, "docs/x.md", Some(FILE));
+        assert!(commit_affects(&[moved], None, never));
+        // A removal is weighed against the globs: only a matched path can empty one.
+        assert!(commit_affects(&[d("src/lib.rs")], None, store));
+        assert!(!commit_affects(&[d("docs/gix.md")], None, store));
+        let renamed = change(ChangeKind::Renamed, "lib/lib.rs", Some("src/lib.rs"));
+        assert!(commit_affects(&[renamed], None, store));
+        let added = change(ChangeKind::Added, "src/new.rs", None);
+        assert!(!commit_affects(&[added], None, never));
     }
 
     #[test]

@@ -9,9 +9,10 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
+use jitcommit_core::config::{Convention, Loaded, Origin};
 use jitcommit_core::gitenv::{CleanupMode, MessageCleanup};
 use jitcommit_core::invocation::{self, CommitArgs};
-use jitcommit_core::repo::{Repo, RepoError};
+use jitcommit_core::repo::{Change, Repo, RepoError};
 use jitcommit_core::rules::ChangedPaths;
 
 use crate::args::Settings;
@@ -76,19 +77,31 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
         }
     };
     let conv = &loaded.convention;
-    // A broken fact store never lands: the staged one is checked with the message.
+    let amend = commit.as_ref().is_some_and(|c| c.amend);
+    // The paths the commit changes, as tracing sees them (renames as a deletion and an
+    // addition): computed once, for the store's check and for tracing.
+    let computed = std::cell::OnceCell::new();
+    let changes = |r: &Repo| -> Result<Vec<Change>, RepoError> {
+        if let Some(c) = computed.get() {
+            return Ok(Vec::clone(c));
+        }
+        let c = if amend {
+            r.amend_changes_for_tracing()?
+        } else {
+            r.staged_changes_for_tracing()?
+        };
+        Ok(computed.get_or_init(|| c).clone())
+    };
+    // A broken fact store never lands: the staged one is checked with the message when
+    // the commit can change its verdict (docs/facts.md), so a store that was already
+    // broken never blocks an unrelated commit.
     let store_broken = match &repo {
-        Some(r)
-            if r.work_dir()
-                .is_some_and(|d| d.join(jitcommit_core::facts::FILE).exists())
-                || !conv.facts.is_empty() =>
-        {
+        Some(r) if has_store(r, conv) && store_affected(r, &loaded, &changes) => {
             let staged = r.read_staged(jitcommit_core::facts::FILE)?;
             super::store_broken("the staged fact store", staged, conv, || r.index_paths())?
         }
         _ => false,
     };
-    let amend = commit.as_ref().is_some_and(|c| c.amend);
     let checked = engine::check(&raw, conv, &cleanup, |paths| match &repo {
         Some(r) if tracing(settings, conv) => {
             // Tracing needs HEAD. A client hook never blocks a commit for the tool's own
@@ -101,11 +114,11 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
                 return Ok(None);
             }
             if amend {
-                return Ok(Some(ChangedPaths::new(&r.amend_changes_for_tracing()?)));
+                return Ok(Some(ChangedPaths::new(&changes(r)?)));
             }
             // Coverage needs every changed path with its status: no probe then.
             let proved = !conv.coverage && r.staged_changes_all(paths)?;
-            engine::traced_set(paths, proved, || r.staged_changes_for_tracing()).map(Some)
+            engine::traced_set(paths, proved, || changes(r)).map(Some)
         }
         _ => Ok::<_, RepoError>(None),
     })?;
@@ -144,6 +157,45 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
         });
     }
     Ok(Outcome::Findings)
+}
+
+/// Whether the repository keeps a fact store: [`FILE`](jitcommit_core::facts::FILE) in
+/// the work tree, or a `facts` table in the convention.
+fn has_store(r: &Repo, conv: &Convention) -> bool {
+    !conv.facts.is_empty()
+        || r.work_dir()
+            .is_some_and(|d| d.join(jitcommit_core::facts::FILE).exists())
+}
+
+/// Whether the commit can change the store's verdict: it changes the store (the file,
+/// or the convention file that holds the `facts` table), or removes a path one of its
+/// globs matches. When the changes cannot be computed, the store is checked, as
+/// before this rule.
+fn store_affected(
+    r: &Repo,
+    loaded: &Loaded,
+    changes: &dyn Fn(&Repo) -> Result<Vec<Change>, RepoError>,
+) -> bool {
+    use jitcommit_core::facts;
+    let Ok(changes) = changes(r) else {
+        return true;
+    };
+    let convention_file = match (&loaded.origin, r.work_dir()) {
+        (Origin::File { path, .. }, Some(root)) => path
+            .strip_prefix(root)
+            .ok()
+            .map(|p| p.to_string_lossy().replace('\\', "/")),
+        _ => None,
+    };
+    facts::commit_affects(&changes, convention_file.as_deref(), || {
+        let bytes = r.read_staged(facts::FILE).ok().flatten();
+        let parsed = bytes
+            .map(|b| facts::parse(facts::FILE, &b).0)
+            .unwrap_or_default();
+        parsed
+            .merge(facts::Store::from_table(&loaded.convention.facts))
+            .0
+    })
 }
 
 /// The repository around `cwd`, or `None` when there is none (then: defaults, no tracing).
