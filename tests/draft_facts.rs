@@ -238,3 +238,48 @@ fn a_scope_fact_leads_the_schema_s_scope_list() {
         "SCOPE.tests/** matches nothing staged: {schema}"
     );
 }
+
+/// The subject line of the offline draft the editor was shown for a commit of what is
+/// staged (no model is configured).
+fn offline_subject(r: &Repo) -> String {
+    r.ok(&["commit", "-q"]);
+    let shown = r.shown();
+    let draft = shown.last().unwrap();
+    draft.lines().next().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn the_offline_draft_takes_its_scope_from_the_store() {
+    let store = "- `SCOPE.src/bin/draft/**=draft`\n- `SCOPE.src/bin/check/**=check`\n";
+    let r = Repo::new();
+    write(&r.dir, ".commit-context.md", store);
+    r.git(&["add", ".commit-context.md"]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "chore: store"]);
+    for (i, p) in ["src/bin/draft/run.rs", "src/bin/draft/args.rs"]
+        .iter()
+        .enumerate()
+    {
+        write(&r.dir, p, &format!("pub fn run{i}() {{}}\n"));
+    }
+    r.git(&["add", "src"]);
+    let subject = offline_subject(&r);
+    assert!(subject.starts_with("feat(draft): "), "{subject}");
+
+    // Paths in two scopes of the store: no scope from it, the paths decide.
+    write(&r.dir, "src/bin/check/main.rs", "fn main() {}\n");
+    write(&r.dir, "src/bin/draft/run.rs", "pub fn run() {}\n");
+    r.git(&["add", "src"]);
+    let subject = offline_subject(&r);
+    assert!(
+        !subject.contains("(draft)") && !subject.contains("(check)"),
+        "{subject}"
+    );
+
+    // Without the store the same kind of change gets the path's own scope.
+    r.git(&["rm", "-q", ".commit-context.md"]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "chore: no store"]);
+    write(&r.dir, "src/bin/draft/run.rs", "pub fn run() { let _ = 1; }\n");
+    r.git(&["add", "src"]);
+    let subject = offline_subject(&r);
+    assert!(subject.contains("(bin)"), "{subject}");
+}

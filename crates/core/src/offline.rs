@@ -71,12 +71,26 @@ pub fn draft_with(
     conv: &Convention,
     history: &TypeHistory,
 ) -> Result<Message, OfflineError> {
+    draft_in(state, conv, history, None)
+}
+
+/// [`draft_with`], in `scope` when the repository says which scope the staged paths
+/// belong to (its `SCOPE` facts: [`crate::facts::scope_of_all`]); else the scope is
+/// inferred from the paths.
+pub fn draft_in(
+    state: &StagedState,
+    conv: &Convention,
+    history: &TypeHistory,
+    scope: Option<String>,
+) -> Result<Message, OfflineError> {
     if state.files.is_empty() {
         return Err(OfflineError::NothingStaged);
     }
     let paths: Vec<String> = state.files.iter().map(|f| lossy(&f.change.path)).collect();
     let kind = infer_type(state, &paths, conv, history);
-    let scope = infer_scope(&paths, conv).filter(|s| *s != kind);
+    let scope = scope
+        .or_else(|| infer_scope(&paths, conv))
+        .filter(|s| *s != kind);
     let bullets = if state.files.len() <= MAX_BULLETS {
         state.files.iter().map(|f| file_bullet(f, conv)).collect()
     } else {

@@ -471,6 +471,7 @@ fn draft(
             .map(|f| f.change.clone())
             .collect::<Vec<_>>(),
     );
+    let store = fact_store(repo, &conv);
     let offline_draft = |why: String| -> Result<Drafted, RunError> {
         // The history settles a type the change does not show; unreadable, it says nothing.
         let names: Vec<String> = state
@@ -481,8 +482,9 @@ fn draft(
         let history = repo
             .type_history(&names, jitcommit_core::repo::HISTORY_COMMITS)
             .unwrap_or_default();
-        let m =
-            offline::draft_with(&state, &conv, &history).map_err(|_| RunError::NothingStaged)?;
+        let scope = facts::scope_of_all(&store, &names);
+        let m = offline::draft_in(&state, &conv, &history, scope)
+            .map_err(|_| RunError::NothingStaged)?;
         Ok(Drafted::Offline {
             text: message::render_wrapped(&m, conv.body_wrap),
             why: shown(&why),
@@ -500,7 +502,6 @@ fn draft(
     }
     let deadline = start + settings.timeout;
     let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
-    let store = fact_store(repo, &conv);
     let structure = structure_for(repo, &state, &conv, &store);
     let mut client = match Client::new(&settings, Window::of(&conv.context)) {
         Ok(c) => c,

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
-pub use select::{Selected, Why, fragment, scopes_for, select, select_staged};
+pub use select::{Selected, Why, fragment, scope_of_all, scopes_for, select, select_staged};
 
 /// The store's file name, at the work tree's root.
 pub const FILE: &str = ".commit-context.md";
@@ -65,11 +65,10 @@ impl Fact {
         }
     }
 
-    /// Whether `path` matches its glob (false for a fact without one).
-    pub fn matches(&self, path: &str) -> bool {
-        self.glob()
-            .and_then(|g| compile(g).ok())
-            .is_some_and(|set| set.is_match(path))
+    /// Its glob as a matcher (`None` for a fact without one): compile it once and
+    /// match every path with it, a compile costs far more than a match.
+    pub fn matcher(&self) -> Option<GlobSet> {
+        self.glob().and_then(|g| compile(g).ok())
     }
 }
 
@@ -308,7 +307,12 @@ impl Store {
     pub fn unmatched_globs(&self, paths: &[String]) -> Vec<Problem> {
         self.facts
             .iter()
-            .filter(|f| f.glob().is_some() && !paths.iter().any(|p| f.matches(p)))
+            .filter(|f| {
+                f.glob().is_some()
+                    && !f
+                        .matcher()
+                        .is_some_and(|m| paths.iter().any(|p| m.is_match(p)))
+            })
             .map(|f| Problem {
                 file: f.file.clone(),
                 line: f.line,

@@ -188,15 +188,41 @@ pub fn select_staged(store: &Store, state: &StagedState) -> Vec<Selected> {
 /// before `crates/core/**`): the scope list of the draft's schema and the offline
 /// draft take these first.
 pub fn scopes_for(store: &Store, paths: &[String]) -> Vec<String> {
-    let mut scopes: Vec<&Fact> = store.facts.iter().filter(|f| f.class == "SCOPE").collect();
-    scopes.sort_by_key(|f| std::cmp::Reverse(f.key.len()));
     let mut out: Vec<String> = Vec::new();
-    for f in scopes {
-        if paths.iter().any(|p| f.matches(p)) && !out.contains(&f.value) {
+    for (f, m) in scope_matchers(store) {
+        if paths.iter().any(|p| m.is_match(p)) && !out.contains(&f.value) {
             out.push(f.value.clone());
         }
     }
     out
+}
+
+/// The store's `SCOPE` facts with their matchers, most specific (longest glob) first.
+fn scope_matchers(store: &Store) -> Vec<(&Fact, globset::GlobSet)> {
+    let mut scopes: Vec<(&Fact, globset::GlobSet)> = store
+        .facts
+        .iter()
+        .filter(|f| f.class == "SCOPE")
+        .filter_map(|f| Some((f, f.matcher()?)))
+        .collect();
+    scopes.sort_by_key(|(f, _)| std::cmp::Reverse(f.key.len()));
+    scopes
+}
+
+/// The one scope all of `paths` belong to, each by its most specific `SCOPE` fact:
+/// `None` when a path has no such fact or two paths belong to different scopes. The
+/// offline draft's scope, where the store says it.
+pub fn scope_of_all(store: &Store, paths: &[String]) -> Option<String> {
+    let scopes = scope_matchers(store);
+    let mut found: Option<&str> = None;
+    for p in paths {
+        let v = scopes.iter().find(|(_, m)| m.is_match(p))?.0.value.as_str();
+        if found.is_some_and(|x| x != v) {
+            return None;
+        }
+        found = Some(v);
+    }
+    found.map(str::to_owned)
 }
 
 /// Priority of the facts fragment's first level (the rules and scopes): below every
