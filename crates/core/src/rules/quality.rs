@@ -50,6 +50,15 @@ pub const SCAFFOLDING: &[&str] = &[
     "previous answer",
     "was rejected",
     "rejected answer",
+    // The composer's omission notes and trim markers (prompt.rs, fragments.rs).
+    "diffs trimmed",
+    "for budget",
+    "shown as stat lines",
+    "not shown:",
+    "hunks omitted",
+    "lines of hunk",
+    "collapsed to a one-line summary",
+    "collapsed to per-directory counts",
 ];
 
 /// The summary needs at least this many words of letters.
@@ -289,6 +298,9 @@ mod tests {
             "build: BREAKING change to the version",
             "feat: describe what the staged changes do and why",
             "build: raise for the beta testers",
+            "refactor(crates): feat, diffs trimmed: 48",
+            "docs: trimmed: 3 of 9 hunks omitted in the docs",
+            "chore: shown as stat lines only for the docs",
         ] {
             let f = rules_hit(&format!("{subject}{bullet}"));
             assert!(
