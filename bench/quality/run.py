@@ -186,6 +186,18 @@ def write_file(repo, rel, text):
         f.write(text)
 
 
+def place_facts(repo, facts):
+    """The fact store `facts` (a file's text) as the repository's `.commit-context.md`,
+    untracked and excluded, so that it is read but is not part of the change; `None`
+    leaves the replayed tree as it is."""
+    if facts is None:
+        return
+    write_file(repo, ".commit-context.md", facts)
+    os.makedirs(os.path.join(repo, ".git", "info"), exist_ok=True)
+    with open(os.path.join(repo, ".git", "info", "exclude"), "a") as f:
+        f.write("/.commit-context.md\n")
+
+
 def setup_repo(case, source, work, env):
     repo = os.path.join(work, "repo")
     if os.path.exists(repo):
@@ -272,6 +284,7 @@ def score_draft(d, human, paths, dset, mode):
                    "summary": p["summary"], "bullets": len(p["bullets"])}
     d["type_ok"] = p["type"] == human["type"]
     d["breaking_ok"] = p["breaking"] == human["breaking"]
+    d["scope_ok"] = p["scope"] == human["scope"]
     d["junk"] = score.gate(p, paths, dset, placeholder_ok=d["label"] == "offline")
     d["rouge_l"] = score.rouge_l(p["summary"], human["summary"])
 
@@ -297,6 +310,9 @@ def main():
                          "server (e.g. restart it: llama-cpp-python finishes abandoned requests)")
     ap.add_argument("--only-fixtures", action="store_true", help="only the public-repository cases")
     ap.add_argument("--no-fixtures", action="store_true", help="only the commits of --source")
+    ap.add_argument("--facts", metavar="FILE",
+                    help="use FILE as every replayed repository's .commit-context.md "
+                         "(untracked and excluded: read, not part of the change)")
     ap.add_argument("--out", help="write every result as JSON here")
     ap.add_argument("--rescore", metavar="JSON",
                     help="no drafting: score the drafts of an earlier --out file again")
@@ -330,6 +346,7 @@ def main():
     env_off = dict(base, GIT_CONFIG_GLOBAL=offline_cfg)
     env_model = dict(base, GIT_CONFIG_GLOBAL=model_cfg)
 
+    facts = open(a.facts, encoding="utf-8").read() if a.facts else None
     cases = load_cases(None if a.only_fixtures else a.commits, source, fixtures)
     if a.limit:
         cases = cases[:a.limit]
@@ -343,6 +360,7 @@ def main():
     try:
         for i, c in enumerate(cases, 1):
             repo = setup_repo(c, source, work, env_off)
+            place_facts(repo, facts)
             status, paths, dset = staged(repo, env_off)
             human = score.parse(c["human"])
             if a.rescore:
@@ -443,6 +461,7 @@ def report(results, total, a):
         outside = sum(d["wall"] - d["server_seconds"] for d in ds)
         print(f"  {mode}:")
         print(f"    type agreement      {pct(sum(d['type_ok'] for d in ds), n)}")
+        print(f"    scope agreement     {pct(sum(d.get('scope_ok', False) for d in ds), n)}")
         print(f"    breaking agreement  {pct(sum(d['breaking_ok'] for d in ds), n)}")
         print(f"    junk rate           {pct(sum(bool(d['junk']) for d in ds), n)}")
         mine = [d for d in ds if d["label"] != "offline"]
