@@ -61,6 +61,29 @@ pub const SCAFFOLDING: &[&str] = &[
     "collapsed to per-directory counts",
 ];
 
+/// Commit types: a text whose words are these is a list of types, not a description.
+const TYPE_WORDS: &[&str] = &[
+    "feat", "fix", "perf", "refactor", "docs", "test", "tests", "build", "ci", "chore",
+    "revert", "style",
+];
+
+/// Whether `value` is a list of commit types (`feat, fix, perf`, `feat, diffs, test`):
+/// a comma-separated list of at least two type words and at most one other word, or
+/// three type words and nothing else. `fix the test docs` is a description.
+fn is_type_list(value: &str) -> bool {
+    let words: Vec<String> = value
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let types = words
+        .iter()
+        .filter(|w| TYPE_WORDS.contains(&w.as_str()))
+        .count();
+    let others = words.len() - types;
+    (value.contains(',') && types >= 2 && others <= 1) || (types >= 3 && others == 0)
+}
+
 /// The summary needs at least this many words of letters.
 pub const SUMMARY_WORDS: usize = 3;
 
@@ -218,6 +241,8 @@ fn junk(at: &Spanned<String>, what: &str, ev: &Evidence<'_>, out: &mut Vec<Findi
         Some("holds \"BREAKING\" as content (a breaking change goes in breaking_change)".to_owned())
     } else if is_version(value) {
         Some("is a version string".to_owned())
+    } else if is_type_list(value) {
+        Some("is a list of commit types, not a description".to_owned())
     } else if ev.names.contains(&n) {
         Some("is a path, not a description".to_owned())
     } else if ev.lines.contains(&n) {
@@ -301,6 +326,7 @@ mod tests {
             "refactor(crates): feat, diffs trimmed: 48",
             "docs: trimmed: 3 of 9 hunks omitted in the docs",
             "chore: shown as stat lines only for the docs",
+            "refactor(crates): feat, fix, perf",
         ] {
             let f = rules_hit(&format!("{subject}{bullet}"));
             assert!(
@@ -318,6 +344,8 @@ mod tests {
             "1.3.0-beta2",
             "what_why",
             "name = \"core\"",
+            "feat, fix, perf",
+            "feat, diffs, test",
         ] {
             let f = rules_hit(&format!(
                 "build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n"
@@ -341,6 +369,7 @@ mod tests {
             "fix: handle an empty staged set\n\n- Fix: crates/core/Cargo.toml — name the core crate's feature\n",
             "feat!: drop the --old flag\n\n- Update: crates/core/Cargo.toml — the flag is gone\n\nBREAKING CHANGE: scripts that pass --old fail\n",
             "docs: explain parse_answer's leniency\n",
+            "docs: fix the test docs\n\n- Update: crates/core/Cargo.toml — fix tests\n",
         ] {
             assert_eq!(rules_hit(text), Vec::new(), "{text}");
         }
