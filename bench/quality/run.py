@@ -299,6 +299,8 @@ def main():
     ap.add_argument("--model", default="smollm2", help="jitcommit.model (default smollm2)")
     ap.add_argument("--provider", default="openai")
     ap.add_argument("--timeout", help="jitcommit.timeout (default: the hook's own default)")
+    ap.add_argument("--budget-tokens", type=int,
+                    help="jitcommit.budgetTokens (default: the server's window and the convention)")
     ap.add_argument("--source", default=os.path.abspath(os.path.join(HERE, "..", "..")),
                     help="the git repository the commits come from (default: this one)")
     ap.add_argument("--commits", default=os.path.join(HERE, "commits.txt"))
@@ -342,6 +344,8 @@ def main():
            f"\tmodel = {a.model}\n")
     if a.timeout:
         cfg += f"\ttimeout = {a.timeout}\n"
+    if a.budget_tokens:
+        cfg += f"\tbudgetTokens = {a.budget_tokens}\n"
     open(model_cfg, "w").write(cfg)
     env_off = dict(base, GIT_CONFIG_GLOBAL=offline_cfg)
     env_model = dict(base, GIT_CONFIG_GLOBAL=model_cfg)
