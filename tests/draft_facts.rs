@@ -278,7 +278,11 @@ fn the_offline_draft_takes_its_scope_from_the_store() {
     // Without the store the same kind of change gets the path's own scope.
     r.git(&["rm", "-q", ".commit-context.md"]);
     r.git(&["commit", "-q", "--no-verify", "-m", "chore: no store"]);
-    write(&r.dir, "src/bin/draft/run.rs", "pub fn run() { let _ = 1; }\n");
+    write(
+        &r.dir,
+        "src/bin/draft/run.rs",
+        "pub fn run() { let _ = 1; }\n",
+    );
     r.git(&["add", "src"]);
     let subject = offline_subject(&r);
     assert!(subject.contains("(bin)"), "{subject}");

@@ -6,8 +6,7 @@
 use std::collections::BTreeMap;
 
 use jitcommit_core::config::{
-    BodyPolicy, ChangelogSettings, ContextSettings, Convention, Encoding, Exemption, Fact,
-    TypeCase,
+    BodyPolicy, ChangelogSettings, ContextSettings, Convention, Encoding, Exemption, Fact, TypeCase,
 };
 use jitcommit_core::message::{parse, render, render_wrapped};
 use jitcommit_core::rules::{ChangedPaths, check, check_bytes, decode};
@@ -17,18 +16,34 @@ fn convention(strict: bool) -> Convention {
     let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     Convention {
         types: strings(&["feat", "fix", "docs", "revert"]),
-        scopes: if strict { strings(&["core"]) } else { Vec::new() },
+        scopes: if strict {
+            strings(&["core"])
+        } else {
+            Vec::new()
+        },
         verbs: strings(&["Add", "Update", "Fix", "Remove", "Rename", "Move"]),
-        type_case: if strict { TypeCase::Lower } else { TypeCase::Any },
+        type_case: if strict {
+            TypeCase::Lower
+        } else {
+            TypeCase::Any
+        },
         subject_max: if strict { 50 } else { 0 },
         subject_period: strict,
         placeholders: strings(&["<why?>", "<summary>"]),
-        body: if strict { BodyPolicy::Required } else { BodyPolicy::Optional },
+        body: if strict {
+            BodyPolicy::Required
+        } else {
+            BodyPolicy::Optional
+        },
         body_wrap: 0,
         trace_paths: true,
         coverage: strict,
         strict_separator: strict,
-        exempt: if strict { Vec::new() } else { vec![Exemption::Merge, Exemption::Fixup] },
+        exempt: if strict {
+            Vec::new()
+        } else {
+            vec![Exemption::Merge, Exemption::Fixup]
+        },
         sections: BTreeMap::new(),
         // The rules never read the fact store; a table is here so that a convention that
         // holds one is checked like any other.
@@ -53,7 +68,11 @@ fuzz_target!(|data: &[u8]| {
     let strict = data.first().is_some_and(|b| b & 1 == 1);
     let conv = convention(strict);
     let findings = check_bytes(data, &conv, Some(&changed));
-    assert!(findings.windows(2).all(|w| (w[0].line, w[0].column) <= (w[1].line, w[1].column)));
+    assert!(
+        findings
+            .windows(2)
+            .all(|w| (w[0].line, w[0].column) <= (w[1].line, w[1].column))
+    );
     for f in &findings {
         assert!(f.line >= 1 && f.column >= 1, "{f:?}");
     }
@@ -64,7 +83,11 @@ fuzz_target!(|data: &[u8]| {
         let rendered = render(&m);
         // Rendering normalises (e.g. `Token #v` → `Token: #v`), but what it writes
         // must parse back to the same message.
-        assert_eq!(parse(&rendered).message().as_ref(), Some(&m), "round trip of {rendered:?}");
+        assert_eq!(
+            parse(&rendered).message().as_ref(),
+            Some(&m),
+            "round trip of {rendered:?}"
+        );
         let _ = render_wrapped(&m, 20);
     }
 });

@@ -12,12 +12,21 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let once = redact_text(&text);
     let twice = redact_text(&once.text);
-    assert!(twice.found.is_empty(), "{:?} left {:?}", once.text, twice.found);
+    assert!(
+        twice.found.is_empty(),
+        "{:?} left {:?}",
+        once.text,
+        twice.found
+    );
     assert_eq!(twice.text, once.text);
 
     let body = redact_diff_body(&text);
     assert_eq!(body.text.lines().count(), text.lines().count());
-    assert!(redact_diff_body(&body.text).found.is_empty(), "{:?}", body.text);
+    assert!(
+        redact_diff_body(&body.text).found.is_empty(),
+        "{:?}",
+        body.text
+    );
 
     let line = text.lines().next().unwrap_or("").to_owned();
     let state = StagedState {

@@ -21,13 +21,25 @@ fuzz_target!(|data: &[u8]| {
     for _ in 0..3 {
         let (verb, path, what_why) = (next(), next(), next());
         let target = if path.contains('>') {
-            Target::Move { from: path.clone(), to: what_why.clone() }
+            Target::Move {
+                from: path.clone(),
+                to: what_why.clone(),
+            }
         } else {
             Target::Path(path)
         };
-        bullets.push(Bullet { verb: format!("Add{verb}"), target, what_why });
+        bullets.push(Bullet {
+            verb: format!("Add{verb}"),
+            target,
+            what_why,
+        });
     }
-    let m = Message { subject, prose: Vec::new(), bullets, trailers: Vec::new() };
+    let m = Message {
+        subject,
+        prose: Vec::new(),
+        bullets,
+        trailers: Vec::new(),
+    };
     for width in [0, 1, 20, 72] {
         let out = render_wrapped(&m, width);
         for (i, line) in out.lines().enumerate() {

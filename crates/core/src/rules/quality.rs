@@ -63,8 +63,8 @@ pub const SCAFFOLDING: &[&str] = &[
 
 /// Commit types: a text whose words are these is a list of types, not a description.
 const TYPE_WORDS: &[&str] = &[
-    "feat", "fix", "perf", "refactor", "docs", "test", "tests", "build", "ci", "chore",
-    "revert", "style",
+    "feat", "fix", "perf", "refactor", "docs", "test", "tests", "build", "ci", "chore", "revert",
+    "style",
 ];
 
 /// Whether `value` is a list of commit types (`feat, fix, perf`, `feat, diffs, test`):
