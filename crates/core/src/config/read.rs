@@ -3,9 +3,7 @@
 //! unknown choices, toml's spans place the error. What serde cannot say — the words a
 //! list may hold, duplicates, ranges, the reserve below the budget, sections of known
 //! types — is checked afterwards on the spanned values, and the error nearest the top
-//! of the file is the one reported. The same table is read from every kind of file: a
-//! `pyproject.toml` or `Cargo.toml` is walked to the table its kind names, every other
-//! key ignored.
+//! of the file is the one reported.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -108,63 +106,33 @@ struct RawChangelog {
     others: Option<Others>,
 }
 
-/// Reads the [`RawConvention`] at the dotted table paths `tables` (in the order given:
-/// the first found wins), ignoring every other key of the file: one walk for every file
-/// kind, whose kind only says where the table sits. A path's intermediate keys must be
-/// tables, as in the file formats' own schemas.
-struct Seek<'a> {
-    /// The dotted paths looked for; empty segments never match.
-    tables: &'static [&'static str],
-    /// The keys matched so far.
-    depth: usize,
-    /// Which of `tables` still match the keys walked so far (a bit each).
-    live: u32,
-    /// What was found: (index into `tables`, the table).
-    found: &'a mut Vec<(usize, RawConvention)>,
+/// `pyproject.toml`: only `[tool.commit-convention]` is read, other keys are ignored.
+#[derive(Deserialize)]
+#[serde(expecting = "a table")]
+struct Pyproject {
+    tool: Option<Tool>,
 }
 
-impl<'de> serde::de::DeserializeSeed<'de> for Seek<'_> {
-    type Value = ();
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_map(self)
-    }
+/// `[tool]` or `[….metadata]`: the table that holds `commit-convention`.
+#[derive(Deserialize)]
+#[serde(expecting = "a table")]
+struct Tool {
+    #[serde(rename = "commit-convention")]
+    convention: Option<RawConvention>,
 }
 
-impl<'de> serde::de::Visitor<'de> for Seek<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a table")
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
-            let segment = |t: &str| t.split('.').nth(self.depth).is_some_and(|s| s == key);
-            let live = (0..self.tables.len())
-                .filter(|&i| self.live & (1 << i) != 0)
-                .filter(|&i| self.tables.get(i).is_some_and(|t| segment(t)))
-                .fold(0u32, |m, i| m | (1 << i));
-            let ends = (0..self.tables.len()).find(|&i| {
-                live & (1 << i) != 0
-                    && self
-                        .tables
-                        .get(i)
-                        .is_some_and(|t| t.split('.').count() == self.depth + 1)
-            });
-            if let Some(i) = ends {
-                let raw = map.next_value::<RawConvention>()?;
-                self.found.push((i, raw));
-            } else if live != 0 {
-                map.next_value_seed(Seek {
-                    tables: self.tables,
-                    depth: self.depth + 1,
-                    live,
-                    found: &mut *self.found,
-                })?;
-            } else {
-                map.next_value::<serde::de::IgnoredAny>()?;
-            }
-        }
-        Ok(())
-    }
+/// `Cargo.toml`: `[workspace.metadata.commit-convention]`, else the package's.
+#[derive(Deserialize)]
+#[serde(expecting = "a table")]
+struct Cargo {
+    workspace: Option<Metadata>,
+    package: Option<Metadata>,
+}
+
+#[derive(Deserialize)]
+#[serde(expecting = "a table")]
+struct Metadata {
+    metadata: Option<Tool>,
 }
 
 /// Which part of a file holds the convention, by the file's name.
@@ -274,21 +242,15 @@ pub(super) fn load(path: &Path, bytes: &[u8], kind: Kind) -> Result<Option<Loade
         at: doc.at(e.span().map_or(0, |s| s.start)),
         message: e.message().trim().to_owned(),
     })?;
-    let tables = kind.tables();
-    let found = if tables.is_empty() {
-        RawConvention::deserialize(de).map(|raw| Some((None, raw)))
-    } else {
-        let mut found = Vec::new();
-        let seek = Seek {
-            tables,
-            depth: 0,
-            live: u32::MAX,
-            found: &mut found,
-        };
-        serde::de::DeserializeSeed::deserialize(seek, de).map(|()| {
-            let first = found.into_iter().min_by_key(|(i, _)| *i);
-            first.and_then(|(i, raw)| Some((Some(*tables.get(i)?), raw)))
-        })
+    let found = match kind {
+        Kind::Whole => RawConvention::deserialize(de).map(|raw| Some((None, raw))),
+        Kind::Pyproject => Pyproject::deserialize(de)
+            .map(|f| f.tool.and_then(|t| t.convention).map(|raw| (Some(PY), raw))),
+        Kind::Cargo => Cargo::deserialize(de).map(|f| {
+            let of = |m: Option<Metadata>| m.and_then(|m| m.metadata?.convention);
+            let workspace = of(f.workspace).map(|raw| (Some(WORKSPACE), raw));
+            workspace.or_else(|| of(f.package).map(|raw| (Some(PACKAGE), raw)))
+        }),
     };
     let Some((table, raw)) = found.map_err(|e| doc.serde_error(e))? else {
         return Ok(None);
