@@ -259,7 +259,7 @@ fn the_offline_draft_takes_its_scope_from_the_store() {
         .iter()
         .enumerate()
     {
-        write(&r.dir, p, &format!("pub fn run{i}() {{}}\n"));
+        write(&r.dir, p, format!("pub fn run{i}() {{}}\n"));
     }
     r.git(&["add", "src"]);
     let subject = offline_subject(&r);

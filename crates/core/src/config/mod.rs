@@ -180,6 +180,11 @@ fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| (*s).to_owned()).collect()
 }
 
+/// The Conventional Commits types the built-in convention allows.
+pub const DEFAULT_TYPES: &[&str] = &[
+    "feat", "fix", "perf", "refactor", "docs", "test", "build", "ci", "chore", "revert", "style",
+];
+
 impl Default for Convention {
     /// The built-in convention: Conventional Commits types, the project's bullet
     /// verbs and Keep a Changelog sections, used when a repository configures none.
@@ -192,10 +197,7 @@ impl Default for Convention {
             ("revert", "Removed"),
         ];
         Convention {
-            types: strings(&[
-                "feat", "fix", "perf", "refactor", "docs", "test", "build", "ci", "chore",
-                "revert", "style",
-            ]),
+            types: strings(DEFAULT_TYPES),
             type_case: TypeCase::Any,
             scopes: Vec::new(),
             verbs: strings(&[

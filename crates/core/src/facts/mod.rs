@@ -405,7 +405,7 @@ pub fn commit_affects(
     store()
         .facts
         .iter()
-        .filter_map(|f| compile(f.glob()?).ok())
+        .filter_map(Fact::matcher)
         .any(|set| removed.iter().any(|p| set.is_match(p)))
 }
 

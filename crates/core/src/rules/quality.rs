@@ -10,6 +10,7 @@
 use std::collections::HashSet;
 
 use super::{Finding, RuleInfo};
+use crate::config::DEFAULT_TYPES;
 use crate::message::{Pos, Spanned, parse};
 use crate::repo::StagedState;
 use crate::structure::has_words;
@@ -61,12 +62,6 @@ pub const SCAFFOLDING: &[&str] = &[
     "collapsed to per-directory counts",
 ];
 
-/// Commit types: a text whose words are these is a list of types, not a description.
-const TYPE_WORDS: &[&str] = &[
-    "feat", "fix", "perf", "refactor", "docs", "test", "tests", "build", "ci", "chore", "revert",
-    "style",
-];
-
 /// Whether `value` is a list of commit types (`feat, fix, perf`, `feat, diffs, test`):
 /// a comma-separated list of at least two type words and at most one other word, or
 /// three type words and nothing else. `fix the test docs` is a description.
@@ -78,7 +73,8 @@ fn is_type_list(value: &str) -> bool {
         .collect();
     let types = words
         .iter()
-        .filter(|w| TYPE_WORDS.contains(&w.as_str()))
+        // The built-in types, and the plural the bench's drafts wrote.
+        .filter(|w| DEFAULT_TYPES.contains(&w.as_str()) || *w == "tests")
         .count();
     let others = words.len() - types;
     (value.contains(',') && types >= 2 && others <= 1) || (types >= 3 && others == 0)
