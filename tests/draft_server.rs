@@ -91,10 +91,29 @@ fn llama_cpp_python_gets_exactly_one_chat_request_in_the_mode_it_takes() {
     assert_eq!(chats[0].body["response_format"]["type"], "json_object");
     let schema = schema_of(&chats[0]);
     assert_eq!(schema["type"], "object", "{schema}");
-    // llama.cpp's grammar converter bounds strings: the lengths go out, so a small
-    // model cannot run a string past the answer's limit; nothing else of the subset.
+    // llama.cpp's grammar converter bounds strings: the lengths and the word patterns
+    // go out, so a small model cannot run a string past the answer's limit or write
+    // a summary that is not words; nothing else of the subset.
     assert_eq!(schema["properties"]["summary"]["maxLength"], 56, "{schema}");
-    assert!(!schema.to_string().contains("\"pattern\""), "{schema}");
+    assert_eq!(
+        schema["properties"]["summary"]["pattern"],
+        jitcommit_core::structure::SUMMARY_PATTERN,
+        "{schema}"
+    );
+    for (path, b) in schema["properties"]["bullets"]["properties"]
+        .as_object()
+        .unwrap()
+    {
+        assert_eq!(
+            b["pattern"],
+            jitcommit_core::structure::WHAT_WHY_PATTERN,
+            "{path}: {schema}"
+        );
+    }
+    // The contract the model reads shows the schema without the patterns.
+    let user = chats[0].body["messages"][1]["content"].as_str().unwrap();
+    assert!(user.contains("\"maxLength\":56"), "{user}");
+    assert!(!user.contains("pattern"), "{user}");
     assert!(
         paths(&server).contains(&"GET /v1/models".to_owned()),
         "{:?}",
@@ -128,9 +147,11 @@ fn servers_that_take_json_schema_get_it_first_and_once() {
             chats[0].body["response_format"]["type"], "json_schema",
             "{name}"
         );
-        // Only llama.cpp's grammar converter gets the string bounds.
+        // Only llama.cpp's grammar converter gets the string bounds and patterns.
+        let schema = schema_of(&chats[0]).to_string();
+        assert_eq!(schema.contains("Length"), name == "llama.cpp", "{name}");
         assert_eq!(
-            schema_of(&chats[0]).to_string().contains("Length"),
+            schema.contains("\"pattern\""),
             name == "llama.cpp",
             "{name}"
         );

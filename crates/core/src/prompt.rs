@@ -64,6 +64,10 @@ pub struct Prompt {
 /// order: the fixed bullets' words first (an object whose required properties are the
 /// bullet keys, in order, and nothing else), then the summary, the type and the scope
 /// from their lists, and last `breaking_change`, null unless the evidence shows one.
+///
+/// The summary and the bullets' words carry [`crate::structure::SUMMARY_PATTERN`]
+/// and [`crate::structure::WHAT_WHY_PATTERN`] for grammar-constrained servers; the
+/// schema the prompt's contract shows leaves them out ([`shown_schema`]).
 pub fn output_schema(structure: &Structure) -> Value {
     let keys: Vec<&str> = structure.bullets.iter().map(|b| b.key.as_str()).collect();
     let mut bullet_props = serde_json::Map::new();
@@ -72,7 +76,8 @@ pub fn output_schema(structure: &Structure) -> Value {
         // answer's token limit (the wire drops the bounds for servers that reject them).
         bullet_props.insert(
             (*k).to_owned(),
-            json!({"type": "string", "minLength": 12, "maxLength": 160}),
+            json!({"type": "string", "minLength": 12, "maxLength": 160,
+                   "pattern": crate::structure::WHAT_WHY_PATTERN}),
         );
     }
     let mut props = serde_json::Map::new();
@@ -88,8 +93,9 @@ pub fn output_schema(structure: &Structure) -> Value {
     props.insert(
         "summary".into(),
         match structure.summary_max {
-            Some(max) => json!({"type": "string", "maxLength": max}),
-            None => json!({"type": "string"}),
+            Some(max) => json!({"type": "string", "maxLength": max,
+                                "pattern": crate::structure::SUMMARY_PATTERN}),
+            None => json!({"type": "string", "pattern": crate::structure::SUMMARY_PATTERN}),
         },
     );
     props.insert(
@@ -118,6 +124,24 @@ pub fn output_schema(structure: &Structure) -> Value {
         "required": required,
         "properties": props,
     })
+}
+
+/// [`output_schema`] as the prompt's output contract shows it: without the patterns,
+/// which only a grammar uses and which would cost a small window tokens per bullet.
+fn shown_schema(structure: &Structure) -> Value {
+    let mut schema = output_schema(structure);
+    let props = &mut schema["properties"];
+    if let Some(summary) = props["summary"].as_object_mut() {
+        summary.remove("pattern");
+    }
+    if let Some(bullets) = props["bullets"]["properties"].as_object_mut() {
+        for b in bullets.values_mut() {
+            if let Some(b) = b.as_object_mut() {
+                b.remove("pattern");
+            }
+        }
+    }
+    schema
 }
 
 fn convention_text(conv: &Convention) -> String {
@@ -207,7 +231,7 @@ fn contract_lines(structure: &Structure) -> String {
 }
 
 fn contract_fragment(structure: &Structure) -> Fragment {
-    let schema = serde_json::to_string(&output_schema(structure)).unwrap_or_default();
+    let schema = serde_json::to_string(&shown_schema(structure)).unwrap_or_default();
     let head = format!(
         "# Output contract\nAnswer with one JSON object that matches this JSON schema, and nothing else:\n{schema}\n{}",
         contract_lines(structure)

@@ -25,6 +25,29 @@ const ANY_TYPE_CHARS: usize = 10;
 /// The summary's room is never below this, however long the enums are.
 const MIN_SUMMARY_CHARS: usize = 20;
 
+/// The summary's shape for a grammar-constrained server (llama.cpp's converter takes
+/// `pattern` into the grammar, see the model crate's wire). Words are ASCII letters
+/// and digits or anything past Latin-1's symbols (accented and non-Latin letters,
+/// U+00C0 on): a lower-case word, then
+/// two to eleven more words, each a run of letters, digits and `'.,/()_-`. What a
+/// small model otherwise writes here (`{"type"`, a bare path, a version string, a
+/// diff line's punctuation) cannot be generated; the draft-quality gate still judges
+/// the words. Not a rule: the validator never sees it, and other servers are not
+/// sent it.
+pub const SUMMARY_PATTERN: &str = concat!(
+    "^[a-z\u{e0}-\u{ffff}][A-Za-z0-9'\u{c0}-\u{ffff}-]{0,23}",
+    "( [A-Za-z0-9'.,/()_\u{c0}-\u{ffff}-]{1,30}){2,11}$"
+);
+
+/// A bullet's `what_why` for a grammar-constrained server, as [`SUMMARY_PATTERN`]:
+/// a word of letters first, then two to twenty-four more words (identifiers, paths and
+/// `#;:` allowed after the first), so a description is never a bare path, a number or
+/// JSON.
+pub const WHAT_WHY_PATTERN: &str = concat!(
+    "^[a-zA-Z\u{c0}-\u{ffff}][A-Za-z0-9'\u{c0}-\u{ffff}-]{0,23}",
+    "( [A-Za-z0-9'.,/()_#;:\u{c0}-\u{ffff}-]{1,40}){2,24}$"
+);
+
 /// One bullet of the structure: the tool's verb and target, and the key the model
 /// sees it by (the bullet's path as it leaves the machine: redacted).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -259,12 +282,35 @@ pub fn repair_summary(summary: &str, kind: &str, conv: &Convention, room: Option
             Some(i) if i > 0 => i,
             _ => cut.char_indices().nth(room).map_or(cut.len(), |(i, _)| i),
         };
-        s = cut[..at]
-            .trim_end_matches(|c: char| c.is_whitespace() || ",;:-—–.".contains(c))
-            .to_owned();
+        let mut kept = &cut[..at];
+        // A clause break in the second half is a better end than the word limit.
+        if let Some(i) = [", ", "; ", " — ", " - "]
+            .iter()
+            .filter_map(|b| kept.rfind(b))
+            .max()
+            && kept[..i].chars().count() * 2 >= room
+        {
+            kept = &kept[..i];
+        }
+        kept = kept.trim_end_matches(|c: char| c.is_whitespace() || ",;:-—–.".contains(c));
+        // Nor does a shortened summary end on a word that needs another after it.
+        while let Some((head, last)) = kept.rsplit_once(' ')
+            && DANGLING.contains(&last.to_lowercase().as_str())
+            && head.contains(' ')
+        {
+            kept = head.trim_end_matches(|c: char| c.is_whitespace() || ",;:".contains(c));
+        }
+        s = kept.to_owned();
     }
     s
 }
+
+/// Words a shortened summary does not end on (`… so it`, `… for the`).
+const DANGLING: &[&str] = &[
+    "a", "an", "the", "and", "or", "but", "so", "to", "of", "for", "in", "on", "at", "by", "with",
+    "from", "as", "that", "which", "it", "its", "is", "are", "be", "than", "into", "when", "if",
+    "while", "because", "must", "can", "will", "not", "no",
+];
 
 /// `s` without a leading `type(scope)!:` whose type is `kind` or one of the
 /// convention's types; `s` itself otherwise.
@@ -413,7 +459,19 @@ mod tests {
                 "add a parser for the convention file and its defaults",
                 "feat",
                 Some(30),
-                "add a parser for the",
+                "add a parser",
+            ),
+            (
+                "the validator runs on every commit and every push, so it must stay lean",
+                "test",
+                Some(56),
+                "the validator runs on every commit and every push",
+            ),
+            (
+                "read the config in one pass",
+                "feat",
+                Some(16),
+                "read the config",
             ),
             ("wait...", "feat", None, "wait..."),
         ];
@@ -425,6 +483,56 @@ mod tests {
             repair_summary(&long, "feat", &c, Some(20)).chars().count(),
             20
         );
+    }
+
+    #[test]
+    fn the_grammar_patterns_take_words_and_refuse_what_small_models_write() {
+        let summary = regex::Regex::new(SUMMARY_PATTERN).unwrap();
+        let what = regex::Regex::new(WHAT_WHY_PATTERN).unwrap();
+        // The system message's own example answer fits them.
+        let example = crate::prompt::CORE_INSTRUCTIONS
+            .lines()
+            .find(|l| l.starts_with("{\"bullets\""))
+            .unwrap();
+        let example: serde_json::Value = serde_json::from_str(example).unwrap();
+        assert!(summary.is_match(example["summary"].as_str().unwrap()));
+        for (_, w) in example["bullets"].as_object().unwrap() {
+            assert!(what.is_match(w.as_str().unwrap()), "{w}");
+        }
+        for ok in [
+            "prove the validator links neither HTTP client nor tokenizer",
+            "a 300-commit push traced from the quarantine",
+            "lire la configuration déjà écrite",
+            "übersetze die Meldungen ins Deutsche",
+        ] {
+            assert!(summary.is_match(ok), "{ok}");
+            assert!(what.is_match(ok), "{ok}");
+        }
+        assert!(what.is_match("add tests for lean.rs: the_validator_links_neither passes"));
+        for junk in [
+            "{\"type\"",
+            "crates/core/src/rules/placeholder.rs",
+            "1.3.0-beta2",
+            "1234567890-1234567890 a b",
+            "Fix",
+            "BREAKING",
+            "feat: add a thing",
+            "{{bullets}}, {{type}}, x",
+            "two words",
+            "line one\nline two here",
+            " leading space here",
+        ] {
+            assert!(!summary.is_match(junk), "summary {junk:?}");
+        }
+        for junk in [
+            "{\"type\"",
+            "src/bin/check/probe.rs",
+            "1.0.23.69-b87d4f5eabdaa",
+            "Fix",
+            "- x y z",
+        ] {
+            assert!(!what.is_match(junk), "what_why {junk:?}");
+        }
     }
 
     #[test]

@@ -493,7 +493,7 @@ impl Client {
         // it already, so this finds nothing in a normal run).
         let system = redact::redact_text(system).text;
         let user = redact::redact_text(user).text;
-        let schema = if self.server.kind.honours_string_lengths() {
+        let schema = if self.server.kind.takes_string_bounds() {
             redact_json(&crate::wire::grammar_schema(schema))
         } else {
             redact_json(&wire_schema(schema))

@@ -67,9 +67,9 @@ impl ServerKind {
         }
     }
 
-    /// Whether its grammar converter (llama.cpp's) bounds strings by `minLength` and
-    /// `maxLength`.
-    pub fn honours_string_lengths(self) -> bool {
+    /// Whether its grammar converter (llama.cpp's) bounds strings by `minLength`,
+    /// `maxLength` and a `^…$` `pattern`.
+    pub fn takes_string_bounds(self) -> bool {
         matches!(self, ServerKind::LlamaCpp | ServerKind::LlamaCppPython)
     }
 

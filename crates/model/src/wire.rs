@@ -41,10 +41,9 @@ pub struct Usage {
 
 /// Keywords some server rejects or mistranslates: OpenAI's strict mode refuses the
 /// number limits, grammar converters (llama.cpp, llama-cpp-python, Ollama) vary on
-/// `pattern` and `format`. The limits stay in validation (the convention's rules
-/// check every draft), so nothing is lost by not sending them.
+/// `format`. The limits stay in validation (the convention's rules check every
+/// draft), so nothing is lost by not sending them.
 const UNSENT_KEYWORDS: &[&str] = &[
-    "pattern",
     "format",
     "minimum",
     "maximum",
@@ -58,13 +57,17 @@ const UNSENT_KEYWORDS: &[&str] = &[
     "$id",
 ];
 
-/// String lengths: refused by OpenAI's strict mode, kept for llama.cpp's grammar
-/// converter (llama.cpp's server and llama-cpp-python), which turns them into bounded
-/// repetitions, so a small model cannot run one string past the answer's token limit.
-const LENGTH_KEYWORDS: &[&str] = &["minLength", "maxLength"];
+/// String bounds: lengths are refused by OpenAI's strict mode and `pattern`s are
+/// taken differently by every other converter, so only llama.cpp's grammar converter
+/// (llama.cpp's server and llama-cpp-python) gets them. It turns lengths into bounded
+/// repetitions, so a small model cannot run one string past the answer's token
+/// limit, and a `^…$` pattern into grammar rules, so a summary is words (see
+/// `jitcommit_core::structure::SUMMARY_PATTERN`). Neither is a rule: validation
+/// judges every draft whatever the server generated.
+const GRAMMAR_KEYWORDS: &[&str] = &["minLength", "maxLength", "pattern"];
 
 /// The schema as it goes on the wire: the drafter's schema without
-/// [`UNSENT_KEYWORDS`] and [`LENGTH_KEYWORDS`], wherever a subschema sits
+/// [`UNSENT_KEYWORDS`] and [`GRAMMAR_KEYWORDS`], wherever a subschema sits
 /// (`properties`' values, `items`, `anyOf`, `$defs`, …). Property names are kept
 /// whatever they are called (a property named `format` stays), and the order of keys
 /// is kept.
@@ -72,16 +75,16 @@ pub fn wire_schema(schema: &Value) -> Value {
     subset(schema, false)
 }
 
-/// [`wire_schema`] for a server whose grammar converter honours `minLength` and
-/// `maxLength` on strings: those are kept.
+/// [`wire_schema`] for a server whose grammar converter is llama.cpp's: string
+/// lengths and patterns ([`GRAMMAR_KEYWORDS`]) are kept.
 pub fn grammar_schema(schema: &Value) -> Value {
     subset(schema, true)
 }
 
-fn subset(schema: &Value, keep_lengths: bool) -> Value {
-    let wire_schema = |s: &Value| subset(s, keep_lengths);
+fn subset(schema: &Value, grammar: bool) -> Value {
+    let wire_schema = |s: &Value| subset(s, grammar);
     let unsent =
-        |k: &str| UNSENT_KEYWORDS.contains(&k) || (!keep_lengths && LENGTH_KEYWORDS.contains(&k));
+        |k: &str| UNSENT_KEYWORDS.contains(&k) || (!grammar && GRAMMAR_KEYWORDS.contains(&k));
     let Value::Object(o) = schema else {
         return schema.clone();
     };
@@ -142,15 +145,16 @@ mod tests {
     }
 
     #[test]
-    fn grammars_keep_string_lengths_only() {
+    fn grammars_keep_string_bounds_only() {
         let s = json!({"type": "object", "properties": {
-            "summary": {"type": "string", "minLength": 1, "maxLength": 60, "pattern": "^a"},
+            "summary": {"type": "string", "minLength": 1, "maxLength": 60, "pattern": "^a$",
+                        "format": "date"},
             "n": {"type": "integer", "minimum": 0}
         }});
         let g = grammar_schema(&s);
         assert_eq!(
             g["properties"]["summary"],
-            json!({"type": "string", "minLength": 1, "maxLength": 60})
+            json!({"type": "string", "minLength": 1, "maxLength": 60, "pattern": "^a$"})
         );
         assert_eq!(g["properties"]["n"], json!({"type": "integer"}));
     }
