@@ -86,6 +86,9 @@ fn the_footer_names_model_and_budget_when_an_editor_runs() {
         "{shown}"
     );
     assert!(shown.contains(" tokens"), "{shown}");
+    // Everything fits: nothing is said to be omitted (the system message is no
+    // omission).
+    assert!(!shown.contains("omitted"), "{shown}");
     assert!(!r.last_message().contains("jitcommit:"));
 }
 

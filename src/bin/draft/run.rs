@@ -527,7 +527,7 @@ fn draft(
         .report
         .fragments
         .iter()
-        .filter(|f| !f.note.is_empty())
+        .filter(|f| f.state != jitcommit_core::fragments::LevelState::Full)
         .map(|f| format!("{}: {}", f.id, f.note))
         .collect();
     let mut latency = Duration::ZERO;
