@@ -17,6 +17,17 @@ SCAFFOLD_PHRASES = [
     "stat line", "user-words", "<evidence", "</evidence", "evidence>", "json schema",
     "trimmed=", "additionalProperties", "<why?>", "Fix these problems",
 ]
+# A draft that talks about the prompt or the message instead of the change (issue 14's
+# "says nothing"), and summaries that open with a comment: the same lists as
+# crates/core/src/rules/quality.rs.
+SELF_REFERENCE = [
+    "the evidence", "this evidence", "this summary", "the summary of this",
+    "summary of the change", "summary of the evidence", "summary of the staged",
+]
+FILLER_OPENINGS = [
+    "this is ", "this has ", "this was ", "this will ", "it is ", "it was ", "there is ",
+    "there are ", "there was ",
+]
 SCAFFOLD_SCOPES = {
     "breaking", "type", "scope", "summary", "bullets", "verb", "path", "what_why",
     "default", "none", "null", "string", "boolean", "enum", "schema", "evidence",
@@ -115,6 +126,12 @@ def gate(parsed, paths, diff_set, placeholder_ok=False):
     s = scaffolding(summary, diff_set)
     if s:
         why.append(f"summary holds scaffolding {s!r}")
+    low_summary = " ".join(summary.lower().split())
+    meta = [p for p in SELF_REFERENCE if p in low_summary]
+    if meta:
+        why.append(f"summary talks about the prompt {meta[0]!r}")
+    if any(low_summary.startswith(o) for o in FILLER_OPENINGS):
+        why.append("summary opens with a comment")
     if parsed["scope"] is not None and parsed["scope"].strip().lower() in SCAFFOLD_SCOPES:
         why.append(f"scope is scaffolding {parsed['scope']!r}")
     low = _norm(summary)
@@ -134,6 +151,10 @@ def gate(parsed, paths, diff_set, placeholder_ok=False):
         s = scaffolding(what, diff_set)
         if s:
             why.append(f"bullet for {path} holds scaffolding {s!r}")
+            break
+        meta = [p for p in SELF_REFERENCE if p in " ".join(what.lower().split())]
+        if meta:
+            why.append(f"bullet for {path} talks about the prompt {meta[0]!r}")
             break
         if _norm(what) in diff_set:
             why.append(f"bullet for {path} is a copy of a diff line")

@@ -62,6 +62,32 @@ pub const SCAFFOLDING: &[&str] = &[
     "collapsed to per-directory counts",
 ];
 
+/// Phrases with which a draft talks about the prompt or the message instead of the
+/// change (SmolLM2-135M: `this is the summary of the evidence`).
+const SELF_REFERENCE: &[&str] = &[
+    "the evidence",
+    "this evidence",
+    "this summary",
+    "the summary of this",
+    "summary of the change",
+    "summary of the evidence",
+    "summary of the staged",
+];
+
+/// How a summary opens when it comments instead of saying what the change does
+/// (`this is a bug`, `this has been changed and …`, `there is a fix`).
+const FILLER_OPENINGS: &[&str] = &[
+    "this is ",
+    "this has ",
+    "this was ",
+    "this will ",
+    "it is ",
+    "it was ",
+    "there is ",
+    "there are ",
+    "there was ",
+];
+
 /// Whether `value` is a list of commit types (`feat, fix, perf`, `feat, diffs, test`):
 /// a comma-separated list of at least two type words and at most one other word, or
 /// three type words and nothing else. `fix the test docs` is a description.
@@ -187,6 +213,18 @@ pub fn check_draft(text: &str, evidence: &Evidence<'_>) -> Vec<Finding> {
                 ));
             }
             junk(s, "the summary", evidence, &mut out);
+            let n = normal(&s.value);
+            if let Some(o) = FILLER_OPENINGS.iter().find(|o| n.starts_with(*o)) {
+                out.push(finding(
+                    s,
+                    format!(
+                        "the summary {:?} opens with {:?}, a comment, not what the change does",
+                        s.value,
+                        o.trim_end()
+                    ),
+                    "start with what the change does, e.g. \"add …\", \"fix …\"",
+                ));
+            }
         }
         None => out.push(Finding::new(
             &DRAFT_QUALITY,
@@ -228,6 +266,8 @@ fn junk(at: &Spanned<String>, what: &str, ev: &Evidence<'_>, out: &mut Vec<Findi
     let hint = "describe the change in your own words";
     let why = if let Some(s) = SCAFFOLDING.iter().find(|s| n.contains(*s)) {
         Some(format!("holds the prompt's scaffolding {s:?}"))
+    } else if let Some(s) = SELF_REFERENCE.iter().find(|s| n.contains(*s)) {
+        Some(format!("talks about the prompt ({s:?}), not the change"))
     } else if value.starts_with(['{', '[', '"']) || value.contains("\":") {
         Some("is JSON syntax, not words".to_owned())
     } else if value
@@ -323,6 +363,13 @@ mod tests {
             "docs: trimmed: 3 of 9 hunks omitted in the docs",
             "chore: shown as stat lines only for the docs",
             "refactor(crates): feat, fix, perf",
+            // SmolLM2-135M under the word patterns (docs/quality.md): words, no content.
+            "fix: this is the summary of the evidence",
+            "refactor(crates): this is a bug",
+            "refactor!: this has been changed and we need to make sure that",
+            "refactor(crates): the summary of this change was that it broke users",
+            "refactor(bin): this is just another example of how you can break your",
+            "fix: there is a bug in the code",
         ] {
             let f = rules_hit(&format!("{subject}{bullet}"));
             assert!(
@@ -366,6 +413,10 @@ mod tests {
             "feat!: drop the --old flag\n\n- Update: crates/core/Cargo.toml — the flag is gone\n\nBREAKING CHANGE: scripts that pass --old fail\n",
             "docs: explain parse_answer's leniency\n",
             "docs: fix the test docs\n\n- Update: crates/core/Cargo.toml — fix tests\n",
+            // Human subjects of this repository that are noun phrases, not imperatives.
+            "docs: the threat model, the rules' source and intent mode's limits\n",
+            "feat: a summary line for each range check\n",
+            "fix: thisis ok, this isn't an opening\n",
         ] {
             assert_eq!(rules_hit(text), Vec::new(), "{text}");
         }
