@@ -287,3 +287,68 @@ fn the_offline_draft_takes_its_scope_from_the_store() {
     let subject = offline_subject(&r);
     assert!(subject.contains("(bin)"), "{subject}");
 }
+
+/// A store whose `SCOPE` value tries to forge the drafted subject (close the scope
+/// early, add a `!`, reorder the line with a bidi control) never gets a subject other
+/// than a well-formed `type(scope): summary` whose scope the validator reads back as the
+/// store's value: such a value is refused, with its file and line, by `jitcommit facts
+/// --check` and by the commit-msg check, and the draft does not use it.
+#[test]
+fn a_scope_fact_cannot_forge_the_drafted_subject() {
+    use jitcommit_core::message::parse;
+    for value in ["x): evil", "x)!", "a:b", "a\u{202e}b", "x\u{2066}y", "core"] {
+        let r = Repo::new();
+        write(&r.dir, "tool.rs", "pub fn a() {}\n");
+        r.git(&["add", "tool.rs"]);
+        r.git(&["commit", "-q", "--no-verify", "-m", "feat: tool"]);
+        let store = format!("- `SCOPE.tool.rs={value}`\n");
+        write(&r.dir, ".commit-context.md", &store);
+        r.git(&["add", ".commit-context.md"]);
+        r.git(&["commit", "-q", "--no-verify", "-m", "chore: store"]);
+        let check =
+            r.sb.cmd(cargo_bin("jitcommit"), &r.dir)
+                .args(["facts", "--check"])
+                .stdin(std::process::Stdio::null())
+                .output()
+                .unwrap();
+        let accepted = check.status.success();
+        let said = String::from_utf8_lossy(&check.stdout).into_owned();
+
+        write(&r.dir, "tool.rs", "pub fn a() {}\npub fn b() {}\n");
+        r.git(&["add", "tool.rs"]);
+        let subject = offline_subject(&r);
+        let parsed = parse(&subject).subject;
+        assert_eq!(parsed.error, None, "{value:?}: {subject:?}");
+        let scope = parsed.scope.map(|s| s.value);
+        if accepted {
+            assert_eq!(scope.as_deref(), Some(value), "{value:?}: {subject:?}");
+            continue;
+        }
+        assert_eq!(scope, None, "{value:?}: a refused store gave {subject:?}");
+        assert!(
+            said.contains(".commit-context.md:1: the scope"),
+            "{value:?}: {said}"
+        );
+        // The commit-msg check refuses a commit that stages the store.
+        write(&r.dir, ".commit-context.md", format!("# Facts\n\n{store}"));
+        r.git(&["add", ".commit-context.md"]);
+        let msg = r.sb.path().join("msg");
+        std::fs::write(
+            &msg,
+            "docs: the store\n\n- Update: .commit-context.md — a scope\n",
+        )
+        .unwrap();
+        let o =
+            r.sb.cmd(cargo_bin("jitcommit-check"), &r.dir)
+                .arg(&msg)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{value:?}: {err}");
+        assert!(
+            err.contains(".commit-context.md:3: the scope"),
+            "{value:?}: {err}"
+        );
+    }
+}

@@ -1,8 +1,9 @@
 //! Arbitrary bytes as a `.commit-context.md`: the fact store's scanner and parser never
 //! panic; every fact they keep has a valid, unique ID and a value of one line within the
-//! cap; every problem names a line of the input; the generated index holds exactly the
-//! parsed facts; writing the facts back as bare lines parses to the same facts; and the
-//! selection over a few paths stays within the store.
+//! cap; a kept `SCOPE` value reads back from a subject as itself; every problem names a
+//! line of the input; the generated index holds exactly the parsed facts; writing the
+//! facts back as bare lines parses to the same facts; and the selection over a few paths
+//! stays within the store.
 #![no_main]
 
 use std::collections::BTreeSet;
@@ -46,6 +47,10 @@ fuzz_target!(|data: &[u8]| {
         assert!(!f.value.chars().any(char::is_control), "{f:?}");
         assert!(!f.value.contains(['\u{2028}', '\u{2029}']), "{f:?}");
         assert!(f.line >= 1 && f.line <= lines, "{f:?}");
+        // A kept scope is one a drafted subject shows as itself.
+        if f.class == "SCOPE" {
+            assert!(facts::reads_back_as_scope(&f.value), "{f:?}");
+        }
     }
 
     // The generated index holds exactly the parsed facts, keyed by ID, sorted.

@@ -1,5 +1,6 @@
-//! Arbitrary bytes through the whole validator path: decode, parse, check (with and
-//! without path tracing), render. None of it may panic; a message that parsed
+//! Arbitrary bytes through the whole validator path (`rules::check_message`: git's
+//! cleanup as the hook or a stored commit sees it, decode, parse, check with and without
+//! path tracing), then render. None of it may panic; a message that parsed
 //! completely must survive a render → parse round trip.
 #![no_main]
 
@@ -8,8 +9,9 @@ use std::collections::BTreeMap;
 use jitcommit_core::config::{
     BodyPolicy, ChangelogSettings, ContextSettings, Convention, Encoding, Exemption, Fact, TypeCase,
 };
+use jitcommit_core::gitenv::{CleanupMode, CommentPrefix, MessageCleanup};
 use jitcommit_core::message::{parse, render, render_wrapped};
-use jitcommit_core::rules::{ChangedPaths, check, check_bytes, decode};
+use jitcommit_core::rules::{ChangedPaths, Cleanup, check, check_message, decode, exemption};
 use libfuzzer_sys::fuzz_target;
 
 fn convention(strict: bool) -> Convention {
@@ -67,7 +69,21 @@ fuzz_target!(|data: &[u8]| {
     let changed = ChangedPaths::from_paths(["src/lib.rs", "src/parser.rs", "docs/a b.md"]);
     let strict = data.first().is_some_and(|b| b & 1 == 1);
     let conv = convention(strict);
-    let findings = check_bytes(data, &conv, Some(&changed));
+    // The second bit: a message file before git's cleanup (comments, scissors), else a
+    // stored message.
+    let cleanup = if data.first().is_some_and(|b| b & 2 == 2) {
+        Cleanup::Hook(MessageCleanup {
+            mode: CleanupMode::Strip,
+            verbose: true,
+            prefix: CommentPrefix::default(),
+        })
+    } else {
+        Cleanup::Stored
+    };
+    let Ok(checked) = check_message(data, &conv, &cleanup, exemption, |_| {
+        Ok::<_, std::convert::Infallible>(Some(&changed))
+    });
+    let findings = checked.findings;
     assert!(
         findings
             .windows(2)

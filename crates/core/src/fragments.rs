@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use crate::config::Convention;
 use crate::redact;
 use crate::repo::{ChangeKind, FileDiff, StagedState};
 
@@ -741,14 +740,4 @@ pub fn status_fragment(state: &StagedState) -> Fragment {
     };
     f.make_monotone();
     f
-}
-
-/// Every file fragment of the staged state, in path order.
-pub fn file_fragments(state: &StagedState, conv: &Convention) -> Vec<Fragment> {
-    let c = Classifier::new(&conv.context.exclude);
-    state
-        .files
-        .iter()
-        .map(|f| file_fragment(f, c.classify(f)))
-        .collect()
 }

@@ -219,14 +219,9 @@ pub fn scissors_line(prefix: &str) -> String {
 
 /// `text` up to (not including) the scissors line for `prefix`. As in git, the line
 /// must be exactly the scissors line ending in `\n` (a `\r\n` ending does not count).
-pub fn cut_at_scissors<'a>(text: &'a str, prefix: &str) -> &'a str {
-    let kept = cut_at_scissors_bytes(text.as_bytes(), prefix).len();
-    // The cut is just after a `\n`, a char boundary.
-    text.get(..kept).unwrap_or(text)
-}
-
-/// [`cut_at_scissors`] over bytes that need not be UTF-8.
-pub fn cut_at_scissors_bytes<'a>(text: &'a [u8], prefix: &str) -> &'a [u8] {
+/// Bytes, which need not be UTF-8: the cut is just after a `\n`, so a UTF-8 text
+/// stays UTF-8.
+pub fn cut_at_scissors<'a>(text: &'a [u8], prefix: &str) -> &'a [u8] {
     let line = format!("{}\n", scissors_line(prefix));
     let line = line.as_bytes();
     if text.starts_with(line) {
@@ -333,7 +328,7 @@ impl MessageCleanup {
         let prefix = self.prefix.resolve(&lossy);
         let cut = match prefix {
             Some(p) if self.verbose || self.mode == CleanupMode::Scissors => {
-                cut_at_scissors_bytes(raw, p)
+                cut_at_scissors(raw, p)
             }
             _ => raw,
         };
@@ -345,14 +340,17 @@ impl MessageCleanup {
     }
 }
 
-/// git's default cleanup of a message that went through an editor (`strip` mode):
-/// cut at the scissors line, drop comment lines, strip whitespace. This is the text
-/// git stores, so it is what the validator checks.
+/// git's default cleanup of a message that went through an editor (`strip` mode) with
+/// `-v`: cut at the scissors line, drop comment lines, strip whitespace. This is the text
+/// git stores, so it is what the validator checks: [`MessageCleanup::apply`] on text.
 pub fn cleanup(text: &str, prefix: &CommentPrefix) -> String {
-    match prefix.resolve(text) {
-        Some(p) => stripspace(cut_at_scissors(text, p), Some(p)),
-        None => stripspace(text, None),
-    }
+    let how = MessageCleanup {
+        mode: CleanupMode::Strip,
+        verbose: true,
+        prefix: prefix.clone(),
+    };
+    // Dropping whole lines and trailing ASCII whitespace keeps UTF-8 valid.
+    String::from_utf8_lossy(&how.apply(text.as_bytes())).into_owned()
 }
 
 /// git's `whitespace` cleanup mode (a message given with `-m` or `-F` and no editor):
@@ -505,16 +503,18 @@ mod tests {
     #[test]
     fn scissors_cut_needs_the_whole_line() {
         let s = scissors_line("#");
-        assert_eq!(cut_at_scissors(&format!("a\n{s}\nb\n"), "#"), "a\n");
-        assert_eq!(cut_at_scissors(&format!("{s}\nb\n"), "#"), "");
+        let cut = |text: String| {
+            String::from_utf8_lossy(cut_at_scissors(text.as_bytes(), "#")).into_owned()
+        };
+        assert_eq!(cut(format!("a\n{s}\nb\n")), "a\n");
+        assert_eq!(cut(format!("{s}\nb\n")), "");
+        assert_eq!(cut(format!("a\n{s} \nb\n")), format!("a\n{s} \nb\n"));
+        assert_eq!(cut(format!("a\n{s}")), format!("a\n{s}"));
+        assert_eq!(cut(format!("a\n {s}\nb\n")), format!("a\n {s}\nb\n"));
+        // Not UTF-8 on either side: the cut is on bytes.
         assert_eq!(
-            cut_at_scissors(&format!("a\n{s} \nb\n"), "#"),
-            format!("a\n{s} \nb\n")
-        );
-        assert_eq!(cut_at_scissors(&format!("a\n{s}"), "#"), format!("a\n{s}"));
-        assert_eq!(
-            cut_at_scissors(&format!("a\n {s}\nb\n"), "#"),
-            format!("a\n {s}\nb\n")
+            cut_at_scissors(&[b"a\xe9\n", s.as_bytes(), b"\n\xff\n"].concat(), "#"),
+            b"a\xe9\n"
         );
     }
 }

@@ -7,7 +7,8 @@
 use std::path::PathBuf;
 
 use jitcommit_core::gitenv::{
-    self, CommentPrefix, cleanup, cleanup_whitespace, cut_at_scissors, stripspace,
+    self, CleanupMode, CommentPrefix, MessageCleanup, cleanup, cleanup_whitespace, cut_at_scissors,
+    stripspace,
 };
 use jitcommit_testkit::{Sandbox, write};
 use proptest::prelude::*;
@@ -147,12 +148,12 @@ fn editor_default_cleanup_matches_git() {
             let stored = stored_or_empty(stored);
             let p = prefix.resolve(&seen).unwrap();
             assert_eq!(stripspace(&seen, Some(p)), stored, "{config:?} {input:?}");
-            if cut_at_scissors(&seen, p) == seen {
+            if cut_at_scissors(seen.as_bytes(), p) == seen.as_bytes() {
                 assert_eq!(cleanup(&seen, prefix), stored, "{config:?} {input:?}");
             } else {
                 assert_eq!(
-                    cleanup(&seen, prefix),
-                    stripspace(cut_at_scissors(&seen, p), Some(p))
+                    cleanup(&seen, prefix).as_bytes(),
+                    gitenv::stripspace_bytes(cut_at_scissors(seen.as_bytes(), p), Some(p))
                 );
             }
         }
@@ -176,7 +177,7 @@ fn auto_picks_another_char_when_the_message_starts_with_hash() {
                 // No -v: git strips ';' comments but does not cut (see above).
                 assert_eq!(stripspace(&seen, Some(";")), stored, "{seen:?}");
             }
-            if !v.is_empty() || cut_at_scissors(&seen, ";") == seen {
+            if !v.is_empty() || cut_at_scissors(seen.as_bytes(), ";") == seen.as_bytes() {
                 assert_eq!(cleanup(&seen, &CommentPrefix::Auto), stored, "{seen:?}");
             }
         }
@@ -188,8 +189,13 @@ fn other_cleanup_modes_match_git() {
     let mut repo = Repo::new();
     // `--cleanup=scissors` with an editor: cut, then whitespace only.
     for (config, prefix) in [(&[][..], "#"), (&["core.commentString=//"][..], "//")] {
+        let how = MessageCleanup {
+            mode: CleanupMode::Scissors,
+            verbose: false,
+            prefix: CommentPrefix::Fixed(prefix.to_owned()),
+        };
         check(&mut repo, config, &["--cleanup=scissors"], &|seen| {
-            cleanup_whitespace(cut_at_scissors(seen, prefix))
+            String::from_utf8_lossy(&how.apply(seen.as_bytes())).into_owned()
         });
     }
     check(&mut repo, &[], &["--cleanup=whitespace"], &|seen| {

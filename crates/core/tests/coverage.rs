@@ -1,4 +1,4 @@
-//! `rules::check_draft` (coverage and verb/status agreement forced on) against staged
+//! `rules::check` with `coverage = true` (coverage and verb/status agreement on) against staged
 //! sets made by real git: the offline draft always covers what is staged, with verbs that
 //! agree, and a draft that drops a path or misnames a status is caught.
 #![allow(clippy::unwrap_used)]
@@ -23,7 +23,7 @@ fn findings_of_draft(
     let changed = ChangedPaths::new(&changes);
     let mut m = offline::draft(&state, &conv).unwrap();
     edit(&mut m);
-    rules::check_draft(&render(&m), &conv, &changed)
+    rules::check(&render(&m), &with_coverage(conv), Some(&changed))
         .into_iter()
         .filter(|f| f.rule != "placeholder")
         .map(|f| (f.rule.to_owned(), f.message))
@@ -113,5 +113,12 @@ fn check_ignores_coverage_unless_the_convention_asks() {
     let conv = Convention::default();
     assert!(rules::check(text, &conv, Some(&changed)).is_empty());
     // Plain paths carry no statuses: nothing to compare, nothing claimed.
-    assert!(rules::check_draft(text, &conv, &changed).is_empty());
+    assert!(rules::check(text, &with_coverage(conv), Some(&changed)).is_empty());
+}
+
+fn with_coverage(conv: Convention) -> Convention {
+    Convention {
+        coverage: true,
+        ..conv
+    }
 }

@@ -4,10 +4,11 @@
 mod rules_common;
 
 use jitcommit_core::config::{Convention, Exemption, TypeCase};
+use jitcommit_core::gitenv::{CleanupMode, CommentPrefix, MessageCleanup};
 use jitcommit_core::repo::{Change, ChangeKind};
 use jitcommit_core::rules::{
-    ChangedPaths, RULES, WHY_PLACEHOLDER, check, check_bytes, decode, exemption, exemption_kind,
-    explain,
+    ChangedPaths, Checked, Cleanup, RULES, WHY_PLACEHOLDER, check, check_message, decode,
+    exemption, exemption_kind, explain, traced_set,
 };
 use rules_common::{changed, conv, optional_body};
 
@@ -365,14 +366,136 @@ fn decode_points_at_the_first_bad_byte() {
     assert_eq!(f, Some(("message-encoding", 3, 2)));
 }
 
+/// [`check_message`] with the given cleanup, the client's exemptions and a fixed set.
+fn check_raw(raw: &[u8], cleanup: &Cleanup, changed: Option<&ChangedPaths>) -> Checked {
+    let Ok(checked) = check_message(raw, &conv(), cleanup, exemption, |_| {
+        Ok::<_, std::convert::Infallible>(changed)
+    });
+    checked
+}
+
+fn hook_cleanup() -> Cleanup {
+    Cleanup::Hook(MessageCleanup {
+        mode: CleanupMode::Strip,
+        verbose: true,
+        prefix: CommentPrefix::Fixed("#".into()),
+    })
+}
+
 #[test]
-fn check_bytes_reports_encoding_and_the_rest() {
+fn raw_bytes_report_encoding_and_the_rest() {
     let raw = b"feat: ok\n\n- Changed: src/parser.rs \xe2\x80\x94 caf\xe9\n";
-    let got: Vec<_> = check_bytes(raw, &conv(), Some(&changed()))
+    let got: Vec<_> = check_raw(raw, &Cleanup::Stored, Some(&changed()))
+        .findings
         .into_iter()
         .map(|f| (f.rule, f.line, f.column))
         .collect();
     assert_eq!(got, [("bullet-verb", 3, 3), ("message-encoding", 3, 31)]);
+}
+
+#[test]
+fn the_hook_cleanup_decides_what_is_checked() {
+    // Latin-1 in a comment and below the scissors line: git drops both, so what it
+    // stores is UTF-8 and only the verb is wrong, on the line git keeps.
+    let raw = b"\n# caf\xe9\nfeat: ok\n\n- Changed: src/parser.rs \xe2\x80\x94 why\n\
+# ------------------------ >8 ------------------------\ncaf\xe9\n";
+    let checked = check_raw(raw, &hook_cleanup(), Some(&changed()));
+    assert_eq!(
+        checked.cleaned,
+        "feat: ok\n\n- Changed: src/parser.rs \u{2014} why\n"
+    );
+    let got: Vec<_> = checked
+        .findings
+        .iter()
+        .map(|f| (f.rule, f.line, f.column))
+        .collect();
+    assert_eq!(got, [("bullet-verb", 3, 3)]);
+    // A stored message is not cut: the scissors line is text, the Latin-1 byte a finding.
+    let stored = check_raw(raw, &Cleanup::Stored, Some(&changed()));
+    assert!(
+        stored
+            .findings
+            .iter()
+            .any(|f| f.rule == "message-encoding" && f.line == 1)
+    );
+}
+
+#[test]
+fn an_exempt_message_gives_its_kind_and_only_an_encoding_finding() {
+    let checked = check_raw(b"Merge branch 'x' caf\xe9\n", &Cleanup::Stored, None);
+    assert_eq!(checked.exempt, Some(Exemption::Merge));
+    let got: Vec<_> = checked.findings.iter().map(|f| f.rule).collect();
+    assert_eq!(got, ["message-encoding"]);
+    assert_eq!(checked.cleaned, "Merge branch 'x' caf\u{fffd}\n");
+}
+
+#[test]
+fn the_set_is_asked_for_only_when_a_bullet_names_a_path() {
+    let conv = conv();
+    let mut asked = Vec::new();
+    for msg in [
+        &b"fix: y\n\nprose only, no bullets\n"[..],
+        b"Merge branch 'x'\n",
+        b"fix: y\n\n- Fix: /abs/path \xe2\x80\x94 not traced\n",
+        b"fix: y\n\n- Fix: ./src/a.rs/ \xe2\x80\x94 why\n- Move: b \xe2\x86\x92 c/d \xe2\x80\x94 why\n",
+    ] {
+        check_message(msg, &conv, &Cleanup::Stored, exemption, |paths| {
+            asked.push(paths.to_vec());
+            Ok::<Option<ChangedPaths>, ()>(None)
+        })
+        .unwrap();
+    }
+    assert_eq!(asked, vec![vec!["b", "c/d", "src/a.rs"]]);
+    // Coverage needs the set even without a bullet path.
+    let coverage = Convention {
+        coverage: true,
+        ..conv
+    };
+    let mut asked = 0;
+    check_message(
+        b"fix: y\n\nprose only\n",
+        &coverage,
+        &Cleanup::Stored,
+        exemption,
+        |_| {
+            asked += 1;
+            Ok::<Option<ChangedPaths>, ()>(None)
+        },
+    )
+    .unwrap();
+    assert_eq!(asked, 1);
+}
+
+#[test]
+fn a_tracing_error_is_returned_as_it_is() {
+    let got = check_message(
+        b"fix: y\n\n- Fix: src/a.rs \xe2\x80\x94 why\n",
+        &conv(),
+        &Cleanup::Stored,
+        exemption,
+        |_| Err::<Option<ChangedPaths>, _>("no HEAD"),
+    );
+    assert_eq!(got, Err("no HEAD"));
+}
+
+#[test]
+fn proved_paths_pass_and_unproved_ones_get_the_full_set() {
+    let conv = conv();
+    let msg = b"fix: y\n\n- Fix: src/a.rs \xe2\x80\x94 why\n";
+    let proved = check_message(msg, &conv, &Cleanup::Stored, exemption, |paths| {
+        traced_set(paths, true, || -> Result<Vec<Change>, ()> {
+            panic!("a proved set needs no diff")
+        })
+        .map(Some)
+    })
+    .unwrap();
+    assert!(proved.findings.is_empty());
+    let full = check_message(msg, &conv, &Cleanup::Stored, exemption, |paths| {
+        traced_set(paths, false, || Ok::<_, ()>(Vec::new())).map(Some)
+    })
+    .unwrap();
+    let got: Vec<_> = full.findings.iter().map(|f| f.rule).collect();
+    assert_eq!(got, ["bullet-path"]);
 }
 
 #[test]
@@ -429,6 +552,8 @@ fn huge_and_strange_input_does_not_panic() {
         "fix: 👍🏽\n\n- Add: 👍🏽 — 👍🏽",
     ] {
         let _ = check(text, &conv, Some(&changed));
-        let _ = check_bytes(text.as_bytes(), &conv, Some(&changed));
+        for cleanup in [Cleanup::Stored, hook_cleanup()] {
+            let _ = check_raw(text.as_bytes(), &cleanup, Some(&changed));
+        }
     }
 }

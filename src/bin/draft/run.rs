@@ -284,11 +284,9 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
     let state = repo.staged()?;
     let settings = settings(&repo, args)?;
     let conv = convention(&repo, Some(&settings))?;
-    let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
     let intent = intent_from(args);
     let intent = intent.as_deref();
     let store = fact_store(&repo, &conv);
-    let structure = structure_for(&repo, &state, &conv, &store);
     // With a model configured, the server is asked for its window (no model call).
     let deadline = Instant::now() + settings.timeout;
     let client = Client::new(&settings, Window::of(&conv.context))
@@ -297,18 +295,17 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             c.discover(deadline);
             c
         });
-    let input = PromptInput {
-        state: &state,
-        conv: &conv,
-        structure: &structure,
+    let p = with_prompt_input(
+        &repo,
+        &state,
+        &conv,
+        &store,
         intent,
-        counter: &counter,
-        store: &store,
-    };
-    let p = match &client {
-        Some(c) => c.compose(deadline, &input),
-        None => input.build(),
-    }
+        |input| match &client {
+            Some(c) => c.compose(deadline, input),
+            None => input.build(),
+        },
+    )
     .map_err(RunError::DoesNotFit)?;
     let window = client.as_ref().map(|c| c.budget().1.to_owned());
     let selected = facts::select_staged(&store, &state);
@@ -501,23 +498,15 @@ fn draft(
         return offline_draft("no model configured: git config jitcommit.model NAME".to_owned());
     }
     let deadline = start + settings.timeout;
-    let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
-    let structure = structure_for(repo, &state, &conv, &store);
     let mut client = match Client::new(&settings, Window::of(&conv.context)) {
         Ok(c) => c,
         Err(e) => return offline_draft(e.to_string()),
     };
     client.discover(deadline);
     debug(&format!("jitcommit-draft: budget {}", client.budget().1));
-    let input = PromptInput {
-        state: &state,
-        conv: &conv,
-        structure: &structure,
-        intent,
-        counter: &counter,
-        store: &store,
-    };
-    let p = match client.compose(deadline, &input) {
+    let p = match with_prompt_input(repo, &state, &conv, &store, intent, |input| {
+        client.compose(deadline, input)
+    }) {
         Ok(p) => p,
         Err(e) => return offline_draft(format!("the change does not fit the model's budget: {e}")),
     };
@@ -603,8 +592,29 @@ fn draft(
     offline_draft("no valid answer".to_owned())
 }
 
-/// The draft's structure: the offline draft's bullets, and scopes from the
-/// convention or the staged paths and the manifests of their directories.
+/// What a prompt is built from, for `--print-context` and the model's draft alike: the
+/// staged `state`, the convention, the fact store, the intent, the message's structure
+/// and the convention's token counter, handed to `f`.
+fn with_prompt_input<T>(
+    repo: &Repo,
+    state: &StagedState,
+    conv: &Convention,
+    store: &facts::Store,
+    intent: Option<&str>,
+    f: impl FnOnce(&PromptInput<'_>) -> T,
+) -> T {
+    let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
+    let structure = structure_for(repo, state, conv, store);
+    f(&PromptInput {
+        state,
+        conv,
+        structure: &structure,
+        intent,
+        counter: &counter,
+        store,
+    })
+}
+
 /// The structure of this draft: the offline draft's bullets, and the scopes the
 /// repository's `SCOPE` facts give for the staged paths first (most specific first),
 /// then the convention's list or the names derived from the paths and manifests.

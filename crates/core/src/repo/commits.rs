@@ -233,11 +233,6 @@ impl Repo {
                 .is_ok_and(|h| h.kind() == gix::object::Kind::Commit)
     }
 
-    /// The number of parents of `commit` (2 or more for a merge).
-    pub fn parent_count(&self, commit: ObjectId) -> Result<usize, RepoError> {
-        Ok(self.find_commit(commit)?.parent_ids().count())
-    }
-
     /// Resolves a revision (`HEAD~2`, a branch, a full or abbreviated id) to a commit.
     pub fn resolve_commit(&self, rev: &str) -> Result<ObjectId, RepoError> {
         let unknown = |source: Option<super::GixError>| RepoError::UnknownRevision {

@@ -1,8 +1,7 @@
-//! Coverage rules, on with `coverage = true` (and always for drafts, see
-//! [`super::check_draft`]): every changed path is named by a bullet, itself or through
-//! its directory (`bullet-coverage`), and a verb that says what happened to its path
-//! (`Add`, `Remove`, `Rename`, `Move … → …`) agrees with the path's status
-//! (`bullet-status`). Both need the statuses, so they run only against a
+//! Coverage rules, on with the convention's `coverage = true`: every changed path is
+//! named by a bullet, itself or through its directory (`bullet-coverage`), and a verb
+//! that says what happened to its path (`Add`, `Remove`, `Rename`, `Move … → …`) agrees
+//! with the path's status (`bullet-status`). Both need the statuses, so they run only against a
 //! [`ChangedPaths`] built from changes.
 
 use std::collections::BTreeSet;
@@ -73,7 +72,7 @@ impl Claim {
 }
 
 pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
-    if !ctx.coverage || ctx.conv.body == crate::config::BodyPolicy::Free {
+    if !ctx.conv.coverage || ctx.conv.body == crate::config::BodyPolicy::Free {
         return;
     }
     let Some(changed) = ctx.changed else { return };

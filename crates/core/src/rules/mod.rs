@@ -2,10 +2,12 @@
 //! one-line summary and a long explanation (what, why, an example) kept in one
 //! `docs/<id>.md` file that both rustdoc and `jitcommit-check --explain` show.
 //!
-//! Findings are data ([`Finding`]), never errors. [`check`] runs every family on a
-//! cleaned message; [`check_bytes`] and [`decode`] handle raw bytes that may not be
-//! UTF-8; [`exemption`] recognises the messages git writes itself (merges, reverts,
-//! `fixup!` …) that the convention leaves alone.
+//! Findings are data ([`Finding`]), never errors. [`check_message`] is the one way from
+//! a message's bytes to its findings, used by the commit-msg hook, `--range` and the
+//! server hooks: git's cleanup ([`Cleanup`]), [`decode`], the exemption ([`exemption`]
+//! for a message not yet committed, [`stored_exemption`] for a stored one), path
+//! tracing ([`traced_paths`], [`traced_set`]), then every family. [`check`] is the same
+//! for a text that is already what git stores (a rendered draft).
 //!
 //! Families, one module each: [`subject`], [`body`], [`bullet`], [`paths`],
 //! [`coverage`], [`trailer`], [`placeholder`], [`encoding`]; and [`quality`], the
@@ -27,8 +29,12 @@ pub use exempt::{CommitFacts, exemption, exemption_kind, stored_exemption};
 pub use paths::{ChangedPaths, Side, traced_paths};
 pub use placeholder::WHY_PLACEHOLDER;
 
-use crate::config::Convention;
+use std::borrow::{Borrow, Cow};
+
+use crate::config::{Convention, Exemption};
+use crate::gitenv::{self, MessageCleanup};
 use crate::message::{Parsed, Pos, parse, split_lines};
+use crate::repo::Change;
 
 /// One rule's identity and documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -64,7 +70,7 @@ pub static RULES: &[RuleInfo] = &[
 ];
 
 /// The rules applied to model drafts only, before the hook accepts one
-/// ([`quality::check_draft`]); [`check`] does not run them.
+/// ([`quality::check_draft`]); [`check_message`] does not run them.
 pub static DRAFT_RULES: &[RuleInfo] = &[quality::DRAFT_QUALITY];
 
 /// The rule with this id, for `--explain`.
@@ -111,50 +117,130 @@ pub(crate) struct Ctx<'a> {
     pub(crate) parsed: Parsed,
     pub(crate) conv: &'a Convention,
     pub(crate) changed: Option<&'a ChangedPaths>,
-    /// `bullet-coverage` and `bullet-status` run (the convention's `coverage`, or a draft).
-    pub(crate) coverage: bool,
 }
 
-/// Checks a cleaned message (git's cleanup already applied, see `gitenv`) against
-/// the convention. `changed` is the commit's changed paths for `bullet-path`
-/// tracing (`None`: not traced). Exempt messages give no findings. The findings come
-/// sorted by line, then column. Never panics.
-pub fn check(text: &str, conv: &Convention, changed: Option<&ChangedPaths>) -> Vec<Finding> {
-    if exemption(text, conv).is_some() {
-        return Vec::new();
+/// How a message's bytes are cleaned before they are checked.
+#[derive(Debug, Clone)]
+pub enum Cleanup {
+    /// A message file before git cleans it (commit-msg, `--stdin`), cleaned the way git
+    /// will clean it.
+    Hook(MessageCleanup),
+    /// A stored commit message: git cleaned it when it was written; whitespace is
+    /// stripped again for commits written without git's cleanup.
+    Stored,
+    /// Checked as it is: the text is already what git stores (a rendered draft).
+    Verbatim,
+}
+
+impl Cleanup {
+    /// The text git stores for `raw`: bytes, because whether that text is UTF-8 is
+    /// decided on what git keeps (a Latin-1 line below the scissors or in a comment is
+    /// cut off).
+    pub fn apply<'a>(&self, raw: &'a [u8]) -> Cow<'a, [u8]> {
+        match self {
+            Cleanup::Hook(how) => Cow::Owned(how.apply(raw)),
+            Cleanup::Stored => Cow::Owned(gitenv::stripspace_bytes(raw, None)),
+            Cleanup::Verbatim => Cow::Borrowed(raw),
+        }
     }
-    check_parsed(text, parse(text), conv, changed)
+}
+
+/// What checking one message found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checked {
+    /// The text as git stores it (what the findings' lines refer to); bytes that are not
+    /// UTF-8, and NUL bytes, are shown as U+FFFD.
+    pub cleaned: String,
+    /// The exemption that applied, if any (no rule findings then).
+    pub exempt: Option<Exemption>,
+    /// The findings, sorted by line, then column; lines refer to `cleaned`.
+    pub findings: Vec<Finding>,
+}
+
+/// Checks the message `raw` against `conv`: cleans it as `cleanup` says, decodes it
+/// (not UTF-8 or a NUL byte: one `message-encoding` finding at the first bad byte, and
+/// the rest is checked as lossy text so every other problem shows too), asks `exempt`
+/// whether the convention leaves it alone ([`exemption`], or [`stored_exemption`] for a
+/// stored commit), then runs every rule.
+///
+/// `trace` is asked for the changed-path set only when the message has bullet paths to
+/// trace (or `coverage` is on); it gets those paths (see [`traced_paths`]) and returns
+/// `None` when tracing is off, or a set for which `bullet-path` finds what it would find
+/// against the full one (see [`traced_set`]). Its error is returned as it is. Never
+/// panics.
+pub fn check_message<P: Borrow<ChangedPaths>, E>(
+    raw: &[u8],
+    conv: &Convention,
+    cleanup: &Cleanup,
+    exempt: impl FnOnce(&str, &Convention) -> Option<Exemption>,
+    trace: impl FnOnce(&[String]) -> Result<Option<P>, E>,
+) -> Result<Checked, E> {
+    let stored = cleanup.apply(raw);
+    let (cleaned, encoding) = match decode(&stored) {
+        Ok(text) => (text.to_owned(), None),
+        Err(f) => (
+            String::from_utf8_lossy(&stored).replace('\0', "\u{fffd}"),
+            Some(f),
+        ),
+    };
+    if let Some(e) = exempt(&cleaned, conv) {
+        return Ok(Checked {
+            cleaned,
+            exempt: Some(e),
+            findings: encoding.into_iter().collect(),
+        });
+    }
+    let parsed = parse(&cleaned);
+    let paths = traced_paths(&parsed);
+    // No bullet path to trace: the rule would not look at the set, so none is computed
+    // (unless `coverage` asks whether every changed path is named).
+    let changed = if paths.is_empty() && !conv.coverage {
+        None
+    } else {
+        trace(&paths)?
+    };
+    let mut findings = check_parsed(&cleaned, parsed, conv, changed.as_ref().map(Borrow::borrow));
+    findings.extend(encoding);
+    Ok(Checked {
+        cleaned,
+        exempt: None,
+        findings: sorted(findings),
+    })
+}
+
+/// [`check_message`] for a text that is already what git stores, with the exemptions
+/// of a message not yet committed and `changed` as the commit's changed paths (`None`:
+/// not traced).
+pub fn check(text: &str, conv: &Convention, changed: Option<&ChangedPaths>) -> Vec<Finding> {
+    let Ok(checked) = check_message(text.as_bytes(), conv, &Cleanup::Verbatim, exemption, |_| {
+        Ok::<_, std::convert::Infallible>(changed)
+    });
+    checked.findings
+}
+
+/// The set to trace `paths` against: the paths themselves when a probe `proved` each one
+/// changed (every bullet then passes, as it would against the full set), else the full
+/// set from `changes` (which also feeds the "nearest changed paths" hints, and which
+/// `coverage` needs: callers do not probe then).
+pub fn traced_set<E>(
+    paths: &[String],
+    proved: bool,
+    changes: impl FnOnce() -> Result<Vec<Change>, E>,
+) -> Result<ChangedPaths, E> {
+    Ok(if proved {
+        ChangedPaths::from_paths(paths.iter().cloned())
+    } else {
+        ChangedPaths::new(&changes()?)
+    })
 }
 
 /// Every rule on `text` already parsed as `parsed`, with no exemption: the caller has
-/// decided that none applies ([`exemption`], or [`stored_exemption`] for a stored
-/// commit), and parses once when it first asks [`traced_paths`].
-pub fn check_parsed(
+/// decided that none applies. Findings are sorted.
+pub(crate) fn check_parsed(
     text: &str,
     parsed: Parsed,
     conv: &Convention,
     changed: Option<&ChangedPaths>,
-) -> Vec<Finding> {
-    check_all(text, parsed, conv, changed, conv.coverage)
-}
-
-/// Every rule on a drafted message, with `bullet-coverage` and `bullet-status` on
-/// whatever the convention says: a draft names every staged path in `changed` (built
-/// from the staged changes, so it knows their statuses) and gives each the verb its
-/// status allows. Exempt messages give no findings, as in [`check`].
-pub fn check_draft(text: &str, conv: &Convention, changed: &ChangedPaths) -> Vec<Finding> {
-    if exemption(text, conv).is_some() {
-        return Vec::new();
-    }
-    check_all(text, parse(text), conv, Some(changed), true)
-}
-
-fn check_all(
-    text: &str,
-    parsed: Parsed,
-    conv: &Convention,
-    changed: Option<&ChangedPaths>,
-    coverage: bool,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     encoding::check_nul(text, &mut out);
@@ -173,7 +259,6 @@ fn check_all(
         lines,
         conv,
         changed,
-        coverage,
     };
     subject::check(&ctx, &mut out);
     body::check(&ctx, &mut out);
@@ -183,24 +268,6 @@ fn check_all(
     trailer::check(&ctx, &mut out);
     placeholder::check(&ctx, &mut out);
     sorted(out)
-}
-
-/// Like [`check`], for raw bytes: invalid UTF-8 gives a `message-encoding` finding
-/// at the first bad byte, and the rest is checked as lossily decoded text.
-pub fn check_bytes(raw: &[u8], conv: &Convention, changed: Option<&ChangedPaths>) -> Vec<Finding> {
-    match std::str::from_utf8(raw) {
-        Ok(text) => check(text, conv, changed),
-        Err(_) => {
-            let mut out: Vec<Finding> = decode(raw).err().into_iter().collect();
-            let lossy = String::from_utf8_lossy(raw);
-            out.extend(
-                check(&lossy, conv, changed)
-                    .into_iter()
-                    .filter(|f| f.rule != encoding::MESSAGE_ENCODING.id),
-            );
-            sorted(out)
-        }
-    }
 }
 
 fn sorted(mut out: Vec<Finding>) -> Vec<Finding> {

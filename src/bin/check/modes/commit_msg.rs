@@ -10,13 +10,13 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use jitcommit_core::config::{Convention, Loaded, Origin};
-use jitcommit_core::gitenv::{CleanupMode, MessageCleanup};
+use jitcommit_core::gitenv::{self, CleanupMode, MessageCleanup};
 use jitcommit_core::invocation::{self, CommitArgs};
 use jitcommit_core::repo::{Change, Repo, RepoError};
-use jitcommit_core::rules::ChangedPaths;
+use jitcommit_core::rules::{self, ChangedPaths, Cleanup};
 
 use crate::args::Settings;
-use crate::engine::{self, Cleanup};
+use crate::engine;
 use crate::error::CheckError;
 use crate::modes::{Outcome, local_convention, tracing};
 use crate::output::{Printer, Report, Style, line_map};
@@ -102,7 +102,7 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
         }
         _ => false,
     };
-    let checked = engine::check(&raw, conv, &cleanup, |paths| match &repo {
+    let trace = |paths: &[String]| match &repo {
         Some(r) if tracing(settings, conv) => {
             // Tracing needs HEAD. A client hook never blocks a commit for the tool's own
             // limitation: it checks the rest and says what it could not.
@@ -118,14 +118,15 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
             }
             // Coverage needs every changed path with its status: no probe then.
             let proved = !conv.coverage && r.staged_changes_all(paths)?;
-            engine::traced_set(paths, proved, || changes(r)).map(Some)
+            rules::traced_set(paths, proved, || changes(r)).map(Some)
         }
         _ => Ok::<_, RepoError>(None),
-    })?;
+    };
+    let checked = rules::check_message(&raw, conv, &cleanup, rules::exemption, trace)?;
 
     // Findings point at the lines the user edited, not at the cleaned text.
-    let mut findings = checked.findings;
-    let map = line_map(&String::from_utf8_lossy(&raw), &checked.cleaned);
+    let (cleaned, exempt, mut findings) = engine::printable(checked);
+    let map = line_map(&String::from_utf8_lossy(&raw), &cleaned);
     for f in &mut findings {
         if let Some(&l) = f.line.checked_sub(1).and_then(|i| map.get(i)) {
             f.line = l;
@@ -137,7 +138,7 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
         refname: None,
         subject: None,
         file: Some(file.map_or_else(|| "<stdin>".to_string(), |p| p.display().to_string())),
-        exempt: checked.exempt,
+        exempt,
         findings,
     };
     let stdout = std::io::stdout();
@@ -218,10 +219,10 @@ fn cleanup_for(repo: Option<&Repo>, commit: Option<&CommitArgs>, hook: bool) -> 
         return Cleanup::Hook(MessageCleanup {
             mode: CleanupMode::Strip,
             verbose: true,
-            prefix: engine::prefix(None, None),
+            prefix: gitenv::comment_prefix(None, None),
         });
     };
-    let prefix = engine::prefix(
+    let prefix = gitenv::comment_prefix(
         repo.config_string("core.commentString").as_deref(),
         repo.config_string("core.commentChar").as_deref(),
     );
@@ -256,7 +257,7 @@ fn clean_for_saving(raw: &[u8], cleanup: &Cleanup) -> Vec<u8> {
             ..how.clone()
         }
         .apply(raw),
-        Cleanup::Stored => raw.to_vec(),
+        Cleanup::Stored | Cleanup::Verbatim => raw.to_vec(),
     }
 }
 

@@ -16,7 +16,7 @@ use jitcommit_core::repo::{ObjectId, Repo, RepoError, SharedRepo};
 use jitcommit_core::rules;
 
 use crate::args::Settings;
-use crate::engine::{self, Cleanup};
+use crate::engine;
 use crate::error::CheckError;
 use crate::output::{Printer, Report};
 
@@ -152,23 +152,24 @@ fn check_stored(
         is_commit: &is_commit,
     };
     let exempt = |text: &str, conv: &Convention| rules::stored_exemption(text, conv, &facts);
-    let checked = engine::check_with(raw, conv, &Cleanup::Stored, exempt, |paths| {
+    let checked = rules::check_message(raw, conv, &rules::Cleanup::Stored, exempt, |paths| {
         if !trace {
             return Ok::<_, RepoError>(None);
         }
         let repo = repo.get()?;
         // Coverage needs every changed path with its status: no probe then.
         let proved = !conv.coverage && repo.commit_changes_all(id, paths)?;
-        engine::traced_set(paths, proved, || repo.commit_changes_for_tracing(id)).map(Some)
+        rules::traced_set(paths, proved, || repo.commit_changes_for_tracing(id)).map(Some)
     })?;
-    let subject = checked.cleaned.lines().next().unwrap_or("").to_string();
+    let (cleaned, exempt, findings) = engine::printable(checked);
+    let subject = cleaned.lines().next().unwrap_or("").to_string();
     Ok(Report {
         commit: Some(id.to_string()),
         refname: None,
         subject: Some(subject),
         file: None,
-        exempt: checked.exempt,
-        findings: checked.findings,
+        exempt,
+        findings,
     })
 }
 
