@@ -627,7 +627,15 @@ fn check_scope(s: &str) -> Result<(), &'static str> {
     if s.is_empty() || s.chars().any(|c| c.is_whitespace() || "()".contains(c)) {
         return Err("a scope is a non-empty word without spaces, '(' or ')'");
     }
-    check_prompt_value(s)
+    check_prompt_value(s)?;
+    // A drafted subject carries the scope: it must read back as itself (an invisible
+    // or bidi control would be rendered as a space, a scope nobody configured).
+    if !crate::message::reads_back_as_scope(s) {
+        return Err(
+            "a scope reads back from `type(scope): …` as itself: no invisible or bidi control characters",
+        );
+    }
+    Ok(())
 }
 
 fn check_verb(s: &str) -> Result<(), &'static str> {

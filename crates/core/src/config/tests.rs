@@ -338,6 +338,13 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
         Some("tool.commit-convention.type-case"),
     ),
     (
+        // A right-to-left override reaches the drafted subject as a space.
+        ".commit-convention.toml",
+        "scopes = [\"core\", \"a\u{202e}b\"]\n",
+        ".commit-convention.toml:1:19: scopes: invalid value \"a\\u{202e}b\": a scope reads back from `type(scope): …` as itself: no invisible or bidi control characters",
+        Some("scopes"),
+    ),
+    (
         ".commit-convention.toml",
         "verbs = []\n",
         ".commit-convention.toml:1:9: verbs: the list must not be empty",

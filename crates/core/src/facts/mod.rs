@@ -210,7 +210,7 @@ pub fn check_fact(id: &str, value: &str) -> Result<(), String> {
 
 /// A `SCOPE` value reaches the drafted subject `type(scope): summary` (the offline
 /// draft's scope, the model's scope list), so it must be a scope the validator reads
-/// back from that subject as itself: [`reads_back_as_scope`], the grammar's own answer
+/// back from that subject as itself: [`crate::message::reads_back_as_scope`], the grammar's own answer
 /// (no `(` or `)`, no character the renderer replaces because it breaks or reorders
 /// the line). It is also one word of at most 40 characters, without `<`, `>` or a
 /// backtick (it is shown in the prompt), nor the subject's own delimiters `:` and `!`.
@@ -224,12 +224,12 @@ fn check_scope(value: &str) -> Result<(), String> {
             "the scope {value:?} must be one word of at most 40 characters, without ( ) < > ` : !"
         ));
     }
-    if reads_back_as_scope(value) {
+    if crate::message::reads_back_as_scope(value) {
         return Ok(());
     }
     let what = match value
         .chars()
-        .find(|c| !reads_back_as_scope(c.encode_utf8(&mut [0; 4])))
+        .find(|c| !crate::message::reads_back_as_scope(c.encode_utf8(&mut [0; 4])))
     {
         Some(c) => format!("holds {c:?}, which"),
         None => "is a scope that".to_owned(),
@@ -237,24 +237,6 @@ fn check_scope(value: &str) -> Result<(), String> {
     Err(format!(
         "the scope {value:?} {what} a subject \"type(scope): summary\" does not keep"
     ))
-}
-
-/// Whether `scope`, rendered in a subject as a draft is and parsed back by the validator,
-/// is a well-formed subject's scope equal to `scope`.
-pub fn reads_back_as_scope(scope: &str) -> bool {
-    let m = crate::message::Message {
-        subject: crate::message::Subject {
-            kind: "x".to_owned(),
-            scope: Some(scope.to_owned()),
-            breaking: false,
-            summary: "x".to_owned(),
-        },
-        prose: Vec::new(),
-        bullets: Vec::new(),
-        trailers: Vec::new(),
-    };
-    let parsed = crate::message::parse(&crate::message::render(&m)).subject;
-    parsed.error.is_none() && parsed.scope.is_some_and(|s| s.value == scope)
 }
 
 /// Reads a Markdown store: every valid fact, and every problem with its line
@@ -554,12 +536,12 @@ mod tests {
     fn a_scope_is_one_the_subject_reads_back() {
         for ok in ["core", "api-v2", "ns/sub", "ünï", "a.b_c"] {
             assert!(check_fact("SCOPE.src/**", ok).is_ok(), "{ok}");
-            assert!(reads_back_as_scope(ok), "{ok}");
+            assert!(crate::message::reads_back_as_scope(ok), "{ok}");
         }
         // The renderer turns bidi controls into spaces: the subject would show another
         // scope than the store's.
         for bad in ["a\u{202e}b", "\u{2066}x", "x\u{2069}", "a\u{202a}"] {
-            assert!(!reads_back_as_scope(bad), "{bad:?}");
+            assert!(!crate::message::reads_back_as_scope(bad), "{bad:?}");
             let e = check_fact("SCOPE.src/**", bad).expect_err(bad);
             assert!(e.contains("does not keep"), "{e}");
         }

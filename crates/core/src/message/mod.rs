@@ -89,3 +89,21 @@ pub struct Message {
     /// The trailers, in order.
     pub trailers: Vec<Trailer>,
 }
+
+/// Whether `scope`, rendered in a subject as a draft is and parsed back by the validator,
+/// is a well-formed subject's scope equal to `scope`.
+pub fn reads_back_as_scope(scope: &str) -> bool {
+    let m = Message {
+        subject: Subject {
+            kind: "x".to_owned(),
+            scope: Some(scope.to_owned()),
+            breaking: false,
+            summary: "x".to_owned(),
+        },
+        prose: Vec::new(),
+        bullets: Vec::new(),
+        trailers: Vec::new(),
+    };
+    let parsed = parse(&render(&m)).subject;
+    parsed.error.is_none() && parsed.scope.is_some_and(|s| s.value == scope)
+}
