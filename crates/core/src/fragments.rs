@@ -323,81 +323,26 @@ impl Classifier {
     }
 }
 
-/// Classification by path alone.
+/// Classification by path alone, from [`crate::paths::path_facts`]: what no budget
+/// should spend hunks on first (lock, vendored, generated), then tests, docs, and
+/// config, which takes CI and build files (shown after the source they build).
 pub fn classify_path(path: &str) -> FileClass {
-    let lower = path.to_ascii_lowercase();
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let dirs: Vec<&str> = lower.split('/').collect();
-    let dirs = &dirs[..dirs.len().saturating_sub(1)];
-    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
-    const LOCKS: &[&str] = &[
-        "cargo.lock",
-        "package-lock.json",
-        "yarn.lock",
-        "pnpm-lock.yaml",
-        "poetry.lock",
-        "gemfile.lock",
-        "composer.lock",
-        "go.sum",
-        "uv.lock",
-        "pipfile.lock",
-        "flake.lock",
-        "npm-shrinkwrap.json",
-    ];
-    if LOCKS.contains(&name) || ext == "lock" {
-        return FileClass::Lock;
+    let p = crate::paths::path_facts(path);
+    if p.lock {
+        FileClass::Lock
+    } else if p.vendored {
+        FileClass::Vendored
+    } else if p.generated {
+        FileClass::Generated
+    } else if p.test {
+        FileClass::Test
+    } else if p.docs {
+        FileClass::Docs
+    } else if p.config || p.build || p.ci {
+        FileClass::Config
+    } else {
+        FileClass::Source
     }
-    if dirs.iter().any(|d| {
-        matches!(
-            *d,
-            "vendor" | "third_party" | "third-party" | "node_modules"
-        )
-    }) {
-        return FileClass::Vendored;
-    }
-    if dirs
-        .iter()
-        .any(|d| matches!(*d, "dist" | "generated" | "__generated__"))
-        || name.contains(".min.")
-        || name.ends_with(".pb.go")
-        || name.ends_with("_pb2.py")
-        || name.contains(".generated.")
-        || ext == "map"
-    {
-        return FileClass::Generated;
-    }
-    let stem = name.split('.').next().unwrap_or(name);
-    if dirs.iter().any(|d| {
-        matches!(
-            *d,
-            "tests" | "test" | "__tests__" | "spec" | "testdata" | "snapshots"
-        )
-    }) || stem.ends_with("_test")
-        || stem.starts_with("test_")
-        || stem.ends_with("_spec")
-        || name.contains(".test.")
-        || name.contains(".spec.")
-    {
-        return FileClass::Test;
-    }
-    if matches!(ext, "md" | "rst" | "adoc" | "txt" | "org")
-        || dirs.iter().any(|d| matches!(*d, "docs" | "doc"))
-        || stem == "readme"
-        || stem == "license"
-        || stem == "changelog"
-    {
-        return FileClass::Docs;
-    }
-    if matches!(
-        ext,
-        "toml" | "yaml" | "yml" | "json" | "ini" | "cfg" | "conf" | "xml" | "lock"
-    ) || name.starts_with(".git")
-        || matches!(name, "dockerfile" | "makefile")
-        || dirs.first().is_some_and(|d| *d == ".github")
-    {
-        return FileClass::Config;
-    }
-    FileClass::Source
 }
 
 /// A path as `git status --short` prints it (core.quotePath): the repository layer's
