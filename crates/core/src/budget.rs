@@ -1,12 +1,16 @@
-//! The token budget: how many tokens a prompt may take, how they are counted, and
-//! the composer that picks, by priority, how much of each fragment fits (DESIGN §6).
+//! The token budget (DESIGN §6): how many tokens a prompt may take, how they are
+//! counted, and the composer that chooses a level for every candidate piece. It owns
+//! the choice alone — the texts are [`crate::fragments`]'s, their render is
+//! [`crate::prompt`]'s — so that the budget's promises (never over the limit, floors
+//! kept, deterministic) hold in one place.
 //!
 //! Core links no tokenizer: counting comes in through [`TokenCounter`] (the model
-//! crate implements it with exact OpenAI BPE). The composer walks the fragments'
+//! crate implements it with exact BPE). When the bytes of everything fit, every piece
+//! is kept whole and nothing is counted. Otherwise the composer walks the pieces'
 //! upgrade steps in one fixed priority order; a step that does not fit is skipped
-//! (with the later steps of its fragment) and the cheaper ones after it are still
-//! tried, so a large change fills its budget with stat lines and first hunks instead
-//! of stopping at the first step that is too big. Deterministic; see [`compose`].
+//! (with the later steps of its piece) and the cheaper ones after it are still tried,
+//! so a large change fills its budget with stat lines and first hunks instead of
+//! stopping at the first step that is too big. See [`choose`] and [`compose`].
 
 use crate::config::ContextSettings;
 use crate::fragments::{DIFF_PRIORITY, LevelState, Piece};

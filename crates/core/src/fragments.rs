@@ -1,14 +1,19 @@
-//! Fragments: the prompt cut into pieces the budget composer can keep, trim or drop.
+//! The prompt's candidate pieces (DESIGN §6): every text that may go into the user
+//! message, each as a ladder of levels the composer can climb — convention,
+//! environment, task, intent, the status floor, one piece per staged file, the output
+//! contract. It owns the section texts, how a diff is cut into pieces, what a file's
+//! diff is worth (its [`FileClass`]) and the neutralising of block tags, so that what
+//! the composer weighs is exactly what the prompt renders. A file's hunks are the
+//! costly part: its [`Piece`] is built up to its stat line, and the rest when the
+//! composer first asks, once.
 //!
-//! Each fragment has a priority, a floor flag, an applicability condition and a
-//! ladder of levels from smallest to fullest (omitted → stat line → first hunks →
-//! whole diff; for the status floor: one-line summary → per-directory counts → the
-//! full `git status --short`). A level is `open + head + body[..pieces] + tail`
-//! (the head only when it has pieces). Every piece ends with a newline and starts
-//! with a non-blank character other than `/` (o200k glues `\n/` to the piece
-//! before), so with the cl100k/o200k pretokenizers the token count of a level is
-//! the sum of its pieces' counts (tested in jitcommit-model) and each piece is
-//! counted once.
+//! A ladder runs from smallest to fullest (omitted → stat line → first hunks → whole
+//! diff; for the status floor: one-line summary → per-directory counts → the full
+//! `git status --short`). A level is `open + head + body[..pieces] + tail` (the head
+//! only when it has pieces). Every piece ends with a newline and starts with a
+//! non-blank character other than `/` (o200k glues `\n/` to the piece before), so
+//! with the cl100k/o200k pretokenizers the token count of a level is the sum of its
+//! pieces' counts (tested in jitcommit-model) and each piece is counted once.
 
 use std::collections::BTreeMap;
 
@@ -450,7 +455,7 @@ fn stat_ladder(f: &FileDiff, class: FileClass) -> (Fragment, String, String) {
 }
 
 /// Priority of a file's first step (omitted → stat line); every later step of a file
-/// ranks below it (at most [`FileClass::rank`] 500).
+/// ranks below it (a class ranks at most 500).
 pub const DIFF_PRIORITY: u32 = 900;
 
 /// A file's fragment without its hunks: the omitted and stat-line levels of

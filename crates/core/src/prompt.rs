@@ -1,11 +1,13 @@
-//! The prompt (DESIGN §5) and its output contract: what the model is asked and the
-//! JSON shape it must answer with.
-//!
-//! [`build`] redacts the staged state and the intent (the one gate of
-//! [`crate::redact`]: nothing reaches a fragment unredacted), cuts it into fragments, lets the budget
-//! composer choose what fits, and renders the two chat messages in the fixed
-//! order: core instructions (the system message, a constant) → convention →
-//! environment → task and intent → evidence → output contract and omission note.
+//! The prompt (DESIGN §5): what the model is asked and the JSON shape it must answer
+//! with. It owns the system message, the output contract's schema, the model's
+//! answer type ([`DraftJson`]) and the one pass that makes a [`Prompt`]
+//! ([`build_for`]): the redaction gate on the change's names and the intent, the
+//! candidate pieces from [`crate::fragments`], a level for each from
+//! [`crate::budget`], and the render of the chosen levels in the fixed order — core
+//! instructions (the system message) → convention → environment → task and intent →
+//! evidence → output contract → omission note. The note is rendered here because it
+//! describes the choice; its worst case is reserved before the choice, so the budget
+//! never depends on it.
 
 use serde_json::{Value, json};
 
