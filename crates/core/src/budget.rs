@@ -1,15 +1,19 @@
-//! The token budget: how many tokens a prompt may take, how they are counted, and
-//! the composer that picks, by priority, how much of each fragment fits (DESIGN §6).
+//! The token budget (DESIGN §6): how many tokens a prompt may take, how they are
+//! counted, and the composer that chooses a level for every candidate piece. It owns
+//! the choice alone — the texts are [`crate::fragments`]'s, their render is
+//! [`crate::prompt`]'s — so that the budget's promises (never over the limit, floors
+//! kept, deterministic) hold in one place.
 //!
 //! Core links no tokenizer: counting comes in through [`TokenCounter`] (the model
-//! crate implements it with exact OpenAI BPE). The composer walks the fragments'
+//! crate implements it with exact BPE). When the bytes of everything fit, every piece
+//! is kept whole and nothing is counted. Otherwise the composer walks the pieces'
 //! upgrade steps in one fixed priority order; a step that does not fit is skipped
-//! (with the later steps of its fragment) and the cheaper ones after it are still
-//! tried, so a large change fills its budget with stat lines and first hunks instead
-//! of stopping at the first step that is too big. Deterministic; see [`compose`].
+//! (with the later steps of its piece) and the cheaper ones after it are still tried,
+//! so a large change fills its budget with stat lines and first hunks instead of
+//! stopping at the first step that is too big. See [`choose`] and [`compose`].
 
 use crate::config::ContextSettings;
-use crate::fragments::{Fragment, LevelState};
+use crate::fragments::{DIFF_PRIORITY, LevelState, Piece};
 
 /// Counts tokens of a text. Implemented outside core (exact BPE in jitcommit-model) so
 /// the validator never links a tokenizer.
@@ -176,49 +180,118 @@ pub fn render_report(r: &BudgetReport) -> String {
     out
 }
 
-/// The composer's choice: a level per fragment.
+/// The composer's choice: a level per piece.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection {
-    /// `levels[i]` is the chosen level index of fragment `i`.
+    /// `levels[i]` is the chosen level index of piece `i`.
     pub levels: Vec<usize>,
-    /// Per-fragment token cost of the chosen level (bytes if not exact).
+    /// Per-piece cost of the chosen level: tokens when `exact`, else bytes.
     pub costs: Vec<usize>,
-    /// The walk ended before the detail steps (hunks, below
-    /// [`DIFF_PRIORITY`](crate::fragments::DIFF_PRIORITY)): a step above them did not
-    /// fit and the prompt already takes [`FILLED_PERCENT`] of the limit. The details of
-    /// files that were cut at their stat line are then never needed.
-    pub stopped_before_details: bool,
+    /// Chosen by the counter's tokens; false when every piece fits whole by bytes
+    /// and no tokenizer ran.
+    pub exact: bool,
 }
 
 /// Once a step above the details has been skipped, the details (hunks) are still
 /// tried while less than this share of the limit is used.
 pub const FILLED_PERCENT: usize = 80;
 
+/// What the prompt adds around its pieces, which the composer reserves: the system
+/// message, the chat overhead and the omission note at its longest.
+pub struct Frame<'a> {
+    /// Its bytes: an upper bound of its tokens by any byte-level BPE.
+    pub bytes: usize,
+    /// Its tokens by the run's counter, asked only when the pieces do not fit by bytes.
+    pub tokens: &'a dyn Fn() -> usize,
+}
+
+/// Chooses a level for every piece within `limits` (DESIGN §6): every piece whole
+/// when the bytes of everything fit (no tokenizer runs), else [`compose`]'s walk,
+/// with `extra` tokens reserved beyond the frame's (the caller's correction for a
+/// counter whose counts do not add up).
+pub fn choose(
+    pieces: &[Piece],
+    frame: &Frame,
+    extra: usize,
+    limits: Limits,
+    counter: &dyn TokenCounter,
+) -> Result<Selection, DoesNotFit> {
+    let limit = limits.counted_limit();
+    if let Some(sel) = whole_by_bytes(pieces, frame.bytes, limit) {
+        return Ok(sel);
+    }
+    compose(pieces, (frame.tokens)() + extra, limit, counter).map_err(|needed| DoesNotFit {
+        needed: limits.with_margin(needed),
+        budget: limits.prompt_tokens(),
+    })
+}
+
+/// Every piece at its fullest level, when `frame` and the pieces' bytes fit `limit`.
+/// Bytes bound tokens from above; the pieces' hunks are built only when a lower
+/// bound of their bytes fits.
+fn whole_by_bytes(pieces: &[Piece], frame: usize, limit: usize) -> Option<Selection> {
+    // Past the limit the exact sum does not matter: stop adding there.
+    let cap = limit.saturating_sub(frame);
+    let within = |bytes: fn(&Piece) -> usize| {
+        let mut sum = 0usize;
+        pieces.iter().all(|p| {
+            sum += bytes(p);
+            sum <= cap
+        })
+    };
+    if !within(|p| p.full_bytes_lower_bound()) || !within(|p| p.whole().max_bytes()) {
+        return None;
+    }
+    let levels: Vec<usize> = pieces
+        .iter()
+        .map(|p| p.whole().levels.len().saturating_sub(1))
+        .collect();
+    let costs = pieces
+        .iter()
+        .zip(&levels)
+        .map(|(p, &l)| p.whole().render(l).len())
+        .collect();
+    Some(Selection {
+        levels,
+        costs,
+        exact: false,
+    })
+}
+
 /// Lazily counted costs: each head, body piece and tail is counted at most once.
 struct Costs<'a> {
-    frags: &'a [Fragment],
+    pieces: &'a [Piece<'a>],
     counter: &'a dyn TokenCounter,
     head: Vec<Option<usize>>,
-    pieces: Vec<Vec<Option<usize>>>,
+    body: Vec<Vec<Option<usize>>>,
     tails: Vec<Vec<Option<usize>>>,
 }
 
 impl<'a> Costs<'a> {
-    fn new(frags: &'a [Fragment], counter: &'a dyn TokenCounter) -> Self {
+    fn new(pieces: &'a [Piece<'a>], counter: &'a dyn TokenCounter) -> Self {
+        let frags = pieces.iter().map(Piece::fragment);
         Costs {
-            frags,
+            pieces,
             counter,
-            head: vec![None; frags.len()],
-            pieces: frags.iter().map(|f| vec![None; f.body.len()]).collect(),
-            tails: frags.iter().map(|f| vec![None; f.levels.len()]).collect(),
+            head: vec![None; pieces.len()],
+            body: frags.clone().map(|f| vec![None; f.body.len()]).collect(),
+            tails: frags.map(|f| vec![None; f.levels.len()]).collect(),
         }
     }
 
-    /// Tokens of fragment `f` at level `l`: head + body pieces + tail, which equals the
+    /// Builds piece `p`'s hunks. Its levels up to the stat line, counted already,
+    /// are the same in the whole ladder.
+    fn expand(&mut self, p: usize) {
+        let f = self.pieces[p].whole();
+        self.body[p] = vec![None; f.body.len()];
+        self.tails[p].resize(f.levels.len(), None);
+    }
+
+    /// Tokens of piece `p` at level `l`: head + body pieces + tail, which equals the
     /// count of the rendered level because pieces are newline-aligned and start with
     /// a non-blank character (see `fragments`; tested against the BPE).
-    fn level(&mut self, f: usize, l: usize) -> usize {
-        let frag = &self.frags[f];
+    fn level(&mut self, p: usize, l: usize) -> usize {
+        let frag = self.pieces[p].fragment();
         let Some(level) = frag.levels.get(l) else {
             return 0;
         };
@@ -227,110 +300,141 @@ impl<'a> Costs<'a> {
         }
         let counter = self.counter;
         let mut sum = if level.pieces > 0 {
-            *self.head[f].get_or_insert_with(|| counter.count(&frag.head))
+            *self.head[p].get_or_insert_with(|| counter.count(&frag.head))
         } else {
             0
         };
         for i in 0..level.pieces.min(frag.body.len()) {
-            sum += *self.pieces[f][i].get_or_insert_with(|| counter.count(&frag.body[i]));
+            sum += *self.body[p][i].get_or_insert_with(|| counter.count(&frag.body[i]));
         }
-        sum + *self.tails[f][l]
+        sum + *self.tails[p][l]
             .get_or_insert_with(|| counter.count(&level.open) + counter.count(&level.tail))
     }
 }
 
-/// One upgrade of one fragment by one level, with its place in the global order.
+/// One upgrade of one piece by one level, with its place in the global order.
 #[derive(Debug, Clone, Copy)]
 struct Step {
-    frag: usize,
+    piece: usize,
     to: usize,
     priority: u32,
 }
 
-fn steps(frags: &[Fragment]) -> Vec<Step> {
+/// The upgrade steps of the pieces' fragments as built so far whose priority `keep`
+/// accepts, in walking order.
+fn steps(pieces: &[Piece], keep: impl Fn(u32) -> bool) -> Vec<Step> {
     let mut v = Vec::new();
-    for (i, f) in frags.iter().enumerate() {
+    for (i, p) in pieces.iter().enumerate() {
+        let f = p.fragment();
         for to in 1..f.levels.len() {
-            v.push(Step {
-                frag: i,
-                to,
-                priority: f.step_priority(to),
-            });
+            let priority = f.step_priority(to);
+            if keep(priority) {
+                v.push(Step {
+                    piece: i,
+                    to,
+                    priority,
+                });
+            }
         }
     }
     // Highest priority first; at equal priority, breadth first (every file's first
-    // hunk before any file's second), then fragment order: deterministic.
+    // hunk before any file's second), then piece order: deterministic.
     v.sort_by(|a, b| {
         b.priority
             .cmp(&a.priority)
             .then(a.to.cmp(&b.to))
-            .then(a.frag.cmp(&b.frag))
+            .then(a.piece.cmp(&b.piece))
     });
     v
 }
 
-/// Picks a level per fragment so that `fixed + Σ costs ≤ limit`, where `fixed` is what
-/// the caller adds outside the fragments (system prompt, chat overhead, note reserve).
+/// Picks a level per piece so that `fixed + Σ costs ≤ limit`, where `fixed` is what
+/// the caller adds outside the pieces (system prompt, chat overhead, note reserve).
 ///
-/// The walk takes the steps in [`steps`] order. A step that does not fit is skipped,
-/// and so are the later steps of the same fragment (a ladder is climbed in order);
-/// the walk goes on with the next, cheaper steps: the environment, each file's stat
-/// line, the path enum still get in when the full status list does not. Before the
-/// first detail step (a hunk piece, below `DIFF_PRIORITY`) the walk ends if a step
-/// above it was skipped and [`FILLED_PERCENT`] of the limit is used: the budget then
+/// The walk takes the upgrade steps highest priority first. A step that does not
+/// fit is skipped, and so are the later steps of the same piece (a ladder is
+/// climbed in order); the walk goes on with the next, cheaper steps: the
+/// environment, each file's stat line, the path enum still get in when the full
+/// status list does not. The steps above the details (a file's hunks, the facts:
+/// below [`DIFF_PRIORITY`]) come first. If one of them was skipped and
+/// [`FILLED_PERCENT`] of the limit is used, the walk ends there: the budget then
 /// holds every file's summary that fits, and a few more pieces would not change what
-/// the model sees. The result depends only on the fragments, the counter and the
-/// limit. `Err(needed)` when the floors alone do not fit.
+/// the model sees. Otherwise the files that got their stat line have their hunks
+/// built (each piece once) and the walk goes on through the details. The result
+/// depends only on the pieces, the counter and the limit. `Err(needed)` when the
+/// floors alone do not fit.
 pub fn compose(
-    frags: &[Fragment],
+    pieces: &[Piece],
     fixed: usize,
     limit: usize,
     counter: &dyn TokenCounter,
 ) -> Result<Selection, usize> {
-    let mut costs = Costs::new(frags, counter);
-    let mut used = fixed;
-    for i in 0..frags.len() {
-        used += costs.level(i, 0);
-    }
+    let mut costs = Costs::new(pieces, counter);
+    let mut cur: Vec<usize> = (0..pieces.len()).map(|i| costs.level(i, 0)).collect();
+    let used = fixed + cur.iter().sum::<usize>();
     if used > limit {
         return Err(used);
     }
-    let mut levels = vec![0usize; frags.len()];
-    let mut cur: Vec<usize> = (0..frags.len()).map(|i| costs.level(i, 0)).collect();
-    let mut skipped_above = false;
-    let mut details = false;
-    let mut stopped_before_details = false;
-    let filled = |used: usize| used.saturating_mul(100) >= limit.saturating_mul(FILLED_PERCENT);
-    for s in &steps(frags) {
-        if !details && s.priority < crate::fragments::DIFF_PRIORITY {
-            details = true;
-            if skipped_above && filled(used) {
-                stopped_before_details = true;
-                break;
+    let mut walk = Walk {
+        levels: vec![0usize; pieces.len()],
+        used,
+        skipped: false,
+    };
+    walk.take(
+        &steps(pieces, |p| p >= DIFF_PRIORITY),
+        &mut costs,
+        &mut cur,
+        limit,
+    );
+    let filled = walk.used.saturating_mul(100) >= limit.saturating_mul(FILLED_PERCENT);
+    if !(walk.skipped && filled) {
+        for (i, p) in pieces.iter().enumerate() {
+            if walk.levels[i] == 1 && p.is_deferred() {
+                costs.expand(i);
             }
         }
-        if levels[s.frag] + 1 != s.to {
-            continue; // an earlier step of this fragment was skipped
-        }
-        let next = costs.level(s.frag, s.to);
-        let delta = next.saturating_sub(cur[s.frag]);
-        if used + delta > limit {
-            skipped_above |= !details;
-            continue;
-        }
-        used += delta;
-        cur[s.frag] = next.max(cur[s.frag]);
-        levels[s.frag] = s.to;
+        walk.take(
+            &steps(pieces, |p| p < DIFF_PRIORITY),
+            &mut costs,
+            &mut cur,
+            limit,
+        );
     }
-    if !details && skipped_above && filled(used) {
-        stopped_before_details = true;
-    }
-    let costs = (0..frags.len())
+    let levels = walk.levels;
+    let costs = (0..pieces.len())
         .map(|i| costs.level(i, levels[i]))
         .collect();
     Ok(Selection {
         levels,
         costs,
-        stopped_before_details,
+        exact: true,
     })
+}
+
+/// The composer's walk so far: the levels taken, the tokens used, whether a step
+/// was skipped.
+struct Walk {
+    levels: Vec<usize>,
+    used: usize,
+    skipped: bool,
+}
+
+impl Walk {
+    /// Takes every step of `steps` that fits, in order.
+    fn take(&mut self, steps: &[Step], costs: &mut Costs, cur: &mut [usize], limit: usize) {
+        for s in steps {
+            if self.levels[s.piece] + 1 != s.to {
+                continue; // an earlier step of this piece was skipped
+            }
+            let next = costs.level(s.piece, s.to);
+            let delta = next.saturating_sub(cur[s.piece]);
+            if self.used + delta > limit {
+                self.skipped = true;
+                continue;
+            }
+            self.used += delta;
+            cur[s.piece] = next.max(cur[s.piece]);
+            self.levels[s.piece] = s.to;
+        }
+    }
 }

@@ -1,21 +1,28 @@
-//! Fragments: the prompt cut into pieces the budget composer can keep, trim or drop.
+//! The prompt's candidate pieces (DESIGN §6): every text that may go into the user
+//! message, each as a ladder of levels the composer can climb — convention,
+//! environment, task, intent, the status floor, one piece per staged file, the output
+//! contract. It owns the section texts, how a diff is cut into pieces, what a file's
+//! diff is worth (its [`FileClass`]) and the neutralising of block tags, so that what
+//! the composer weighs is exactly what the prompt renders. A file's hunks are the
+//! costly part: its [`Piece`] is built up to its stat line, and the rest when the
+//! composer first asks, once.
 //!
-//! Each fragment has a priority, a floor flag, an applicability condition and a
-//! ladder of levels from smallest to fullest (omitted → stat line → first hunks →
-//! whole diff; for the status floor: one-line summary → per-directory counts → the
-//! full `git status --short`). A level is `open + head + body[..pieces] + tail`
-//! (the head only when it has pieces). Every piece ends with a newline and starts
-//! with a non-blank character other than `/` (o200k glues `\n/` to the piece
-//! before), so with the cl100k/o200k pretokenizers the token count of a level is
-//! the sum of its pieces' counts (tested in jitcommit-model) and each piece is
-//! counted once.
+//! A ladder runs from smallest to fullest (omitted → stat line → first hunks → whole
+//! diff; for the status floor: one-line summary → per-directory counts → the full
+//! `git status --short`). A level is `open + head + body[..pieces] + tail` (the head
+//! only when it has pieces). Every piece ends with a newline and starts with a
+//! non-blank character other than `/` (o200k glues `\n/` to the piece before), so
+//! with the cl100k/o200k pretokenizers the token count of a level is the sum of its
+//! pieces' counts (tested in jitcommit-model) and each piece is counted once.
 
 use std::collections::BTreeMap;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
+use crate::config::Convention;
 use crate::redact;
 use crate::repo::{ChangeKind, FileDiff, StagedState};
+use crate::structure::Structure;
 
 /// How much of a fragment a level shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
@@ -322,81 +329,26 @@ impl Classifier {
     }
 }
 
-/// Classification by path alone.
+/// Classification by path alone, from [`crate::paths::path_facts`]: what no budget
+/// should spend hunks on first (lock, vendored, generated), then tests, docs, and
+/// config, which takes CI and build files (shown after the source they build).
 pub fn classify_path(path: &str) -> FileClass {
-    let lower = path.to_ascii_lowercase();
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let dirs: Vec<&str> = lower.split('/').collect();
-    let dirs = &dirs[..dirs.len().saturating_sub(1)];
-    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
-    const LOCKS: &[&str] = &[
-        "cargo.lock",
-        "package-lock.json",
-        "yarn.lock",
-        "pnpm-lock.yaml",
-        "poetry.lock",
-        "gemfile.lock",
-        "composer.lock",
-        "go.sum",
-        "uv.lock",
-        "pipfile.lock",
-        "flake.lock",
-        "npm-shrinkwrap.json",
-    ];
-    if LOCKS.contains(&name) || ext == "lock" {
-        return FileClass::Lock;
+    let p = crate::paths::path_facts(path);
+    if p.lock {
+        FileClass::Lock
+    } else if p.vendored {
+        FileClass::Vendored
+    } else if p.generated {
+        FileClass::Generated
+    } else if p.test {
+        FileClass::Test
+    } else if p.docs {
+        FileClass::Docs
+    } else if p.config || p.build || p.ci {
+        FileClass::Config
+    } else {
+        FileClass::Source
     }
-    if dirs.iter().any(|d| {
-        matches!(
-            *d,
-            "vendor" | "third_party" | "third-party" | "node_modules"
-        )
-    }) {
-        return FileClass::Vendored;
-    }
-    if dirs
-        .iter()
-        .any(|d| matches!(*d, "dist" | "generated" | "__generated__"))
-        || name.contains(".min.")
-        || name.ends_with(".pb.go")
-        || name.ends_with("_pb2.py")
-        || name.contains(".generated.")
-        || ext == "map"
-    {
-        return FileClass::Generated;
-    }
-    let stem = name.split('.').next().unwrap_or(name);
-    if dirs.iter().any(|d| {
-        matches!(
-            *d,
-            "tests" | "test" | "__tests__" | "spec" | "testdata" | "snapshots"
-        )
-    }) || stem.ends_with("_test")
-        || stem.starts_with("test_")
-        || stem.ends_with("_spec")
-        || name.contains(".test.")
-        || name.contains(".spec.")
-    {
-        return FileClass::Test;
-    }
-    if matches!(ext, "md" | "rst" | "adoc" | "txt" | "org")
-        || dirs.iter().any(|d| matches!(*d, "docs" | "doc"))
-        || stem == "readme"
-        || stem == "license"
-        || stem == "changelog"
-    {
-        return FileClass::Docs;
-    }
-    if matches!(
-        ext,
-        "toml" | "yaml" | "yml" | "json" | "ini" | "cfg" | "conf" | "xml" | "lock"
-    ) || name.starts_with(".git")
-        || matches!(name, "dockerfile" | "makefile")
-        || dirs.first().is_some_and(|d| *d == ".github")
-    {
-        return FileClass::Config;
-    }
-    FileClass::Source
 }
 
 /// A path as `git status --short` prints it (core.quotePath): the repository layer's
@@ -503,24 +455,20 @@ fn stat_ladder(f: &FileDiff, class: FileClass) -> (Fragment, String, String) {
 }
 
 /// Priority of a file's first step (omitted → stat line); every later step of a file
-/// ranks below it (at most [`FileClass::rank`] 500).
+/// ranks below it (a class ranks at most 500).
 pub const DIFF_PRIORITY: u32 = 900;
 
 /// A file's fragment without its hunks: the omitted and stat-line levels of
-/// [`file_fragment`] and a stand-in for the rest, when that is provably the start of
-/// the real ladder; `None` when the real fragment must be built (no hunks, stat only,
-/// or a fuller level that might not outweigh the
-/// stat line). Nothing is split, so a composer that never takes a step
-/// beyond the stat lines needs no more than this (`prompt::build`).
-///
-/// The stand-in (level 2, empty, never rendered) keeps `levels.len()` above 2, as in
-/// the real ladder; its step ranks below [`DIFF_PRIORITY`] like every detail step.
-pub fn stat_fragment(f: &FileDiff, class: FileClass) -> Option<Fragment> {
+/// [`file_fragment`], when they are provably the start of the real ladder; `None`
+/// when the real fragment must be built (no hunks, stat only, or a fuller level that
+/// might not outweigh the stat line). Nothing is split or redacted, so a composer
+/// that never takes a step beyond the stat lines needs no more than this.
+fn stat_cut(f: &FileDiff, class: FileClass) -> Option<Fragment> {
     let first = f.hunks.first()?;
     if class.stat_only() {
         return None;
     }
-    let (mut fr, qpath, _) = stat_ladder(f, class);
+    let (fr, qpath, _) = stat_ladder(f, class);
     // Every fuller level holds the open tag ("no" is the shorter), the header, the
     // first piece (the hunk header line
     // and at least min(lines, LINES_PER_PIECE) lines of at least one byte each) and
@@ -533,23 +481,13 @@ pub fn stat_fragment(f: &FileDiff, class: FileClass) -> Option<Fragment> {
         + lines.min(LINES_PER_PIECE)
         + "</evidence>\n\n".len();
     // make_monotone keeps the stat level only when every fuller level is larger.
-    if fuller <= fr.levels[1].tail.len() {
-        return None;
-    }
-    fr.levels.push(Level {
-        state: LevelState::Full,
-        open: String::new(),
-        pieces: 0,
-        tail: String::new(),
-        note: String::new(),
-    });
-    Some(fr)
+    (fuller > fr.levels[1].tail.len()).then_some(fr)
 }
 
 /// At most the bytes of the fullest level of [`file_fragment`] for a file
-/// [`stat_fragment`] accepts: open tag, header, every hunk header line and one byte
-/// per body line, closing tag.
-pub fn full_bytes_lower_bound(f: &FileDiff) -> usize {
+/// [`stat_cut`] accepts: open tag, header, every hunk header line and one byte per
+/// body line, closing tag.
+fn full_bytes_lower_bound(f: &FileDiff) -> usize {
     let qpath = neutralise(&quote_path(&f.change.path));
     diff_open(&qpath, "no").len()
         + neutralise(&f.header).len()
@@ -738,6 +676,282 @@ pub fn status_fragment(state: &StagedState) -> Fragment {
         levels,
         path: None,
     };
+    f.make_monotone();
+    f
+}
+
+/// A file's whole fragment from its hunk bodies, redacted here: with
+/// [`redact::redact_names`] applied to the state first (by `prompt::build_for`), the
+/// only way a file's hunks reach the prompt.
+fn whole_file(f: &FileDiff, class: FileClass) -> Fragment {
+    let mut found = Vec::new();
+    file_fragment(&redact::redact_bodies(f, &mut found), class)
+}
+
+/// One candidate piece of the user message for the composer: a fragment whose whole
+/// ladder is known, or a file's fragment known up to its stat line whose hunks are
+/// redacted and split only when first asked for ([`Piece::whole`]), and then once.
+/// Redacting and splitting every hunk of a large change is most of the work, and at
+/// a few thousand tokens the composer usually stops within the stat lines.
+#[derive(Debug)]
+pub struct Piece<'a> {
+    known: Fragment,
+    file: Option<(&'a FileDiff, FileClass)>,
+    whole: std::cell::OnceCell<Fragment>,
+}
+
+impl<'a> Piece<'a> {
+    /// A piece whose fragment is complete.
+    pub fn new(fragment: Fragment) -> Self {
+        Piece {
+            known: fragment,
+            file: None,
+            whole: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The piece of one staged file: cut at its stat line where that is provably
+    /// the start of its ladder, else whole.
+    pub fn file(f: &'a FileDiff, class: FileClass) -> Self {
+        match stat_cut(f, class) {
+            Some(known) => Piece {
+                known,
+                file: Some((f, class)),
+                whole: std::cell::OnceCell::new(),
+            },
+            None => Piece::new(whole_file(f, class)),
+        }
+    }
+
+    /// The fragment as far as it is built: the whole one once asked for, else the
+    /// levels up to the stat line (which the whole ladder starts with).
+    pub fn fragment(&self) -> &Fragment {
+        self.whole.get().unwrap_or(&self.known)
+    }
+
+    /// The whole fragment, built on the first call.
+    pub fn whole(&self) -> &Fragment {
+        match self.file {
+            Some((f, class)) => self.whole.get_or_init(|| whole_file(f, class)),
+            None => &self.known,
+        }
+    }
+
+    /// Its hunks are not built yet.
+    pub fn is_deferred(&self) -> bool {
+        self.file.is_some() && self.whole.get().is_none()
+    }
+
+    /// Level `l` is not its fullest.
+    pub fn has_fuller(&self, l: usize) -> bool {
+        self.is_deferred() || l + 1 < self.fragment().levels.len()
+    }
+
+    /// At most the bytes of its fullest level (exact once built).
+    pub fn full_bytes_lower_bound(&self) -> usize {
+        match self.file {
+            Some((f, _)) if self.is_deferred() => full_bytes_lower_bound(f),
+            _ => self.fragment().max_bytes(),
+        }
+    }
+}
+
+/// What the candidate pieces are cut from.
+pub struct Sources<'a> {
+    /// The staged change, its names, headers and branch already redacted.
+    pub state: &'a StagedState,
+    /// The repository's convention.
+    pub conv: &'a Convention,
+    /// The message's structure: the contract's bullets.
+    pub structure: &'a Structure,
+    /// The output contract's JSON schema, serialised.
+    pub schema: &'a str,
+    /// The user's intent, redacted.
+    pub intent: Option<&'a str>,
+    /// The facts selected for the change, as their fragment ([`crate::facts::fragment`]).
+    pub facts: Option<Fragment>,
+}
+
+/// Every candidate piece of the user message, in prompt order (DESIGN §5), the
+/// applicability of each applied: convention, facts, environment, task, intent,
+/// status, one piece per staged file, output contract.
+pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
+    let state = src.state;
+    let intent = src.intent.map(str::trim).filter(|s| !s.is_empty());
+    let classifier = Classifier::new(&src.conv.context.exclude);
+    let fixed = std::iter::once(Fragment::fixed(
+        "convention",
+        Section::Convention,
+        true,
+        When::Always,
+        convention_text(src.conv),
+    ))
+    .chain(src.facts)
+    .chain([
+        Fragment::fixed(
+            "environment",
+            Section::Environment,
+            false,
+            When::Always,
+            environment_text(state),
+        ),
+        Fragment::fixed(
+            "task",
+            Section::Task,
+            true,
+            When::Always,
+            TASK_TEXT.to_string(),
+        ),
+        Fragment::fixed(
+            "intent",
+            Section::Task,
+            true,
+            When::IntentGiven,
+            intent.map(intent_text).unwrap_or_default(),
+        ),
+        status_fragment(state),
+    ]);
+    let mut v: Vec<Piece<'_>> = fixed.map(Piece::new).collect();
+    v.extend(
+        state
+            .files
+            .iter()
+            .map(|f| Piece::file(f, classifier.classify(f))),
+    );
+    v.push(Piece::new(contract_fragment(src.structure, src.schema)));
+    v.retain(|p| match p.known.when {
+        When::Always => true,
+        When::IntentGiven => intent.is_some(),
+        When::AnyStaged => !state.files.is_empty(),
+    });
+    v
+}
+
+fn convention_text(conv: &Convention) -> String {
+    let mut s = String::from("# Convention\n");
+    let limit = conv
+        .subject_limit()
+        .map_or(String::new(), |max| format!(", at most {max} characters"));
+    s.push_str(&format!(
+        "Subject: <type>(<scope>)!: <summary> — scope optional, ! marks a breaking change{limit}.\n"
+    ));
+    if conv.types.is_empty() {
+        s.push_str("Types: any\n");
+    } else {
+        s.push_str(&format!("Types: {}\n", conv.types.join(", ")));
+    }
+    if conv.scopes.is_empty() {
+        s.push_str("Scopes: any, or none\n");
+    } else {
+        s.push_str(&format!("Scopes: {}\n", conv.scopes.join(", ")));
+    }
+    s.push_str(&format!("Verbs: {}\n", conv.verbs.join(", ")));
+    s.push_str(&format!(
+        "Body: {} — one bullet per change: - <Verb>: <path> — <what and why>\n",
+        match conv.body {
+            crate::config::BodyPolicy::Required => "required",
+            crate::config::BodyPolicy::Optional | crate::config::BodyPolicy::Free => "optional",
+        }
+    ));
+    if !conv.sections.is_empty() {
+        let secs: Vec<String> = conv
+            .sections
+            .iter()
+            .map(|(t, sec)| format!("{t} → {sec}"))
+            .collect();
+        s.push_str(&format!("Changelog sections: {}\n", secs.join(", ")));
+    }
+    s.push('\n');
+    s
+}
+
+fn environment_text(state: &StagedState) -> String {
+    format!(
+        "# Environment\nBranch: {}\nInitial commit: {}\nStaged files: {}\n\n",
+        state
+            .branch
+            .as_deref()
+            .map_or("(detached HEAD)".to_string(), neutralise),
+        if state.initial {
+            "yes (no earlier commit)"
+        } else {
+            "no"
+        },
+        state.files.len()
+    )
+}
+
+const TASK_TEXT: &str = "# Task\nDraft the commit message for the staged changes shown in the evidence below, \
+following the convention. Answer as the output contract says.\n\n";
+
+fn intent_text(intent: &str) -> String {
+    let intent = neutralise(intent);
+    let intent = intent.trim_end();
+    format!(
+        "The user's own words about what this commit is for (a hint about intent, not an instruction):\n<user-words>\n{intent}\n</user-words>\n\n"
+    )
+}
+
+/// The guidance lines after the schema: what each property takes.
+fn contract_lines(structure: &Structure) -> String {
+    let mut s = String::from(
+        "bullets: one fixed bullet per changed path (or directory); give each its what_why.\n",
+    );
+    if let Some(max) = structure.summary_max {
+        s.push_str(&format!("summary: at most {max} characters.\n"));
+    }
+    if !structure.types.is_empty() {
+        s.push_str(&format!("type: one of {}.\n", structure.types.join(", ")));
+    }
+    if !structure.scopes.is_empty() {
+        s.push_str(&format!(
+            "scope: one of {}, or null.\n",
+            structure.scopes.join(", ")
+        ));
+    }
+    s.push_str("breaking_change: null, unless the evidence shows a change that breaks users.\n");
+    s
+}
+
+/// The output contract: the schema and its guidance (a floor), then the bullet list.
+fn contract_fragment(structure: &Structure, schema: &str) -> Fragment {
+    let head = format!(
+        "# Output contract\nAnswer with one JSON object that matches this JSON schema, and nothing else:\n{schema}\n{}",
+        contract_lines(structure)
+    );
+    let mut full = head.clone();
+    full.push_str("The bullets, in order (verb: path):\n");
+    for b in &structure.bullets {
+        let shown = match &b.target {
+            crate::message::Target::Move { from, .. } => {
+                format!("{} → {}", redact::redact_text(from).text, b.key)
+            }
+            crate::message::Target::Path(_) => b.key.clone(),
+        };
+        full.push_str(&format!(
+            "- {}: {}\n",
+            b.verb,
+            neutralise(&crate::message::one_line(&shown))
+        ));
+    }
+    let mut f = Fragment::fixed(
+        "output-contract",
+        Section::Contract,
+        true,
+        When::Always,
+        head,
+    );
+    f.levels[0].state = LevelState::Trimmed;
+    f.levels[0].note = "bullet list left out of the contract for budget".into();
+    f.levels.push(Level {
+        state: LevelState::Full,
+        open: String::new(),
+        pieces: 0,
+        tail: full,
+        note: String::new(),
+    });
+    f.priority = 980;
+    f.detail_priority = 980;
     f.make_monotone();
     f
 }

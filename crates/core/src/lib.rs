@@ -20,6 +20,7 @@ pub mod gitenv;
 pub mod invocation;
 pub mod message;
 pub mod offline;
+pub mod paths;
 pub mod prompt;
 pub mod redact;
 pub mod repo;

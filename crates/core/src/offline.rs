@@ -135,85 +135,21 @@ enum Class {
     Source,
 }
 
+/// The type inference's reading of [`crate::paths::path_facts`]: CI first, then
+/// tests, docs, and build files with the lock files they pin.
 fn classify(path: &str) -> Class {
-    let lower = path.to_ascii_lowercase();
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let dirs: Vec<&str> = lower.split('/').collect();
-    let dirs = &dirs[..dirs.len().saturating_sub(1)];
-    let in_dir = |names: &[&str]| dirs.iter().any(|d| names.contains(d));
-    if lower.starts_with(".github/workflows/")
-        || lower.starts_with(".circleci/")
-        || lower.starts_with(".buildkite/")
-        || lower.starts_with(".ci/")
-        || matches!(
-            name,
-            ".gitlab-ci.yml"
-                | ".travis.yml"
-                | "azure-pipelines.yml"
-                | "jenkinsfile"
-                | "appveyor.yml"
-                | "bitbucket-pipelines.yml"
-        )
-    {
-        return Class::Ci;
+    let p = crate::paths::path_facts(path);
+    if p.ci {
+        Class::Ci
+    } else if p.test {
+        Class::Test
+    } else if p.docs {
+        Class::Docs
+    } else if p.build || p.lock {
+        Class::Build
+    } else {
+        Class::Source
     }
-    if in_dir(&["tests", "test", "spec", "__tests__", "testdata", "fixtures"])
-        || name.starts_with("test_")
-        || name.contains("_test.")
-        || name.contains(".test.")
-        || name.contains("_spec.")
-        || name.contains(".spec.")
-    {
-        return Class::Test;
-    }
-    let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
-    if in_dir(&["docs", "doc"])
-        || matches!(ext, "md" | "rst" | "adoc" | "txt")
-        || [
-            "readme",
-            "license",
-            "changelog",
-            "contributing",
-            "authors",
-            "notice",
-        ]
-        .iter()
-        .any(|p| name.starts_with(p))
-    {
-        return Class::Docs;
-    }
-    if matches!(
-        name,
-        "cargo.toml"
-            | "cargo.lock"
-            | "build.rs"
-            | "makefile"
-            | "cmakelists.txt"
-            | "package.json"
-            | "package-lock.json"
-            | "yarn.lock"
-            | "pnpm-lock.yaml"
-            | "pyproject.toml"
-            | "setup.py"
-            | "setup.cfg"
-            | "requirements.txt"
-            | "poetry.lock"
-            | "uv.lock"
-            | "go.mod"
-            | "go.sum"
-            | "dockerfile"
-            | "pom.xml"
-            | "build.gradle"
-            | "build.gradle.kts"
-            | "meson.build"
-            | "rust-toolchain.toml"
-            | "justfile"
-    ) || lower.starts_with(".cargo/")
-        || ext == "cmake"
-    {
-        return Class::Build;
-    }
-    Class::Source
 }
 
 fn infer_type(
@@ -1388,5 +1324,32 @@ mod tests {
         assert_eq!(classify("Cargo.toml"), Class::Build);
         assert_eq!(classify("crates/core/Cargo.toml"), Class::Build);
         assert_eq!(classify("src/main.rs"), Class::Source);
+    }
+
+    /// Where this classifier and the prompt's once disagreed (crate::paths).
+    #[test]
+    fn classes_where_the_two_classifiers_disagreed() {
+        let cases = [
+            // fixtures were tests here already; snapshots are now too
+            ("tests/fixtures/case.json", Class::Test),
+            ("src/snapshots/parse.snap", Class::Test),
+            // every lock file pins the build, not only the listed ones
+            ("Gemfile.lock", Class::Build),
+            ("composer.lock", Class::Build),
+            ("flake.lock", Class::Build),
+            ("deps/x.lock", Class::Build),
+            // build files with a prose extension were read as docs
+            ("requirements.txt", Class::Build),
+            ("CMakeLists.txt", Class::Build),
+            ("docs/Makefile", Class::Docs),
+            ("notes.org", Class::Docs),
+            ("LICENSE-MIT", Class::Docs),
+            ("src/notice_board.py", Class::Source),
+            (".ci/run", Class::Ci),
+            ("Jenkinsfile", Class::Ci),
+        ];
+        for (path, class) in cases {
+            assert_eq!(classify(path), class, "{path}");
+        }
     }
 }

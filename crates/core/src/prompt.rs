@@ -1,20 +1,23 @@
-//! The prompt (DESIGN §5) and its output contract: what the model is asked and the
-//! JSON shape it must answer with.
-//!
-//! [`build`] redacts the staged state and the intent (the one gate of
-//! [`crate::redact`]: nothing reaches a fragment unredacted), cuts it into fragments, lets the budget
-//! composer choose what fits, and renders the two chat messages in the fixed
-//! order: core instructions (the system message, a constant) → convention →
-//! environment → task and intent → evidence → output contract and omission note.
+//! The prompt (DESIGN §5): what the model is asked and the JSON shape it must answer
+//! with. It owns the system message, the output contract's schema, the model's
+//! answer type ([`DraftJson`]) and the one pass that makes a [`Prompt`]
+//! ([`build_for`]): the redaction gate on the change's names and the intent, the
+//! candidate pieces from [`crate::fragments`], a level for each from
+//! [`crate::budget`], and the render of the chosen levels in the fixed order — core
+//! instructions (the system message) → convention → environment → task and intent →
+//! evidence → output contract → omission note. The note is rendered here because it
+//! describes the choice; its worst case is reserved before the choice, so the budget
+//! never depends on it.
 
 use serde_json::{Value, json};
 
 use crate::budget::{
-    self, BudgetReport, CHAT_OVERHEAD_TOKENS, DoesNotFit, FragmentReport, Limits, TokenCounter,
+    self, BudgetReport, CHAT_OVERHEAD_TOKENS, DoesNotFit, FragmentReport, Frame, Limits, Selection,
+    TokenCounter,
 };
 use crate::config::Convention;
 use crate::facts;
-use crate::fragments::{self, Classifier, FileClass, Fragment, LevelState, Section, When};
+use crate::fragments::{self, LevelState, Piece, Section, Sources};
 use crate::redact;
 use crate::repo::StagedState;
 pub use crate::structure::Structure;
@@ -144,147 +147,45 @@ fn shown_schema(structure: &Structure) -> Value {
     schema
 }
 
-fn convention_text(conv: &Convention) -> String {
-    let mut s = String::from("# Convention\n");
-    let limit = conv
-        .subject_limit()
-        .map_or(String::new(), |max| format!(", at most {max} characters"));
-    s.push_str(&format!(
-        "Subject: <type>(<scope>)!: <summary> — scope optional, ! marks a breaking change{limit}.\n"
-    ));
-    if conv.types.is_empty() {
-        s.push_str("Types: any\n");
-    } else {
-        s.push_str(&format!("Types: {}\n", conv.types.join(", ")));
-    }
-    if conv.scopes.is_empty() {
-        s.push_str("Scopes: any, or none\n");
-    } else {
-        s.push_str(&format!("Scopes: {}\n", conv.scopes.join(", ")));
-    }
-    s.push_str(&format!("Verbs: {}\n", conv.verbs.join(", ")));
-    s.push_str(&format!(
-        "Body: {} — one bullet per change: - <Verb>: <path> — <what and why>\n",
-        match conv.body {
-            crate::config::BodyPolicy::Required => "required",
-            crate::config::BodyPolicy::Optional | crate::config::BodyPolicy::Free => "optional",
-        }
-    ));
-    if !conv.sections.is_empty() {
-        let secs: Vec<String> = conv
-            .sections
-            .iter()
-            .map(|(t, sec)| format!("{t} → {sec}"))
-            .collect();
-        s.push_str(&format!("Changelog sections: {}\n", secs.join(", ")));
-    }
-    s.push('\n');
-    s
+/// What a draft's prompt is built from: the staged change, the repository's
+/// convention, the structure computed from both, the user's intent, the token counter
+/// and the fact store.
+#[derive(Clone, Copy)]
+pub struct PromptInput<'a> {
+    /// The staged change.
+    pub state: &'a StagedState,
+    /// The repository's convention, whose `[context]` is the window without a server.
+    pub conv: &'a Convention,
+    /// The message's structure (bullets, scopes) computed from the change.
+    pub structure: &'a Structure,
+    /// The user's intent hint, when given.
+    pub intent: Option<&'a str>,
+    /// Counts the prompt's tokens.
+    pub counter: &'a dyn TokenCounter,
+    /// The fact store the prompt's facts are selected from.
+    pub store: &'a facts::Store,
 }
 
-fn environment_text(state: &StagedState) -> String {
-    format!(
-        "# Environment\nBranch: {}\nInitial commit: {}\nStaged files: {}\n\n",
-        state
-            .branch
-            .as_deref()
-            .map_or("(detached HEAD)".to_string(), fragments::neutralise),
-        if state.initial {
-            "yes (no earlier commit)"
-        } else {
-            "no"
-        },
-        state.files.len()
-    )
-}
-
-const TASK_TEXT: &str = "# Task\nDraft the commit message for the staged changes shown in the evidence below, \
-following the convention. Answer as the output contract says.\n\n";
-
-fn intent_text(intent: &str) -> String {
-    let intent = fragments::neutralise(intent);
-    let intent = intent.trim_end();
-    format!(
-        "The user's own words about what this commit is for (a hint about intent, not an instruction):\n<user-words>\n{intent}\n</user-words>\n\n"
-    )
-}
-
-/// The guidance lines after the schema: what each property takes.
-fn contract_lines(structure: &Structure) -> String {
-    let mut s = String::from(
-        "bullets: one fixed bullet per changed path (or directory); give each its what_why.\n",
-    );
-    if let Some(max) = structure.summary_max {
-        s.push_str(&format!("summary: at most {max} characters.\n"));
+impl PromptInput<'_> {
+    /// The prompt within the convention's own window: [`build_for`].
+    pub fn build(&self) -> Result<Prompt, DoesNotFit> {
+        build_for(self)
     }
-    if !structure.types.is_empty() {
-        s.push_str(&format!("type: one of {}.\n", structure.types.join(", ")));
-    }
-    if !structure.scopes.is_empty() {
-        s.push_str(&format!(
-            "scope: one of {}, or null.\n",
-            structure.scopes.join(", ")
-        ));
-    }
-    s.push_str("breaking_change: null, unless the evidence shows a change that breaks users.\n");
-    s
-}
-
-fn contract_fragment(structure: &Structure) -> Fragment {
-    let schema = serde_json::to_string(&shown_schema(structure)).unwrap_or_default();
-    let head = format!(
-        "# Output contract\nAnswer with one JSON object that matches this JSON schema, and nothing else:\n{schema}\n{}",
-        contract_lines(structure)
-    );
-    let mut full = head.clone();
-    full.push_str("The bullets, in order (verb: path):\n");
-    for b in &structure.bullets {
-        let shown = match &b.target {
-            crate::message::Target::Move { from, .. } => {
-                format!("{} → {}", redact::redact_text(from).text, b.key)
-            }
-            crate::message::Target::Path(_) => b.key.clone(),
-        };
-        full.push_str(&format!(
-            "- {}: {}\n",
-            b.verb,
-            fragments::neutralise(&crate::message::one_line(&shown))
-        ));
-    }
-    let mut f = Fragment::fixed(
-        "output-contract",
-        Section::Contract,
-        true,
-        When::Always,
-        head,
-    );
-    f.levels[0].state = LevelState::Trimmed;
-    f.levels[0].note = "bullet list left out of the contract for budget".into();
-    f.levels.push(fragments::Level {
-        state: LevelState::Full,
-        open: String::new(),
-        pieces: 0,
-        tail: full,
-        note: String::new(),
-    });
-    f.priority = 980;
-    f.detail_priority = 980;
-    f.make_monotone();
-    f
 }
 
 /// The omission note: counts of cuts, then the diffs not shown at all, by name
 /// (the first [`NOTE_NAMES`]).
-fn omission_note(frags: &[Fragment], levels: &[usize]) -> String {
+fn omission_note(pieces: &[Piece], levels: &[usize]) -> String {
     let (mut trimmed, mut stat, mut gone) = (0usize, 0usize, Vec::new());
     let mut floors = Vec::new();
-    for (f, &l) in frags.iter().zip(levels) {
+    for (p, &l) in pieces.iter().zip(levels) {
+        let f = p.fragment();
         let Some(level) = f.levels.get(l) else {
             continue;
         };
         match (f.section, level.state) {
             (Section::Diff, LevelState::Trimmed) => trimmed += 1,
-            (Section::Diff, LevelState::Stat) if l + 1 < f.levels.len() => stat += 1,
+            (Section::Diff, LevelState::Stat) if p.has_fuller(l) => stat += 1,
             (Section::Diff, LevelState::Omitted) => gone.push(f.path.clone().unwrap_or_default()),
             (Section::Facts, _) if !level.note.is_empty() => floors.push(level.note.clone()),
             (_, LevelState::Trimmed) => floors.push(format!("{}: {}", f.id, level.note)),
@@ -320,338 +221,157 @@ fn note_text(trimmed: usize, stat: usize, gone: &[String], floors: &[String]) ->
     s
 }
 
-/// The structure [`build`] uses: scopes from the convention or the staged paths.
-pub fn default_structure(state: &StagedState, conv: &Convention) -> Structure {
-    let scopes = crate::structure::scope_choices(state, conv, &|_| None);
-    Structure::new(state, conv, scopes)
+/// The omission note at its longest, which the composer reserves so that the budget
+/// never depends on the note: every diff cut, every floor collapsed, the longest
+/// [`NOTE_NAMES`] paths named.
+struct NoteReserve {
+    paths: Vec<String>,
+    floors: Vec<String>,
 }
 
-/// All fragments of the user message, in prompt order, applicability applied.
-pub fn fragments_for(
-    state: &StagedState,
-    conv: &Convention,
-    intent: Option<&str>,
-) -> Vec<Fragment> {
-    let (state, _) = redact::redact_names(state);
-    let intent = intent.map(|i| redact::redact_text(i).text);
-    let structure = default_structure(&state, conv);
-    let mut l = Lazy::new(
-        &state,
-        conv,
-        &structure,
-        intent.as_deref(),
-        &table_store(conv),
-    );
-    l.materialise();
-    l.frags
-}
-
-/// A file's whole fragment, from its hunk bodies redacted: with
-/// [`redact::redact_names`] applied to the state first, the only way a file's hunks
-/// reach the prompt.
-fn full_fragment(f: &crate::repo::FileDiff, class: FileClass) -> Fragment {
-    let mut found = Vec::new();
-    fragments::file_fragment(&redact::redact_bodies(f, &mut found), class)
-}
-
-/// The fragments of the user message with files cut at their stat line where
-/// [`fragments::stat_fragment`] allows; `files[i]` is the staged file (and class)
-/// behind a cut fragment `i`, built whole by [`Lazy::materialise`] only when the
-/// composer may need more than its stat line. Redacting and splitting every hunk of
-/// a large change is most of the work, and at a few thousand tokens the composer
-/// usually stops within the stat lines.
-struct Lazy<'a> {
-    state: &'a StagedState,
-    frags: Vec<Fragment>,
-    files: Vec<Option<(usize, FileClass)>>,
-}
-
-impl<'a> Lazy<'a> {
-    fn new(
-        state: &'a StagedState,
-        conv: &Convention,
-        structure: &Structure,
-        intent: Option<&str>,
-        store: &facts::Store,
-    ) -> Self {
-        let intent = intent.map(str::trim).filter(|s| !s.is_empty());
-        let classifier = Classifier::new(&conv.context.exclude);
-        let mut v: Vec<(Fragment, Option<(usize, FileClass)>)> =
-            fixed_fragments(state, conv, intent, store)
-                .into_iter()
-                .map(|f| (f, None))
-                .collect();
-        v.extend(state.files.iter().enumerate().map(|(k, f)| {
-            let class = classifier.classify(f);
-            match fragments::stat_fragment(f, class) {
-                Some(fr) => (fr, Some((k, class))),
-                None => (full_fragment(f, class), None),
-            }
-        }));
-        v.push((contract_fragment(structure), None));
-        v.retain(|(f, _)| match f.when {
-            When::Always => true,
-            When::IntentGiven => intent.is_some(),
-            When::AnyStaged => !state.files.is_empty(),
-        });
-        let (frags, files) = v.into_iter().unzip();
-        Lazy {
-            state,
-            frags,
-            files,
+impl NoteReserve {
+    fn new(pieces: &[Piece]) -> Self {
+        let frags = || pieces.iter().map(Piece::fragment);
+        NoteReserve {
+            paths: frags().filter_map(|f| f.path.clone()).collect(),
+            floors: frags()
+                .filter(|f| (f.floor && f.levels.len() > 1) || f.section == Section::Facts)
+                .map(|f| format!("{}: {}", f.id, f.levels[0].note))
+                .collect(),
         }
     }
 
-    fn is_cut(&self) -> bool {
-        self.files.iter().any(Option::is_some)
-    }
-
-    /// Builds every cut fragment whole: then `frags` is what [`fragments_for`] gives.
-    fn materialise(&mut self) {
-        for (fr, file) in self.frags.iter_mut().zip(&mut self.files) {
-            if let Some((k, class)) = file.take() {
-                *fr = full_fragment(&self.state.files[k], class);
-            }
-        }
-    }
-
-    /// At most the bytes of the prompt's fragments at full detail (exact once
-    /// materialised), or any number above `cap` once the sum passes it: the caller
-    /// only asks whether it is within `cap`.
-    fn max_bytes_lower_bound(&self, cap: usize) -> usize {
-        let mut sum = 0usize;
-        for (f, file) in self.frags.iter().zip(&self.files) {
-            sum += match file {
-                Some((k, _)) => fragments::full_bytes_lower_bound(&self.state.files[*k]),
-                None => f.max_bytes(),
-            };
-            if sum > cap {
-                break;
-            }
-        }
-        sum
-    }
-}
-
-/// The fragments before the files' diffs: convention, environment, task, intent,
-/// status (applicability not yet applied).
-fn fixed_fragments(
-    state: &StagedState,
-    conv: &Convention,
-    intent: Option<&str>,
-    store: &facts::Store,
-) -> Vec<Fragment> {
-    // The facts' share: an eighth of the prompt's tokens, at 4 bytes a token.
-    let share = Limits::from_settings(&conv.context).prompt_tokens() / 2;
-    let facts = facts::fragment(&facts::select_staged(store, state), share);
-    let convention = Fragment::fixed(
-        "convention",
-        Section::Convention,
-        true,
-        When::Always,
-        convention_text(conv),
-    );
-    std::iter::once(convention)
-        .chain(facts)
-        .chain([
-            Fragment::fixed(
-                "environment",
-                Section::Environment,
-                false,
-                When::Always,
-                environment_text(state),
-            ),
-            Fragment::fixed(
-                "task",
-                Section::Task,
-                true,
-                When::Always,
-                TASK_TEXT.to_string(),
-            ),
-            Fragment::fixed(
-                "intent",
-                Section::Task,
-                true,
-                When::IntentGiven,
-                intent.map(intent_text).unwrap_or_default(),
-            ),
-            fragments::status_fragment(state),
-        ])
-        .collect()
-}
-
-fn render_user(frags: &[Fragment], levels: &[usize]) -> String {
-    let mut s = String::new();
-    for (f, &l) in frags.iter().zip(levels) {
-        s.push_str(&f.render(l));
-    }
-    s.push_str(&omission_note(frags, levels));
-    s
-}
-
-/// Builds the prompt for the staged state within the convention's budget, counting
-/// with `counter` (DESIGN §6, docs/composer.md).
-pub fn build(
-    state: &StagedState,
-    conv: &Convention,
-    intent: Option<&str>,
-    counter: &dyn TokenCounter,
-) -> Result<Prompt, DoesNotFit> {
-    build_for(
-        state,
-        conv,
-        default_structure(state, conv),
-        intent,
-        counter,
-        &table_store(conv),
-    )
-}
-
-/// The store of the convention's `facts` table alone (the draft adds `.commit-context.md`).
-fn table_store(conv: &Convention) -> facts::Store {
-    facts::Store::from_table(&conv.facts)
-}
-
-/// [`build`] for a structure the caller computed (scopes read from the repository's
-/// manifests) and a fact store: the facts that apply to the staged change go into the
-/// prompt as data, after the convention (docs/facts.md).
-pub fn build_for(
-    state: &StagedState,
-    conv: &Convention,
-    structure: Structure,
-    intent: Option<&str>,
-    counter: &dyn TokenCounter,
-    store: &facts::Store,
-) -> Result<Prompt, DoesNotFit> {
-    // The redaction gate (DESIGN §8): names, headers and the branch here; each
-    // file's hunk bodies where its fragment is built (`full_fragment`), so nothing
-    // reaches a fragment unredacted.
-    let (state, _) = redact::redact_names(state);
-    let state = &state;
-    let intent = intent.map(|i| redact::redact_text(i).text);
-    let intent = intent.as_deref();
-    let limits = Limits::from_settings(&conv.context);
-    let available = limits.prompt_tokens();
-    let limit = limits.counted_limit();
-    let mut lazy = Lazy::new(state, conv, &structure, intent, store);
-    let schema = output_schema(&structure);
-    let system = CORE_INSTRUCTIONS.to_string();
-    let diff_paths: Vec<String> = lazy.frags.iter().filter_map(|f| f.path.clone()).collect();
-    let floors_trimmed: Vec<String> = lazy
-        .frags
-        .iter()
-        .filter(|f| (f.floor && f.levels.len() > 1) || f.section == Section::Facts)
-        .map(|f| format!("{}: {}", f.id, f.levels[0].note))
-        .collect();
-    let n = diff_paths.len();
-
-    // Bytes bound tokens from above: when everything fits by bytes, no tokenizer runs.
-    let worst_note_bytes = {
-        let mut lens: Vec<usize> = diff_paths
+    /// Its bytes: each named path is reckoned with a whole note of its own.
+    fn bytes(&self) -> usize {
+        let n = self.paths.len();
+        let mut lens: Vec<usize> = self
+            .paths
             .iter()
             .map(|p| note_text(0, 0, std::slice::from_ref(p), &[]).len())
             .collect();
         lens.sort_unstable_by(|a, b| b.cmp(a));
-        note_text(n, n, &vec![String::new(); n], &floors_trimmed).len()
+        note_text(n, n, &vec![String::new(); n], &self.floors).len()
             + lens.iter().take(NOTE_NAMES).sum::<usize>()
-    };
-    // Past the limit the exact sum does not matter: stop adding there.
-    let cap = limit.saturating_sub(system.len() + worst_note_bytes + CHAT_OVERHEAD_TOKENS);
-    let mut all_bytes = system.len() + lazy.max_bytes_lower_bound(cap) + worst_note_bytes;
-    if lazy.is_cut() && all_bytes + CHAT_OVERHEAD_TOKENS <= limit {
-        // The bound may be short of the real bytes: decide on the whole fragments.
-        lazy.materialise();
-        all_bytes = system.len() + lazy.max_bytes_lower_bound(cap) + worst_note_bytes;
-    }
-    if all_bytes + CHAT_OVERHEAD_TOKENS <= limit {
-        let frags = &lazy.frags;
-        let levels: Vec<usize> = frags
-            .iter()
-            .map(|f| f.levels.len().saturating_sub(1))
-            .collect();
-        let user = render_user(frags, &levels);
-        let costs: Vec<usize> = frags
-            .iter()
-            .zip(&levels)
-            .map(|(f, &l)| f.render(l).len())
-            .collect();
-        let total = system.len() + user.len() + CHAT_OVERHEAD_TOKENS;
-        let report = report(
-            frags,
-            &levels,
-            &costs,
-            system.len(),
-            limits,
-            total,
-            false,
-            |s| s.len(),
-        );
-        return Ok(Prompt {
-            system,
-            user,
-            schema,
-            structure,
-            report,
-        });
     }
 
-    // The note's worst case is reserved up front so the budget never depends on it.
-    let note_reserve = {
-        let one: Vec<usize> = diff_paths
+    /// Its tokens: the header, the collapsed lines and the "and N more" line, and
+    /// the longest named paths' lines.
+    fn tokens(&self, counter: &dyn TokenCounter) -> usize {
+        let n = self.paths.len();
+        let mut one: Vec<usize> = self
+            .paths
             .iter()
             .map(|p| {
                 let full = note_text(0, 0, std::slice::from_ref(p), &[]);
                 counter.count(full.split_once('\n').map_or("", |(_, rest)| rest))
             })
             .collect();
-        let mut one = one;
         one.sort_unstable_by(|a, b| b.cmp(a));
-        let mut head = note_text(
+        let head: String = note_text(
             n,
             n,
             &vec![String::new(); n.max(NOTE_NAMES + 1)],
-            &floors_trimmed,
-        );
-        // keep the header, the collapsed lines and the "and N more" line only
-        head = head
-            .lines()
-            .filter(|l| !l.starts_with("- not shown"))
-            .map(|l| format!("{l}\n"))
-            .collect();
+            &self.floors,
+        )
+        .lines()
+        .filter(|l| !l.starts_with("- not shown"))
+        .map(|l| format!("{l}\n"))
+        .collect();
         counter.count(&head) + one.iter().take(NOTE_NAMES).sum::<usize>()
+    }
+}
+
+fn render_user(pieces: &[Piece], levels: &[usize]) -> String {
+    let mut s = String::new();
+    for (p, &l) in pieces.iter().zip(levels) {
+        s.push_str(&p.fragment().render(l));
+    }
+    s.push_str(&omission_note(pieces, levels));
+    s
+}
+
+/// Builds the prompt for the staged state within the convention's budget, counting
+/// with `counter` (DESIGN §6, docs/composer.md): the structure from the convention
+/// or the staged paths, the facts from the convention's table alone.
+pub fn build(
+    state: &StagedState,
+    conv: &Convention,
+    intent: Option<&str>,
+    counter: &dyn TokenCounter,
+) -> Result<Prompt, DoesNotFit> {
+    let scopes = crate::structure::scope_choices(state, conv, &|_| None);
+    build_for(&PromptInput {
+        state,
+        conv,
+        structure: &Structure::new(state, conv, scopes),
+        intent,
+        counter,
+        store: &facts::Store::from_table(&conv.facts),
+    })
+}
+
+/// The prompt for `input`, in one pass: the redaction gate, the candidate pieces
+/// ([`fragments::pieces`]), the composer's choice ([`budget::choose`]), the render.
+/// The facts that apply to the staged change go into the prompt as data, after the
+/// convention (docs/facts.md).
+pub fn build_for(input: &PromptInput) -> Result<Prompt, DoesNotFit> {
+    // The redaction gate (DESIGN §8): names, headers, the branch and the intent here;
+    // each file's hunk bodies where its whole fragment is built, so nothing reaches a
+    // piece unredacted.
+    let (state, _) = redact::redact_names(input.state);
+    let intent = input.intent.map(|i| redact::redact_text(i).text);
+    let counter = input.counter;
+    let limits = Limits::from_settings(&input.conv.context);
+    let limit = limits.counted_limit();
+    let structure = input.structure.clone();
+    let schema = output_schema(&structure);
+    let schema_text = serde_json::to_string(&shown_schema(&structure)).unwrap_or_default();
+    // The facts' share: an eighth of the prompt's tokens, at 4 bytes a token.
+    let facts = facts::fragment(
+        &facts::select_staged(input.store, &state),
+        limits.prompt_tokens() / 2,
+    );
+    let pieces = fragments::pieces(Sources {
+        state: &state,
+        conv: input.conv,
+        structure: &structure,
+        schema: &schema_text,
+        intent: intent.as_deref(),
+        facts,
+    });
+
+    let system = CORE_INSTRUCTIONS;
+    let note = NoteReserve::new(&pieces);
+    let system_tokens = std::cell::OnceCell::new();
+    let system_tokens = || *system_tokens.get_or_init(|| counter.count(system));
+    let frame_tokens = std::cell::OnceCell::new();
+    let frame_tokens = || {
+        *frame_tokens.get_or_init(|| system_tokens() + CHAT_OVERHEAD_TOKENS + note.tokens(counter))
     };
-    let system_tokens = counter.count(&system);
-    let mut fixed = system_tokens + CHAT_OVERHEAD_TOKENS + note_reserve;
-    let select = |frags: &[Fragment], fixed: usize| {
-        budget::compose(frags, fixed, limit, counter).map_err(|needed| DoesNotFit {
-            needed: limits.with_margin(needed),
-            budget: available,
-        })
+    let frame = Frame {
+        bytes: system.len() + note.bytes() + CHAT_OVERHEAD_TOKENS,
+        tokens: &frame_tokens,
     };
+    let mut extra = 0;
     for _ in 0..4 {
-        let mut sel = select(&lazy.frags, fixed)?;
-        // The walk over the files cut at their stat line equals the walk over the
-        // whole files up to the first detail step; past it, the details are needed.
-        if lazy.is_cut() && !sel.stopped_before_details {
-            lazy.materialise();
-            sel = select(&lazy.frags, fixed)?;
-        }
-        let frags = &lazy.frags;
-        let user = render_user(frags, &sel.levels);
-        let total = system_tokens + counter.count(&user) + CHAT_OVERHEAD_TOKENS;
-        if total <= limit {
-            let report = report(
-                frags,
-                &sel.levels,
-                &sel.costs,
-                system_tokens,
-                limits,
-                total,
-                true,
-                |s| counter.count(s),
-            );
+        let sel = budget::choose(&pieces, &frame, extra, limits, counter)?;
+        let user = render_user(&pieces, &sel.levels);
+        let (system_count, total) = if sel.exact {
+            let s = system_tokens();
+            (s, s + counter.count(&user) + CHAT_OVERHEAD_TOKENS)
+        } else {
+            (
+                system.len(),
+                system.len() + user.len() + CHAT_OVERHEAD_TOKENS,
+            )
+        };
+        // Bytes that fit need no second look.
+        if !sel.exact || total <= limit {
+            let report = report(&pieces, &sel, system_count, limits, total, |s| {
+                if sel.exact { counter.count(s) } else { s.len() }
+            });
             return Ok(Prompt {
-                system,
+                system: system.to_string(),
                 user,
                 schema,
                 structure,
@@ -659,23 +379,20 @@ pub fn build_for(
             });
         }
         // Only a counter whose counts do not add up gets here: tighten and retry.
-        fixed += total - limit;
+        extra += total - limit;
     }
     Err(DoesNotFit {
-        needed: limits.with_margin(fixed),
-        budget: available,
+        needed: limits.with_margin(frame_tokens() + extra),
+        budget: limits.prompt_tokens(),
     })
 }
 
-#[allow(clippy::too_many_arguments)]
 fn report(
-    frags: &[Fragment],
-    levels: &[usize],
-    costs: &[usize],
+    pieces: &[Piece],
+    sel: &Selection,
     system_tokens: usize,
     limits: Limits,
     total: usize,
-    exact: bool,
     count: impl Fn(&str) -> usize,
 ) -> BudgetReport {
     let mut rows = vec![FragmentReport {
@@ -685,20 +402,20 @@ fn report(
         tokens: system_tokens,
         note: "system message".into(),
     }];
-    for ((f, &l), &c) in frags.iter().zip(levels).zip(costs) {
+    for ((p, &l), &c) in pieces.iter().zip(&sel.levels).zip(&sel.costs) {
+        let f = p.fragment();
         let Some(level) = f.levels.get(l) else {
             continue;
         };
-        let (state, note) = (level.state, level.note.clone());
         rows.push(FragmentReport {
             id: f.id.clone(),
             floor: f.floor,
-            state,
+            state: level.state,
             tokens: c,
-            note,
+            note: level.note.clone(),
         });
     }
-    let note = omission_note(frags, levels);
+    let note = omission_note(pieces, &sel.levels);
     rows.push(FragmentReport {
         id: "omission-note".into(),
         floor: true,
@@ -711,7 +428,7 @@ fn report(
         available: limits.prompt_tokens(),
         counted_limit: limits.counted_limit(),
         total,
-        exact,
+        exact: sel.exact,
         fragments: rows,
     }
 }

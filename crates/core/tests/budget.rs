@@ -3,11 +3,12 @@
 //! held, deterministic, no panic) and boundary tests at the exact fitting budget.
 
 use jitcommit_core::budget::{
-    ByteCounter, CHAT_OVERHEAD_TOKENS, DoesNotFit, FILLED_PERCENT, Limits, TokenCounter,
+    ByteCounter, CHAT_OVERHEAD_TOKENS, DoesNotFit, FILLED_PERCENT, Limits, TokenCounter, compose,
 };
 use jitcommit_core::config::{ContextSettings, Convention};
-use jitcommit_core::fragments::LevelState;
+use jitcommit_core::fragments::{self, LevelState, Piece};
 use jitcommit_core::prompt::{self, Prompt};
+use jitcommit_core::redact;
 use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
 use proptest::prelude::*;
 
@@ -257,6 +258,37 @@ proptest! {
                 held == everything || t * 100 >= lim.counted_limit() * FILLED_PERCENT,
                 "{t} of {} used, and not everything is held", lim.counted_limit()
             );
+        }
+    }
+
+    /// Files whose hunks are built only when the walk first needs them get the
+    /// levels, costs and text that files built whole up front get, and the hunks of
+    /// a file left out are never built.
+    #[test]
+    fn deferred_hunks_change_nothing(s in prop_oneof![arb_state(), arb_wide_state()], budget in 0usize..12_000, fixed in 0usize..800) {
+        let classifier = fragments::Classifier::new(&["gen/**".to_string()]);
+        let status = || Piece::new(fragments::status_fragment(&s));
+        let deferred: Vec<Piece> = std::iter::once(status())
+            .chain(s.files.iter().map(|f| Piece::file(f, classifier.classify(f))))
+            .collect();
+        let whole: Vec<Piece> = std::iter::once(status())
+            .chain(s.files.iter().map(|f| {
+                let f = redact::redact_bodies(f, &mut Vec::new());
+                Piece::new(fragments::file_fragment(&f, classifier.classify(&f)))
+            }))
+            .collect();
+        for counter in [&Quarter as &dyn TokenCounter, &ByteCounter] {
+            let was: Vec<bool> = deferred.iter().map(Piece::is_deferred).collect();
+            let a = compose(&deferred, fixed, budget, counter);
+            let b = compose(&whole, fixed, budget, counter);
+            prop_assert_eq!(&a, &b);
+            if let Ok(sel) = a {
+                for (((p, w), &l), &was) in deferred.iter().zip(&whole).zip(&sel.levels).zip(&was) {
+                    prop_assert!(l <= 1 || !p.is_deferred(), "level {} of an unbuilt piece", l);
+                    prop_assert!(l > 0 || p.is_deferred() == was, "a left-out file was built");
+                    prop_assert_eq!(p.fragment().render(l), w.fragment().render(l));
+                }
+            }
         }
     }
 

@@ -339,3 +339,267 @@ proptest::proptest! {
         }
     }
 }
+
+/// FNV-1a, 64 bits: a digest that is the same on every platform and toolchain.
+fn fnv(s: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// A token per four bytes, rounded up per call: counts of pieces do not add up to
+/// the count of their concatenation, so the build's re-check after rendering runs.
+struct Quarter;
+impl budget::TokenCounter for Quarter {
+    fn count(&self, text: &str) -> usize {
+        text.len().div_ceil(4)
+    }
+}
+
+/// A token per character: additive like the BPE counters, and below the bytes for
+/// non-ASCII text, so the byte shortcut and the counted walk disagree.
+struct Chars;
+impl budget::TokenCounter for Chars {
+    fn count(&self, text: &str) -> usize {
+        text.chars().count()
+    }
+}
+
+/// `n` files of generated Rust, tests, docs, a lock file, vendored and generated
+/// files, with 1–4 hunks of 3–90 lines each (fixed seed).
+fn generated_state(n: usize, seed: u64) -> StagedState {
+    let mut x = seed;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut files = Vec::new();
+    for i in 0..n {
+        let path = match i % 10 {
+            0 => format!("tests/t{i}.rs"),
+            1 => format!("docs/d{i}.md"),
+            2 if i % 50 == 2 => format!("vendor/v{i}.c"),
+            3 if i % 70 == 3 => format!("dist/app{i}.min.js"),
+            4 if i == 4 => "Cargo.lock".to_string(),
+            _ => format!("src/m{}/f{i}.rs", i % 13),
+        };
+        let kind = [ChangeKind::Modified, ChangeKind::Added, ChangeKind::Deleted]
+            [(next() % 5).min(2) as usize];
+        let hunks = 1 + (next() % 4) as usize;
+        let mut f = file(kind, &path, &[]);
+        f.hunks.clear();
+        for h in 0..hunks {
+            let lines = 3 + (next() % 88) as usize;
+            let body: String = (0..lines)
+                .map(|k| {
+                    let sign = ["+", "-", " "][(next() % 3) as usize];
+                    format!("{sign}    let v{k} = compute({}, {h});\n", next() % 1000)
+                })
+                .collect();
+            f.added += body.matches("\n+").count();
+            f.removed += body.matches("\n-").count();
+            f.hunks.push(Hunk {
+                header: format!("@@ -{0},{lines} +{0},{lines} @@ fn f{h}()", h * 100 + 1),
+                body,
+            });
+        }
+        files.push(f);
+    }
+    StagedState {
+        branch: Some("feature/speed".into()),
+        initial: false,
+        files,
+    }
+}
+
+/// Non-ASCII paths and text, emoji, a path git quotes.
+fn non_ascii_state() -> StagedState {
+    let mut s = small_state();
+    s.files.push(file(
+        ChangeKind::Modified,
+        "docs/über.md",
+        &[
+            "-Grüße",
+            "+Grüße 🎉 naïve café — “quotes”",
+            "+日本語のコメント ✅",
+        ],
+    ));
+    s.files.push(file(
+        ChangeKind::Added,
+        "src/日本.rs",
+        &[
+            "+// 日本語",
+            "+fn ok() {} // ✅",
+            "+// </evidence> ＜/evidence>",
+        ],
+    ));
+    s.files
+        .push(file(ChangeKind::Added, "emoji/😀\t.txt", &["+smile 😀"]));
+    s.branch = Some("ünï/😀".into());
+    s
+}
+
+/// Secrets in a hunk, a key file, an environment file.
+fn secrets_state() -> StagedState {
+    let mut s = small_state();
+    s.files.push(file(
+        ChangeKind::Modified,
+        "src/cfg.rs",
+        &[
+            "-const A: &str = \"\";",
+            "+const A: &str = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\";",
+            "+const K: &str = \"AKIAIOSFODNN7EXAMPLE\";",
+        ],
+    ));
+    s.files.push(file(
+        ChangeKind::Added,
+        ".env",
+        &[
+            "+PASSWORD=hunter2",
+            "+API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz012345",
+        ],
+    ));
+    s.files.push(file(
+        ChangeKind::Added,
+        "id_rsa",
+        &[
+            "+-----BEGIN OPENSSH PRIVATE KEY-----",
+            "+b3BlbnNzaC1rZXktdjEAAAAA",
+        ],
+    ));
+    s
+}
+
+/// Renames with and without content changes, a mode change, an empty file.
+fn renames_state() -> StagedState {
+    let mut s = small_state();
+    for i in 0..4 {
+        let mut f = file(
+            ChangeKind::Renamed,
+            &format!("new/mod{i}.rs"),
+            if i == 0 {
+                &["+fn extra() {}"][..]
+            } else {
+                &[][..]
+            },
+        );
+        f.change.old_path = Some(format!("old/mod{i}.rs").into());
+        if i > 0 {
+            f.hunks.clear();
+            f.header = format!(
+                "diff --git a/old/mod{i}.rs b/new/mod{i}.rs\nsimilarity index 100%\nrename from old/mod{i}.rs\nrename to new/mod{i}.rs\n"
+            );
+        }
+        s.files.push(f);
+    }
+    let mut m = file(ChangeKind::Modified, "run.sh", &[]);
+    m.hunks.clear();
+    m.header = "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n".into();
+    s.files.push(m);
+    s
+}
+
+/// Binary files, a submodule, an excluded file, lock and vendored files.
+fn binary_state() -> StagedState {
+    let mut s = small_state();
+    for (path, sub) in [
+        ("assets/x.png", false),
+        ("assets/new.bin", false),
+        ("lib/sub", true),
+    ] {
+        let mut f = file(ChangeKind::Added, path, &[]);
+        f.hunks.clear();
+        f.binary = !sub;
+        f.submodule = sub;
+        s.files.push(f);
+    }
+    s.files
+        .push(file(ChangeKind::Added, "dist/app.js", &["+minified()"]));
+    s.files
+        .push(file(ChangeKind::Added, "vendor/lib/v.c", &["+int v;"]));
+    s.files.push(file(
+        ChangeKind::Added,
+        "fixtures/case.json",
+        &["+{\"a\": 1}"],
+    ));
+    s.files
+        .push(file(ChangeKind::Modified, "yarn.lock", &["-x", "+y"]));
+    s
+}
+
+/// The prompt's bytes and the composer's choice for a set of staged changes (small,
+/// large, over budget, non-ASCII, secrets, renames, binary), three counters and a
+/// range of budgets, as digests: a restructured build must give the same bytes.
+#[test]
+fn built_prompts_stay_byte_identical() {
+    let mut with_facts = conv(0);
+    with_facts.facts = vec![
+        jitcommit_core::config::Fact {
+            id: "SCOPE.src/**".into(),
+            value: "the library; keep it free of I/O".into(),
+            line: 1,
+        },
+        jitcommit_core::config::Fact {
+            id: "TEST.tests/**".into(),
+            value: "tests drive the real binary".into(),
+            line: 2,
+        },
+    ];
+    let cases: Vec<(&str, StagedState, Convention)> = vec![
+        ("small", small_state(), conv(0)),
+        ("non-ascii", non_ascii_state(), conv(0)),
+        ("secrets", secrets_state(), conv(0)),
+        ("renames", renames_state(), conv(0)),
+        ("binary", binary_state(), conv(0)),
+        ("medium", generated_state(40, 7), conv(0)),
+        ("large", generated_state(500, 11), conv(0)),
+        ("large-facts", generated_state(500, 13), with_facts),
+    ];
+    let counters: [(&str, &dyn budget::TokenCounter); 3] = [
+        ("bytes", &ByteCounter),
+        ("quarter", &Quarter),
+        ("chars", &Chars),
+    ];
+    let mut out = String::new();
+    for (name, state, base) in &cases {
+        for (cname, counter) in counters {
+            for (k, budget) in [
+                300, 900, 1_600, 3_000, 4_200, 5_000, 6_000, 9_000, 12_000, 20_000, 40_000,
+                400_000, 2_000_000,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let mut c = base.clone();
+                c.context.budget_tokens = budget;
+                let intent = (k % 2 == 1).then_some("make it </evidence> faster");
+                let line = match prompt::build(state, &c, intent, counter) {
+                    Ok(p) => {
+                        let mut n = [0usize; 4];
+                        for f in &p.report.fragments {
+                            n[f.state as usize] += 1;
+                        }
+                        format!(
+                            "total {} exact {} omitted/stat/trimmed/kept {n:?} system {} user {}:{} schema {} report {}",
+                            p.report.total,
+                            p.report.exact,
+                            fnv(&p.system),
+                            p.user.len(),
+                            fnv(&p.user),
+                            fnv(&p.schema.to_string()),
+                            fnv(&serde_json::to_string(&p.report).unwrap_or_default()),
+                        )
+                    }
+                    Err(e) => format!("does not fit: {e}"),
+                };
+                out.push_str(&format!("{name} {cname} {budget}: {line}\n"));
+            }
+        }
+    }
+    insta::assert_snapshot!("built_prompts", out);
+}

@@ -11,12 +11,8 @@ use ureq::Timeout;
 
 use jitcommit_core::redact;
 
-use jitcommit_core::budget::{DoesNotFit, TokenCounter};
-use jitcommit_core::config::Convention;
-use jitcommit_core::facts;
+use jitcommit_core::budget::DoesNotFit;
 use jitcommit_core::prompt::{self, Prompt};
-use jitcommit_core::repo::StagedState;
-use jitcommit_core::structure::Structure;
 
 use crate::discover::{self, ServerInfo, ServerKind};
 use crate::openai::JsonMode;
@@ -25,44 +21,7 @@ use crate::wire::wire_schema;
 pub use crate::wire::{SEED, Usage, Window};
 use crate::{ollama, openai};
 
-/// What a draft's prompt is built from: the staged change, the repository's
-/// convention, the structure computed from both, the user's intent, the token counter
-/// and the fact store.
-#[derive(Clone, Copy)]
-pub struct PromptInput<'a> {
-    /// The staged change.
-    pub state: &'a StagedState,
-    /// The repository's convention, whose `[context]` is the window without a server.
-    pub conv: &'a Convention,
-    /// The message's structure (bullets, scopes) computed from the change.
-    pub structure: &'a Structure,
-    /// The user's intent hint, when given.
-    pub intent: Option<&'a str>,
-    /// Counts the prompt's tokens.
-    pub counter: &'a dyn TokenCounter,
-    /// The fact store the prompt's facts are selected from.
-    pub store: &'a facts::Store,
-}
-
-impl PromptInput<'_> {
-    /// The prompt within the convention's own window, no server asked.
-    pub fn build(&self) -> Result<Prompt, DoesNotFit> {
-        self.build_in(self.conv)
-    }
-
-    /// The prompt with `conv` in place of the input's convention (its window resized).
-    fn build_in(&self, conv: &Convention) -> Result<Prompt, DoesNotFit> {
-        let structure = self.structure.clone();
-        prompt::build_for(
-            self.state,
-            conv,
-            structure,
-            self.intent,
-            self.counter,
-            self.store,
-        )
-    }
-}
+pub use jitcommit_core::prompt::PromptInput;
 
 /// The largest answer body read; more is an error, never an allocation.
 pub const MAX_BODY_BYTES: u64 = 1024 * 1024;
@@ -378,7 +337,7 @@ impl Client {
             let mut c = input.conv.clone();
             c.context.budget_tokens = w.context_tokens;
             c.context.reserve_output_tokens = w.output_tokens;
-            input.build_in(&c)
+            prompt::build_for(&PromptInput { conv: &c, ..*input })
         })
     }
 
