@@ -299,11 +299,10 @@ pub fn build(
     intent: Option<&str>,
     counter: &dyn TokenCounter,
 ) -> Result<Prompt, DoesNotFit> {
-    let scopes = crate::structure::scope_choices(state, conv, &|_| None);
     build_for(&PromptInput {
         state,
         conv,
-        structure: &Structure::new(state, conv, scopes),
+        structure: &Structure::new(state, conv, Vec::new(), &|_| None),
         intent,
         counter,
         store: &facts::Store::from_table(&conv.facts),

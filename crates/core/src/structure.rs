@@ -75,10 +75,25 @@ pub struct Structure {
 }
 
 impl Structure {
-    /// The structure of a draft for `state` under `conv`, with these scope choices
-    /// (see [`scope_choices`]).
-    pub fn new(state: &StagedState, conv: &Convention, scopes: Vec<String>) -> Structure {
-        let bullets = crate::offline::draft(state, conv)
+    /// The structure of a draft for `state` under `conv`: the offline draft's bullets,
+    /// and the scopes `first` (the repository's `SCOPE` facts for the staged paths),
+    /// then [`scope_choices`] with manifests read through `read`. The offline draft is
+    /// computed once for both.
+    pub fn new(
+        state: &StagedState,
+        conv: &Convention,
+        first: Vec<String>,
+        read: &dyn Fn(&str) -> Option<String>,
+    ) -> Structure {
+        let offline = crate::offline::draft(state, conv).ok();
+        let mut scopes = first;
+        let offline_scope = offline.as_ref().and_then(|m| m.subject.scope.as_deref());
+        for s in scope_choices(state, conv, offline_scope, read) {
+            if !scopes.contains(&s) {
+                scopes.push(s);
+            }
+        }
+        let bullets = offline
             .map(|m| m.bullets)
             .unwrap_or_default()
             .into_iter()
@@ -330,13 +345,14 @@ fn strip_type_prefix<'a>(s: &'a str, kind: &str, conv: &Convention) -> &'a str {
 }
 
 /// The scopes a draft may choose from: the convention's list; else names derived
-/// from the staged paths (top-level directories, the offline draft's scope, and
-/// the package names in the `Cargo.toml`, `package.json` or `pyproject.toml` of each
-/// directory holding a staged path, read through `read`, which is given a path
+/// from the staged paths (the offline draft's scope `offline`, top-level directories,
+/// and the package names in the `Cargo.toml`, `package.json` or `pyproject.toml` of
+/// each directory holding a staged path, read through `read`, which is given a path
 /// relative to the repository root); else none. Never free text.
 pub fn scope_choices(
     state: &StagedState,
     conv: &Convention,
+    offline: Option<&str>,
     read: &dyn Fn(&str) -> Option<String>,
 ) -> Vec<String> {
     if !conv.scopes.is_empty() {
@@ -349,10 +365,8 @@ pub fn scope_choices(
             out.push(name.to_owned());
         }
     };
-    if let Ok(m) = crate::offline::draft(state, conv)
-        && let Some(s) = m.subject.scope
-    {
-        push(&s, &mut out);
+    if let Some(s) = offline {
+        push(s, &mut out);
     }
     let paths: Vec<String> = state
         .files
@@ -560,18 +574,26 @@ mod tests {
             "Cargo.toml" => Some("[workspace]\n".to_owned()),
             _ => None,
         };
-        let s = scope_choices(&state, &conv(), &read);
+        let offline = crate::offline::draft(&state, &conv())
+            .unwrap()
+            .subject
+            .scope;
+        let s = scope_choices(&state, &conv(), offline.as_deref(), &read);
         assert_eq!(s, ["crates", "web", "jitcommit-core", "web-ui"]);
         let mut listed = conv();
         listed.scopes = vec!["api".into()];
-        assert_eq!(scope_choices(&state, &listed, &read), ["api"]);
+        assert_eq!(
+            scope_choices(&state, &listed, offline.as_deref(), &read),
+            ["api"]
+        );
     }
 
     #[test]
     fn assemble_fills_the_fixed_bullets_and_repairs_what_it_can() {
         let state = jitcommit_testkit_free_state(&["src/a.rs", "src/b.rs"]);
         let c = conv();
-        let s = Structure::new(&state, &c, vec!["src".into()]);
+        let s = Structure::new(&state, &c, vec!["src".into()], &|_| None);
+        assert_eq!(s.scopes, ["src"]);
         assert_eq!(s.summary_max, Some(72 - "refactor(src)!: ".len()));
         let d = DraftJson {
             bullets: vec![

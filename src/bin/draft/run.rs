@@ -12,7 +12,7 @@ use jitcommit_core::message;
 use jitcommit_core::prompt;
 use jitcommit_core::repo::{Repo, StagedState};
 use jitcommit_core::rules::{self, ChangedPaths, quality};
-use jitcommit_core::structure::{self, Structure};
+use jitcommit_core::structure::Structure;
 use jitcommit_core::{budget, facts, offline};
 use jitcommit_model::{Client, PromptInput, Settings, Window};
 
@@ -629,13 +629,9 @@ fn structure_for(
         .iter()
         .map(|f| String::from_utf8_lossy(&f.change.path).into_owned())
         .collect();
-    let mut scopes = facts::scopes_for(store, &paths);
-    for s in structure::scope_choices(state, conv, &|p| read_manifest(repo, p)) {
-        if !scopes.contains(&s) {
-            scopes.push(s);
-        }
-    }
-    Structure::new(state, conv, scopes)
+    Structure::new(state, conv, facts::scopes_for(store, &paths), &|p| {
+        read_manifest(repo, p)
+    })
 }
 
 /// The largest manifest read for a scope name.
