@@ -28,6 +28,7 @@ FILLER_OPENINGS = [
     "this is ", "this has ", "this was ", "this will ", "it is ", "it was ", "there is ",
     "there are ", "there was ",
 ]
+TYPE_NOT_VERB = {"feat", "perf", "chore", "ci", "docs"}
 SCAFFOLD_SCOPES = {
     "breaking", "type", "scope", "summary", "bullets", "verb", "path", "what_why",
     "default", "none", "null", "string", "boolean", "enum", "schema", "evidence",
@@ -132,6 +133,8 @@ def gate(parsed, paths, diff_set, placeholder_ok=False):
         why.append(f"summary talks about the prompt {meta[0]!r}")
     if any(low_summary.startswith(o) for o in FILLER_OPENINGS):
         why.append("summary opens with a comment")
+    if re.split(r"[^a-z0-9]", low_summary)[0] in TYPE_NOT_VERB:
+        why.append("summary opens with a commit type")
     if parsed["scope"] is not None and parsed["scope"].strip().lower() in SCAFFOLD_SCOPES:
         why.append(f"scope is scaffolding {parsed['scope']!r}")
     low = _norm(summary)

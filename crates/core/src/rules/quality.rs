@@ -88,6 +88,11 @@ const FILLER_OPENINGS: &[&str] = &[
     "there was ",
 ];
 
+/// Commit types that are no English verb: a summary opening with one (`feat
+/// 1024853967-…`, `feat-test-test-check-cli`) repeats the type instead of saying
+/// what the change does. `fix …`, `test …` and `build …` are imperatives and pass.
+const TYPE_NOT_VERB: &[&str] = &["feat", "perf", "chore", "ci", "docs"];
+
 /// Whether `value` is a list of commit types (`feat, fix, perf`, `feat, diffs, test`):
 /// a comma-separated list of at least two type words and at most one other word, or
 /// three type words and nothing else. `fix the test docs` is a description.
@@ -214,6 +219,17 @@ pub fn check_draft(text: &str, evidence: &Evidence<'_>) -> Vec<Finding> {
             }
             junk(s, "the summary", evidence, &mut out);
             let n = normal(&s.value);
+            let first = n.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+            if TYPE_NOT_VERB.contains(&first) {
+                out.push(finding(
+                    s,
+                    format!(
+                        "the summary {:?} opens with the commit type {first:?}",
+                        s.value
+                    ),
+                    "the type goes before the colon; say what the change does",
+                ));
+            }
             if let Some(o) = FILLER_OPENINGS.iter().find(|o| n.starts_with(*o)) {
                 out.push(finding(
                     s,
@@ -370,6 +386,9 @@ mod tests {
             "refactor(crates): the summary of this change was that it broke users",
             "refactor(bin): this is just another example of how you can break your",
             "fix: there is a bug in the code",
+            "fix: feat 1024853967-babyscraping-git-hq build-branch refcount",
+            "chore(crates): feat-test-test-check-cli -p jitcommit --test-run-time",
+            "feat: perf of the reader is better",
         ] {
             let f = rules_hit(&format!("{subject}{bullet}"));
             assert!(
@@ -417,6 +436,9 @@ mod tests {
             "docs: the threat model, the rules' source and intent mode's limits\n",
             "feat: a summary line for each range check\n",
             "fix: thisis ok, this isn't an opening\n",
+            "test: test the reader on a packed history\n",
+            "build: build the fuzz crate outside the workspace\n",
+            "feat: features behind a flag for the reader\n",
         ] {
             assert_eq!(rules_hit(text), Vec::new(), "{text}");
         }
