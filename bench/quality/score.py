@@ -114,6 +114,11 @@ def scaffolding(text, diff_set=()):
     return None
 
 
+def has_phrase(text, phrase):
+    """phrase in text as whole words ("summary of the change" is not in "… changelog")."""
+    return re.search(r"(?<![0-9a-z])" + re.escape(phrase) + r"(?![0-9a-z])", text) is not None
+
+
 def gate(parsed, paths, diff_set, placeholder_ok=False):
     """The draft-quality gate of issue 14: a list of reasons the draft is junk (empty
     when it passes). paths: the staged paths; diff_set: diff_lines() of the change.
@@ -128,7 +133,7 @@ def gate(parsed, paths, diff_set, placeholder_ok=False):
     if s:
         why.append(f"summary holds scaffolding {s!r}")
     low_summary = " ".join(summary.lower().split())
-    meta = [p for p in SELF_REFERENCE if p in low_summary]
+    meta = [p for p in SELF_REFERENCE if has_phrase(low_summary, p)]
     if meta:
         why.append(f"summary talks about the prompt {meta[0]!r}")
     if any(low_summary.startswith(o) for o in FILLER_OPENINGS):
@@ -155,7 +160,7 @@ def gate(parsed, paths, diff_set, placeholder_ok=False):
         if s:
             why.append(f"bullet for {path} holds scaffolding {s!r}")
             break
-        meta = [p for p in SELF_REFERENCE if p in " ".join(what.lower().split())]
+        meta = [p for p in SELF_REFERENCE if has_phrase(" ".join(what.lower().split()), p)]
         if meta:
             why.append(f"bullet for {path} talks about the prompt {meta[0]!r}")
             break

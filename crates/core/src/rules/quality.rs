@@ -93,6 +93,16 @@ const FILLER_OPENINGS: &[&str] = &[
 /// what the change does. `fix …`, `test …` and `build …` are imperatives and pass.
 const TYPE_NOT_VERB: &[&str] = &["feat", "perf", "chore", "ci", "docs"];
 
+/// Whether the normalised `text` holds `phrase` as whole words (`summary of the
+/// change` is not in `summary of the changelog`).
+fn has_phrase(text: &str, phrase: &str) -> bool {
+    text.match_indices(phrase).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + phrase.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
 /// Whether `value` is a list of commit types (`feat, fix, perf`, `feat, diffs, test`):
 /// a comma-separated list of at least two type words and at most one other word, or
 /// three type words and nothing else. `fix the test docs` is a description.
@@ -282,7 +292,7 @@ fn junk(at: &Spanned<String>, what: &str, ev: &Evidence<'_>, out: &mut Vec<Findi
     let hint = "describe the change in your own words";
     let why = if let Some(s) = SCAFFOLDING.iter().find(|s| n.contains(*s)) {
         Some(format!("holds the prompt's scaffolding {s:?}"))
-    } else if let Some(s) = SELF_REFERENCE.iter().find(|s| n.contains(*s)) {
+    } else if let Some(s) = SELF_REFERENCE.iter().find(|s| has_phrase(&n, s)) {
         Some(format!("talks about the prompt ({s:?}), not the change"))
     } else if value.starts_with(['{', '[', '"']) || value.contains("\":") {
         Some("is JSON syntax, not words".to_owned())
@@ -439,6 +449,7 @@ mod tests {
             "test: test the reader on a packed history\n",
             "build: build the fuzz crate outside the workspace\n",
             "feat: features behind a flag for the reader\n",
+            "docs: a summary of the changelog's sections\n",
         ] {
             assert_eq!(rules_hit(text), Vec::new(), "{text}");
         }
