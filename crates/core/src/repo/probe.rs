@@ -23,7 +23,7 @@ use super::{ObjectId, Repo, RepoError};
 const TREE_CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Nesting beyond which a probe gives up (the full diff then decides).
-const MAX_DEPTH: usize = 256;
+pub(super) const MAX_DEPTH: usize = 256;
 
 /// Tree objects' data by id, reused across the commits of a walk.
 #[derive(Default)]
@@ -33,7 +33,7 @@ pub(crate) struct TreeCache {
 }
 
 /// What a lookup found at a path: an entry's mode and id.
-type Found = Option<(gix::objs::tree::EntryMode, ObjectId)>;
+pub(super) type Found = Option<(gix::objs::tree::EntryMode, ObjectId)>;
 
 fn found(e: &EntryRef<'_>) -> Found {
     Some((e.mode, e.oid.to_owned()))
@@ -119,7 +119,7 @@ impl Repo {
 
     /// The tree `id`'s data, from the cache when it was read before. Packed trees come
     /// through the pack reader (see [`super::packs`]), the rest through gix.
-    fn tree_data(&self, id: ObjectId) -> Result<Rc<Vec<u8>>, RepoError> {
+    pub(super) fn tree_data(&self, id: ObjectId) -> Result<Rc<Vec<u8>>, RepoError> {
         if id.is_empty_tree() {
             return Ok(Rc::default());
         }
@@ -149,7 +149,11 @@ impl Repo {
 
     /// The entry at `path` under the tree `root`: `Ok(Some(None))` when there is none,
     /// `Ok(None)` when the answer cannot be trusted (a malformed tree, a bad path).
-    fn lookup_path(&self, root: ObjectId, path: &[u8]) -> Result<Option<Found>, RepoError> {
+    pub(super) fn lookup_path(
+        &self,
+        root: ObjectId,
+        path: &[u8],
+    ) -> Result<Option<Found>, RepoError> {
         let Some(parts) = components(path) else {
             return Ok(None);
         };
@@ -306,16 +310,12 @@ struct AtPath {
 /// The index's entries at and under `path`; `None` when one of them is something the
 /// probe leaves to the full diff (a conflict stage, an intent-to-add entry).
 fn at_path(index: &gix::index::File, path: &[u8]) -> Option<AtPath> {
-    use gix::index::entry::{Flags, Stage};
-    let plain = |e: &gix::index::Entry| {
-        e.stage() == Stage::Unconflicted && !e.flags.contains(Flags::INTENT_TO_ADD)
-    };
     let mut at = AtPath::default();
     let exact = index.entry_range(path.as_bstr());
     if let Some(range) = exact {
         let entries = &index.entries()[range];
         match entries {
-            [e] if plain(e) => at.exact = Some(e.id),
+            [e] if plain_entry(e) => at.exact = Some(e.id),
             _ => return None,
         }
         return Some(at);
@@ -323,10 +323,17 @@ fn at_path(index: &gix::index::File, path: &[u8]) -> Option<AtPath> {
     let mut prefix = path.to_vec();
     prefix.push(b'/');
     for e in index.prefixed_entries(prefix.as_bstr()).unwrap_or_default() {
-        if !plain(e) {
+        if !plain_entry(e) {
             return None;
         }
         at.under.push((e.path(index).to_vec(), e.id));
     }
     Some(at)
+}
+
+/// An index entry a probe can answer for: not a conflict stage, not intent-to-add (the
+/// full diff skips both).
+pub(super) fn plain_entry(e: &gix::index::Entry) -> bool {
+    use gix::index::entry::{Flags, Stage};
+    e.stage() == Stage::Unconflicted && !e.flags.contains(Flags::INTENT_TO_ADD)
 }
