@@ -180,7 +180,13 @@ pub struct Repo {
     packs: std::cell::RefCell<packs::Packs>,
     /// Each commit's tree and first parent, as read (a walk reads each commit once).
     links: std::cell::RefCell<std::collections::HashMap<ObjectId, (ObjectId, Option<ObjectId>)>>,
+    /// The index as last read, with the file's size and modification time then: one
+    /// commit-msg check asks for it up to four times (the store, its probe, tracing).
+    index: std::cell::RefCell<Option<(IndexStamp, std::rc::Rc<gix::index::File>)>>,
 }
+
+/// What identifies a version of the index file: its size and modification time.
+type IndexStamp = (u64, Option<std::time::SystemTime>);
 
 impl std::fmt::Debug for Repo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -257,29 +263,49 @@ impl Repo {
             trees: Default::default(),
             packs: Default::default(),
             links: Default::default(),
+            index: Default::default(),
         })
     }
 
     /// The index git names (`GIT_INDEX_FILE`, else the git dir's `index`; none is the
     /// empty index), read as git reads it: without verifying the trailing checksum, which
-    /// only `git fsck` does (hashing a large index costs more than decoding it).
-    pub(crate) fn read_index(&self) -> Result<gix::index::File, RepoError> {
+    /// only `git fsck` does (hashing a large index costs more than decoding it). Read
+    /// again only when the file's size or modification time changed.
+    pub(crate) fn read_index(&self) -> Result<std::rc::Rc<gix::index::File>, RepoError> {
         let path = self.repo.index_path();
         let err = |source: GixError| RepoError::Index {
             path: path.clone(),
             source,
         };
-        if !path.try_exists().map_err(|e| err(Box::new(e)))? {
-            let state = gix::index::State::new(self.repo.object_hash());
-            return Ok(gix::index::File::from_state(state, path));
+        let meta = match std::fs::metadata(&path) {
+            Ok(m) => Some(m),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(err(Box::new(e))),
+        };
+        let stamp: IndexStamp = meta
+            .as_ref()
+            .map_or((0, None), |m| (m.len(), m.modified().ok()));
+        if let Some((s, index)) = self.index.borrow().as_ref()
+            && *s == stamp
+            && stamp.1.is_some()
+        {
+            return Ok(std::rc::Rc::clone(index));
         }
-        gix::index::File::at(
-            &path,
-            self.repo.object_hash(),
-            true,
-            gix::index::decode::Options::default(),
-        )
-        .map_err(|e| err(e.into()))
+        let index = if meta.is_none() {
+            let state = gix::index::State::new(self.repo.object_hash());
+            gix::index::File::from_state(state, path.clone())
+        } else {
+            gix::index::File::at(
+                &path,
+                self.repo.object_hash(),
+                true,
+                gix::index::decode::Options::default(),
+            )
+            .map_err(|e| err(e.into()))?
+        };
+        let index = std::rc::Rc::new(index);
+        *self.index.borrow_mut() = Some((stamp, std::rc::Rc::clone(&index)));
+        Ok(index)
     }
 
     /// The gix repository, for what this wrapper does not cover.
