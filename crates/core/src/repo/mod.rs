@@ -179,7 +179,7 @@ pub struct Repo {
     /// set up on first use.
     packs: std::cell::RefCell<packs::Packs>,
     /// Each commit's tree and first parent, as read (a walk reads each commit once).
-    links: std::cell::RefCell<std::collections::HashMap<ObjectId, (ObjectId, Option<ObjectId>)>>,
+    links: std::cell::RefCell<gix::hashtable::HashMap<ObjectId, (ObjectId, Option<ObjectId>)>>,
     /// The index as last read, with the file's size and modification time then: one
     /// commit-msg check asks for it up to four times (the store, its probe, tracing).
     index: std::cell::RefCell<Option<(IndexStamp, std::rc::Rc<gix::index::File>)>>,
