@@ -253,7 +253,7 @@ impl Repo {
         // Objects that are in no pack (staged blobs are loose) must not make gix list the
         // pack directories again on every lookup: nothing adds packs while a hook runs.
         repo.objects.refresh_never();
-        repo.object_cache_size_if_unset(4 * 1024 * 1024);
+        repo.object_cache_size_if_unset(16 * 1024 * 1024);
         Ok(Repo {
             repo,
             shared: shared.clone(),
