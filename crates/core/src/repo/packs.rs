@@ -1,17 +1,14 @@
 //! The object path of history walks: trees read straight from the repository's pack
 //! files, with a delta-base cache that keeps every link of a chain it resolves, the way
-//! git's `delta_base_cache` does.
+//! git's `delta_base_cache` does. gix's own cache keeps only the objects asked for, so a
+//! walk over a repacked history would rebuild ever longer chains from their base again
+//! and again (docs/gix-delta-cache.md: the measurements and a proposal for gix).
 //!
-//! gix's own cache keeps only the objects asked for, so a walk over a repacked history
-//! (newest trees whole, older ones deltas of newer ones) resolved ever longer chains from
-//! their base again and again; docs/gix-delta-cache.md has the measurements and a
-//! proposal for gix. [`PackReader`] walks a chain's headers down only to a cached entry
-//! or the full base (decoded by gix), rebuilds the chain upwards one delta a step
-//! ([`apply_delta`]; gix's is private and copies twice) and caches every link.
-//!
-//! Anything it does not handle (a loose object, a REF_DELTA base in no pack, a corrupt
-//! entry, an absurd chain) reads as `None`, and the caller asks gix, which reports a truly
-//! missing or corrupt object with its own error.
+//! [`PackReader`] walks a chain's headers down only to a cached entry or the full base
+//! (decoded by gix), rebuilds the chain upwards one delta a step ([`apply_delta`]; gix's
+//! is private) and caches every link. Anything it does not handle (a loose object, a
+//! REF_DELTA base in no pack, a corrupt entry, an absurd chain) reads as `None`, and the
+//! caller asks gix, which reports a truly missing or corrupt object with its own error.
 
 use std::cell::RefMut;
 use std::collections::{HashMap, VecDeque};
@@ -29,12 +26,10 @@ use super::Repo;
 /// measured are in docs/gix-delta-cache.md).
 pub(crate) const CACHE_BYTES: usize = 16 * 1024 * 1024;
 
-/// Entries of the largest size seen the cache makes room for, up to [`CACHE_MAX_BYTES`].
-/// A fixed byte budget holds fewer links of each chain as a directory's tree grows, and
-/// a chain that no longer fits is rebuilt from its base on every read: on
-/// bench/trace-scaling.sh (4,000 commits over 7 directories) 16 MiB took 0.45x `git log
-/// --raw` at 16,000 files and 5.6x at 64,000 (375 KB trees); room for 256 of them
-/// brought 64,000 files to 0.5x.
+/// Entries of the largest size seen the cache makes room for, up to [`CACHE_MAX_BYTES`]:
+/// a fixed byte budget would hold fewer links of each chain as a directory's tree grows,
+/// and a chain that no longer fits is rebuilt from its base on every read
+/// (docs/gix-delta-cache.md, "Large trees").
 const CACHE_ENTRIES: usize = 256;
 
 /// The most a reader's cache grows to: git's default `core.deltaBaseCacheLimit`.
@@ -76,7 +71,8 @@ pub(crate) fn pack_indexes(dirs: &[PathBuf]) -> Vec<PathBuf> {
     all
 }
 
-/// What a reader did, for tests and measurements.
+/// What a reader did. Hidden: only `crates/core/tests/packs.rs` reads it, to check
+/// that a walk hits the cache and falls back to gix where it should.
 #[doc(hidden)]
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct PackStats {
@@ -381,7 +377,7 @@ pub(crate) struct Packs {
 
 /// Trees the path probes read through gix before they open the pack reader: opening it
 /// reads each pack index again (gix holds its own copy), which a check of a few commits
-/// does not win back. A range reads thousands.
+/// does not win back; a range reads thousands.
 const WARM_UP_READS: u32 = 16;
 
 impl Repo {
@@ -407,20 +403,22 @@ impl Repo {
     }
 
     /// Reads `id` through the pack reader: `None` when it would fall back to gix.
-    /// For tests and measurements.
+    /// Hidden: for `crates/core/tests/packs.rs`, which compares every object read with
+    /// `git cat-file`.
     #[doc(hidden)]
     pub fn read_packed(&self, id: ObjectId) -> Option<(Kind, Vec<u8>)> {
         let (kind, data) = self.packs().read(&id)?;
         Some((kind, data.as_ref().clone()))
     }
 
-    /// Starts the pack reader over with a cache of `bytes`. For tests and measurements.
+    /// Starts the pack reader over with a cache of `bytes`. Hidden: for
+    /// `crates/core/tests/packs.rs`, which reads the same objects under every cache size.
     #[doc(hidden)]
     pub fn reset_pack_reader(&self, bytes: usize) {
         self.packs.borrow_mut().reader = Some(PackReader::new(&self.repo, bytes, bytes));
     }
 
-    /// What the pack reader did so far. For tests and measurements.
+    /// What the pack reader did so far. Hidden: for `crates/core/tests/packs.rs`.
     #[doc(hidden)]
     pub fn pack_stats(&self) -> PackStats {
         self.packs().stats()
