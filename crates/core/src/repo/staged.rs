@@ -2,6 +2,8 @@
 //! `GIT_INDEX_FILE`, with rename detection as `git diff --cached` does it, and the
 //! staged column of `git status --short`.
 
+use gix::bstr::ByteSlice;
+
 use super::probe::plain_entry;
 use super::quote::quote_path;
 use super::types::Entry;
@@ -158,7 +160,7 @@ impl Repo {
                 let below = cache.and_then(|c| {
                     c.children
                         .iter()
-                        .find(|t| t.name.as_slice() == &e.filename[..])
+                        .find(|t| t.name.as_slice() == e.filename.as_bytes())
                 });
                 prefix.push(b'/');
                 if !self.removed_under(index, e.oid.to_owned(), below, prefix, out, depth + 1)? {
