@@ -180,6 +180,10 @@ pub struct Repo {
     packs: std::cell::RefCell<packs::Packs>,
     /// Each commit's tree and first parent, as read (a walk reads each commit once).
     links: std::cell::RefCell<gix::hashtable::HashMap<ObjectId, (ObjectId, Option<ObjectId>)>>,
+    /// The handle history walks read commits through, with an object cache that holds a
+    /// walk's commits for the messages read next; set up on the first walk, so a check
+    /// of one message keeps the small cache (see `commits::WALK_CACHE_BYTES`).
+    walker: std::cell::OnceCell<gix::Repository>,
     /// The index as last read, with the file's size and modification time then: one
     /// commit-msg check asks for it up to four times (the store, its probe, tracing).
     index: std::cell::RefCell<Option<(IndexStamp, std::rc::Rc<gix::index::File>)>>,
@@ -253,7 +257,7 @@ impl Repo {
         // Objects that are in no pack (staged blobs are loose) must not make gix list the
         // pack directories again on every lookup: nothing adds packs while a hook runs.
         repo.objects.refresh_never();
-        repo.object_cache_size_if_unset(16 * 1024 * 1024);
+        repo.object_cache_size_if_unset(4 * 1024 * 1024);
         Ok(Repo {
             repo,
             shared: shared.clone(),
@@ -263,6 +267,7 @@ impl Repo {
             trees: Default::default(),
             packs: Default::default(),
             links: Default::default(),
+            walker: Default::default(),
             index: Default::default(),
         })
     }
