@@ -179,7 +179,7 @@ pub struct Repo {
     /// set up on first use.
     packs: std::cell::RefCell<packs::Packs>,
     /// Each commit's tree and first parent, as read (a walk reads each commit once).
-    links: std::cell::RefCell<gix::hashtable::HashMap<ObjectId, (ObjectId, Option<ObjectId>)>>,
+    links: std::cell::RefCell<Links>,
     /// The handle history walks read commits through, with an object cache that holds a
     /// walk's commits for the messages read next; set up on the first walk, so a check
     /// of one message keeps the small cache (see `commits::WALK_CACHE_BYTES`).
@@ -188,6 +188,9 @@ pub struct Repo {
     /// commit-msg check asks for it up to four times (the store, its probe, tracing).
     index: std::cell::RefCell<Option<(IndexStamp, std::rc::Rc<gix::index::File>)>>,
 }
+
+/// Each commit's tree and first parent, by commit.
+type Links = gix::hashtable::HashMap<ObjectId, (ObjectId, Option<ObjectId>)>;
 
 /// What identifies a version of the index file: its size and modification time.
 type IndexStamp = (u64, Option<std::time::SystemTime>);
@@ -217,13 +220,17 @@ impl Repo {
             ts: open_thread_safe(cwd, env)?,
             cwd: cwd.to_owned(),
             env: env.clone(),
+            links: Default::default(),
         };
         shared.to_thread_local()
     }
 
     /// The repository as opened, for other threads to take their own handles from.
     pub fn shared(&self) -> SharedRepo {
-        self.shared.clone()
+        SharedRepo {
+            links: std::sync::Arc::new(self.links.borrow().clone()),
+            ..self.shared.clone()
+        }
     }
 
     /// A handle on `shared`'s repository for this thread.
@@ -266,7 +273,7 @@ impl Repo {
             diff_cache: Default::default(),
             trees: Default::default(),
             packs: Default::default(),
-            links: Default::default(),
+            links: std::cell::RefCell::new(Links::clone(&shared.links)),
             walker: Default::default(),
             index: Default::default(),
         })
@@ -412,6 +419,9 @@ pub struct SharedRepo {
     ts: gix::ThreadSafeRepository,
     cwd: PathBuf,
     env: GitEnv,
+    /// The links the handle it was taken from had read (a range reads every message
+    /// first): each thread starts with them instead of reading the commits again.
+    links: std::sync::Arc<Links>,
 }
 
 impl SharedRepo {
