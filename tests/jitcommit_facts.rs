@@ -365,6 +365,69 @@ fn commit_msg_checks_the_store_when_a_removal_empties_a_glob() {
 }
 
 #[test]
+fn commit_msg_checks_the_store_on_a_mode_change_the_convention_file_and_an_amend() {
+    let sb = Sandbox::new();
+    let r = repo(&sb);
+    install(&r.dir.join(".git/hooks"), "commit-msg", "");
+    let broken = format!("{STORE}- `RULE.tense=twice`\n");
+    write(&r.dir, ".commit-context.md", broken);
+    r.git(&["commit", "-q", "--no-verify", "-am", GOOD]);
+    // A change of the store's mode alone is a change of the store.
+    r.git(&["update-index", "--chmod=+x", ".commit-context.md"]);
+    let o = try_commit(
+        &r,
+        "chore: mark the store\n\n- Update: .commit-context.md — executable\n",
+    );
+    assert!(!o.status.success(), "a broken store was committed");
+    assert!(
+        stderr(&o).contains("duplicate ID RULE.tense"),
+        "{}",
+        stderr(&o)
+    );
+    r.git(&["update-index", "--chmod=-x", ".commit-context.md"]);
+    // So is a change of the convention file that holds the `facts` table.
+    write(
+        &r.dir,
+        ".commit-convention.toml",
+        "[facts]\n\"TERM.hook\" = \"a script git runs\"\n",
+    );
+    r.git(&["add", ".commit-convention.toml"]);
+    let o = try_commit(
+        &r,
+        "chore: add a term\n\n- Add: .commit-convention.toml — the hook term\n",
+    );
+    assert!(!o.status.success(), "a broken store was committed");
+    assert!(
+        stderr(&o).contains("duplicate ID RULE.tense"),
+        "{}",
+        stderr(&o)
+    );
+    r.git(&["rm", "-q", "--cached", ".commit-convention.toml"]);
+    std::fs::remove_file(r.dir.join(".commit-convention.toml")).unwrap();
+    // An amend's changes run from HEAD's first parent: amending a commit that removed
+    // the only file `PATH.docs` matches is a removal, though the index equals HEAD.
+    write(&r.dir, ".commit-context.md", STORE);
+    r.git(&["add", ".commit-context.md"]);
+    r.git(&["commit", "-q", "--no-verify", "-m", GOOD]);
+    r.git(&["rm", "-q", "docs/guide.md"]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "docs: drop the guide"]);
+    let o = r
+        .git_cmd()
+        .args([
+            "commit",
+            "-q",
+            "--amend",
+            "-m",
+            "docs: drop the guide\n\n- Remove: docs/guide.md — stale\n",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "a glob was left matching nothing");
+    assert!(stderr(&o).contains("PATH.docs"), "{}", stderr(&o));
+}
+
+#[test]
 fn pre_receive_rejects_a_pushed_broken_store() {
     let sb = Sandbox::new();
     let r = repo(&sb);

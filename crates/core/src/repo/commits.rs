@@ -21,6 +21,14 @@ pub(crate) struct DiffCache {
     tree_state: gix::diff::tree::State,
 }
 
+/// The object cache of history walks. gix's walk reads each commit twice (painting the
+/// hidden side's frontier, then walking), newest first, and the check then reads every
+/// message oldest first: with gix's usual 4 MiB the commits of a 17,000-commit range did
+/// not survive between the passes and each read inflated its commit again
+/// (docs/check.md, "Performance"). 16 MiB holds them; a check of one message never
+/// walks, and keeps the small cache.
+const WALK_CACHE_BYTES: usize = 16 * 1024 * 1024;
+
 impl Repo {
     pub(super) fn object_err(
         &self,
@@ -47,11 +55,17 @@ impl Repo {
     }
 
     fn find_commit(&self, id: ObjectId) -> Result<gix::Commit<'_>, RepoError> {
+        self.find_commit_in(&self.repo, id)
+    }
+
+    /// [`Repo::find_commit`] through `repo`, this repository's handle or its walker.
+    fn find_commit_in<'r>(
+        &self,
+        repo: &'r gix::Repository,
+        id: ObjectId,
+    ) -> Result<gix::Commit<'r>, RepoError> {
         self.same_kind(id)?;
-        let obj = self
-            .repo
-            .find_object(id)
-            .map_err(|e| self.object_err(id, e))?;
+        let obj = repo.find_object(id).map_err(|e| self.object_err(id, e))?;
         let kind = obj.kind;
         obj.try_into_commit().map_err(|_| RepoError::NotACommit {
             id,
@@ -202,7 +216,9 @@ impl Repo {
 
     /// The raw message bytes of `commit` (everything after the header's blank line).
     pub fn commit_message(&self, commit: ObjectId) -> Result<Vec<u8>, RepoError> {
-        let c = self.find_commit(commit)?;
+        // A walk just read this commit: its handle still holds it.
+        let repo = self.walker.get().unwrap_or(&self.repo);
+        let c = self.find_commit_in(repo, commit)?;
         self.remember_links(commit, &c)?;
         let msg = c.message_raw().map_err(|e| self.object_err(commit, e))?;
         Ok(msg.to_vec())
@@ -214,7 +230,9 @@ impl Repo {
         &self,
         commit: ObjectId,
     ) -> Result<(Vec<u8>, usize), RepoError> {
-        let c = self.find_commit(commit)?;
+        // A walk just read this commit: its handle still holds it.
+        let repo = self.walker.get().unwrap_or(&self.repo);
+        let c = self.find_commit_in(repo, commit)?;
         self.remember_links(commit, &c)?;
         let msg = c.message_raw().map_err(|e| self.object_err(commit, e))?;
         Ok((msg.to_vec(), c.parent_ids().count()))
@@ -353,8 +371,12 @@ impl Repo {
             shallow: self.is_shallow(),
             source: e,
         };
-        let walk = self
-            .repo
+        let walker = self.walker.get_or_init(|| {
+            let mut repo = self.repo.clone();
+            repo.object_cache_size(WALK_CACHE_BYTES);
+            repo
+        });
+        let walk = walker
             .rev_walk(tips.iter().copied())
             .sorting(Sorting::ByCommitTime(CommitTimeOrder::NewestFirst))
             .with_hidden(hidden)

@@ -179,8 +179,21 @@ pub struct Repo {
     /// set up on first use.
     packs: std::cell::RefCell<packs::Packs>,
     /// Each commit's tree and first parent, as read (a walk reads each commit once).
-    links: std::cell::RefCell<std::collections::HashMap<ObjectId, (ObjectId, Option<ObjectId>)>>,
+    links: std::cell::RefCell<Links>,
+    /// The handle history walks read commits through, with an object cache that holds a
+    /// walk's commits for the messages read next; set up on the first walk, so a check
+    /// of one message keeps the small cache (see `commits::WALK_CACHE_BYTES`).
+    walker: std::cell::OnceCell<gix::Repository>,
+    /// The index as last read, with the file's size and modification time then: one
+    /// commit-msg check asks for it up to four times (the store, its probe, tracing).
+    index: std::cell::RefCell<Option<(IndexStamp, std::rc::Rc<gix::index::File>)>>,
 }
+
+/// Each commit's tree and first parent, by commit.
+type Links = gix::hashtable::HashMap<ObjectId, (ObjectId, Option<ObjectId>)>;
+
+/// What identifies a version of the index file: its size and modification time.
+type IndexStamp = (u64, Option<std::time::SystemTime>);
 
 impl std::fmt::Debug for Repo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -207,13 +220,17 @@ impl Repo {
             ts: open_thread_safe(cwd, env)?,
             cwd: cwd.to_owned(),
             env: env.clone(),
+            links: Default::default(),
         };
         shared.to_thread_local()
     }
 
     /// The repository as opened, for other threads to take their own handles from.
     pub fn shared(&self) -> SharedRepo {
-        self.shared.clone()
+        SharedRepo {
+            links: std::sync::Arc::new(self.links.borrow().clone()),
+            ..self.shared.clone()
+        }
     }
 
     /// A handle on `shared`'s repository for this thread.
@@ -256,30 +273,51 @@ impl Repo {
             diff_cache: Default::default(),
             trees: Default::default(),
             packs: Default::default(),
-            links: Default::default(),
+            links: std::cell::RefCell::new(Links::clone(&shared.links)),
+            walker: Default::default(),
+            index: Default::default(),
         })
     }
 
     /// The index git names (`GIT_INDEX_FILE`, else the git dir's `index`; none is the
     /// empty index), read as git reads it: without verifying the trailing checksum, which
-    /// only `git fsck` does (hashing a large index costs more than decoding it).
-    pub(crate) fn read_index(&self) -> Result<gix::index::File, RepoError> {
+    /// only `git fsck` does (hashing a large index costs more than decoding it). Read
+    /// again only when the file's size or modification time changed.
+    pub(crate) fn read_index(&self) -> Result<std::rc::Rc<gix::index::File>, RepoError> {
         let path = self.repo.index_path();
         let err = |source: GixError| RepoError::Index {
             path: path.clone(),
             source,
         };
-        if !path.try_exists().map_err(|e| err(Box::new(e)))? {
-            let state = gix::index::State::new(self.repo.object_hash());
-            return Ok(gix::index::File::from_state(state, path));
+        let meta = match std::fs::metadata(&path) {
+            Ok(m) => Some(m),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(err(Box::new(e))),
+        };
+        let stamp: IndexStamp = meta
+            .as_ref()
+            .map_or((0, None), |m| (m.len(), m.modified().ok()));
+        if let Some((s, index)) = self.index.borrow().as_ref()
+            && *s == stamp
+            && stamp.1.is_some()
+        {
+            return Ok(std::rc::Rc::clone(index));
         }
-        gix::index::File::at(
-            &path,
-            self.repo.object_hash(),
-            true,
-            gix::index::decode::Options::default(),
-        )
-        .map_err(|e| err(e.into()))
+        let index = if meta.is_none() {
+            let state = gix::index::State::new(self.repo.object_hash());
+            gix::index::File::from_state(state, path.clone())
+        } else {
+            gix::index::File::at(
+                &path,
+                self.repo.object_hash(),
+                true,
+                gix::index::decode::Options::default(),
+            )
+            .map_err(|e| err(e.into()))?
+        };
+        let index = std::rc::Rc::new(index);
+        *self.index.borrow_mut() = Some((stamp, std::rc::Rc::clone(&index)));
+        Ok(index)
     }
 
     /// The gix repository, for what this wrapper does not cover.
@@ -381,6 +419,9 @@ pub struct SharedRepo {
     ts: gix::ThreadSafeRepository,
     cwd: PathBuf,
     env: GitEnv,
+    /// The links the handle it was taken from had read (a range reads every message
+    /// first): each thread starts with them instead of reading the commits again.
+    links: std::sync::Arc<Links>,
 }
 
 impl SharedRepo {

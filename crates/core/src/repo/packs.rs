@@ -1,20 +1,17 @@
 //! The object path of history walks: trees read straight from the repository's pack
 //! files, with a delta-base cache that keeps every link of a chain it resolves, the way
-//! git's `delta_base_cache` does.
+//! git's `delta_base_cache` does. gix's own cache keeps only the objects asked for, so a
+//! walk over a repacked history would rebuild ever longer chains from their base again
+//! and again (docs/gix-delta-cache.md: the measurements and a proposal for gix).
 //!
-//! gix's own cache keeps only the objects asked for, so a walk over a repacked history
-//! (newest trees whole, older ones deltas of newer ones) resolved ever longer chains from
-//! their base again and again; docs/gix-delta-cache.md has the measurements and a
-//! proposal for gix. [`PackReader`] walks a chain's headers down only to a cached entry
-//! or the full base (decoded by gix), rebuilds the chain upwards one delta a step
-//! ([`apply_delta`]; gix's is private and copies twice) and caches every link.
-//!
-//! Anything it does not handle (a loose object, a REF_DELTA base in no pack, a corrupt
-//! entry, an absurd chain) reads as `None`, and the caller asks gix, which reports a truly
-//! missing or corrupt object with its own error.
+//! [`PackReader`] walks a chain's headers down only to a cached entry or the full base
+//! (decoded by gix), rebuilds the chain upwards one delta a step ([`apply_delta`]; gix's
+//! is private) and caches every link. Anything it does not handle (a loose object, a
+//! REF_DELTA base in no pack, a corrupt entry, an absurd chain) reads as `None`, and the
+//! caller asks gix, which reports a truly missing or corrupt object with its own error.
 
 use std::cell::RefMut;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -29,12 +26,10 @@ use super::Repo;
 /// measured are in docs/gix-delta-cache.md).
 pub(crate) const CACHE_BYTES: usize = 16 * 1024 * 1024;
 
-/// Entries of the largest size seen the cache makes room for, up to [`CACHE_MAX_BYTES`].
-/// A fixed byte budget holds fewer links of each chain as a directory's tree grows, and
-/// a chain that no longer fits is rebuilt from its base on every read: on
-/// bench/trace-scaling.sh (4,000 commits over 7 directories) 16 MiB took 0.45x `git log
-/// --raw` at 16,000 files and 5.6x at 64,000 (375 KB trees); room for 256 of them
-/// brought 64,000 files to 0.5x.
+/// Entries of the largest size seen the cache makes room for, up to [`CACHE_MAX_BYTES`]:
+/// a fixed byte budget would hold fewer links of each chain as a directory's tree grows,
+/// and a chain that no longer fits is rebuilt from its base on every read
+/// (docs/gix-delta-cache.md, "Large trees").
 const CACHE_ENTRIES: usize = 256;
 
 /// The most a reader's cache grows to: git's default `core.deltaBaseCacheLimit`.
@@ -76,7 +71,8 @@ pub(crate) fn pack_indexes(dirs: &[PathBuf]) -> Vec<PathBuf> {
     all
 }
 
-/// What a reader did, for tests and measurements.
+/// What a reader did. Hidden: only `crates/core/tests/packs.rs` reads it, to check
+/// that a walk hits the cache and falls back to gix where it should.
 #[doc(hidden)]
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct PackStats {
@@ -110,6 +106,34 @@ fn bundle(packs: &mut [Pack], hash: gix::hash::Kind, i: usize) -> Option<&pack::
 /// Where a cached entry is: (pack index in the reader, data offset of the entry).
 type Key = (usize, u64);
 
+/// Hashes a [`Key`] by mixing its two numbers (SipHash, the default, cost 2% of a traced
+/// range's instructions for keys no one can choose).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+/// The cache's map.
+type Slots = HashMap<Key, Slot, std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// A decoded object in the cache.
 struct Slot {
     kind: Kind,
@@ -125,9 +149,10 @@ struct Cache {
     most: usize,
     bytes: usize,
     tick: u64,
-    slots: HashMap<Key, Slot>,
-    /// Keys by last use.
-    order: BTreeMap<u64, Key>,
+    slots: Slots,
+    /// Every use as (tick, key), oldest first; a use whose tick is no longer its slot's
+    /// is stale and skipped (cheaper than reordering a map on every use).
+    uses: VecDeque<(u64, Key)>,
 }
 
 impl Cache {
@@ -137,18 +162,37 @@ impl Cache {
             most: most.max(limit),
             bytes: 0,
             tick: 0,
-            slots: HashMap::new(),
-            order: BTreeMap::new(),
+            slots: Slots::default(),
+            uses: VecDeque::new(),
+        }
+    }
+
+    /// Records a use of `key` at a new tick, which it returns.
+    fn touch(&mut self, key: Key) -> u64 {
+        self.tick += 1;
+        self.uses.push_back((self.tick, key));
+        self.tick
+    }
+
+    /// Drops the stale uses once they outnumber the live ones (each slot has one).
+    fn compact(&mut self) {
+        if self.uses.len() > 2 * self.slots.len() + 64 {
+            let slots = &self.slots;
+            self.uses
+                .retain(|(t, k)| slots.get(k).is_some_and(|s| s.tick == *t));
         }
     }
 
     fn get(&mut self, key: Key) -> Option<(Kind, Rc<Vec<u8>>)> {
+        if !self.slots.contains_key(&key) {
+            return None;
+        }
+        let tick = self.touch(key);
         let slot = self.slots.get_mut(&key)?;
-        self.order.remove(&slot.tick);
-        self.tick += 1;
-        slot.tick = self.tick;
-        self.order.insert(self.tick, key);
-        Some((slot.kind, Rc::clone(&slot.data)))
+        slot.tick = tick;
+        let hit = (slot.kind, Rc::clone(&slot.data));
+        self.compact();
+        Some(hit)
     }
 
     fn put(&mut self, key: Key, kind: Kind, data: Rc<Vec<u8>>) {
@@ -160,24 +204,19 @@ impl Cache {
             return;
         }
         while self.bytes + cost > self.limit {
-            let Some((_, old)) = self.order.pop_first() else {
+            let Some((tick, old)) = self.uses.pop_front() else {
                 break;
             };
-            if let Some(slot) = self.slots.remove(&old) {
+            if self.slots.get(&old).is_some_and(|s| s.tick == tick)
+                && let Some(slot) = self.slots.remove(&old)
+            {
                 self.bytes -= slot.data.len() + ENTRY_OVERHEAD;
             }
         }
-        self.tick += 1;
-        self.order.insert(self.tick, key);
-        self.slots.insert(
-            key,
-            Slot {
-                kind,
-                data,
-                tick: self.tick,
-            },
-        );
+        let tick = self.touch(key);
+        self.slots.insert(key, Slot { kind, data, tick });
         self.bytes += cost;
+        self.compact();
     }
 }
 
@@ -338,7 +377,7 @@ pub(crate) struct Packs {
 
 /// Trees the path probes read through gix before they open the pack reader: opening it
 /// reads each pack index again (gix holds its own copy), which a check of a few commits
-/// does not win back. A range reads thousands.
+/// does not win back; a range reads thousands.
 const WARM_UP_READS: u32 = 16;
 
 impl Repo {
@@ -364,20 +403,22 @@ impl Repo {
     }
 
     /// Reads `id` through the pack reader: `None` when it would fall back to gix.
-    /// For tests and measurements.
+    /// Hidden: for `crates/core/tests/packs.rs`, which compares every object read with
+    /// `git cat-file`.
     #[doc(hidden)]
     pub fn read_packed(&self, id: ObjectId) -> Option<(Kind, Vec<u8>)> {
         let (kind, data) = self.packs().read(&id)?;
         Some((kind, data.as_ref().clone()))
     }
 
-    /// Starts the pack reader over with a cache of `bytes`. For tests and measurements.
+    /// Starts the pack reader over with a cache of `bytes`. Hidden: for
+    /// `crates/core/tests/packs.rs`, which reads the same objects under every cache size.
     #[doc(hidden)]
     pub fn reset_pack_reader(&self, bytes: usize) {
         self.packs.borrow_mut().reader = Some(PackReader::new(&self.repo, bytes, bytes));
     }
 
-    /// What the pack reader did so far. For tests and measurements.
+    /// What the pack reader did so far. Hidden: for `crates/core/tests/packs.rs`.
     #[doc(hidden)]
     pub fn pack_stats(&self) -> PackStats {
         self.packs().stats()
@@ -446,6 +487,28 @@ fn apply_delta(base: &[u8], delta: &[u8]) -> Option<Vec<u8>> {
 mod tests {
     use super::{CACHE_ENTRIES, Cache, Kind, apply_delta};
     use std::rc::Rc;
+
+    #[test]
+    fn the_cache_evicts_the_least_recently_used_and_stays_bounded() {
+        let cost = 10 + super::ENTRY_OVERHEAD;
+        let mut c = Cache::new(3 * cost, 3 * cost);
+        for k in 0..3 {
+            c.put((0, k), Kind::Tree, Rc::new(vec![0; 10]));
+        }
+        // Many uses of 0 and 2 (past the compaction of stale uses), none of 1.
+        for _ in 0..500 {
+            assert!(c.get((0, 0)).is_some());
+            assert!(c.get((0, 2)).is_some());
+        }
+        c.put((0, 3), Kind::Tree, Rc::new(vec![0; 10]));
+        assert!(c.get((0, 1)).is_none(), "the least recently used went");
+        assert!(c.get((0, 0)).is_some() && c.get((0, 2)).is_some());
+        // Then 3 is the least recently used.
+        c.put((0, 4), Kind::Tree, Rc::new(vec![0; 10]));
+        assert!(c.get((0, 3)).is_none());
+        assert_eq!((c.slots.len(), c.bytes), (3, 3 * cost));
+        assert!(c.uses.len() <= 2 * c.slots.len() + 64);
+    }
 
     #[test]
     fn the_cache_makes_room_for_large_entries_up_to_its_most() {

@@ -10,10 +10,9 @@
 //! looks a parent's trees up right after reading them as a child's reads each tree once.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::rc::Rc;
 
-use gix::bstr::{BStr, ByteSlice};
+use gix::bstr::ByteSlice;
 use gix::objs::TreeRef;
 use gix::objs::tree::{EntryRef, name_order};
 
@@ -23,17 +22,82 @@ use super::{ObjectId, Repo, RepoError};
 const TREE_CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Nesting beyond which a probe gives up (the full diff then decides).
-const MAX_DEPTH: usize = 256;
+pub(super) const MAX_DEPTH: usize = 256;
 
-/// Tree objects' data by id, reused across the commits of a walk.
+/// Trees by id, reused across the commits of a walk.
 #[derive(Default)]
 pub(crate) struct TreeCache {
-    trees: HashMap<ObjectId, Rc<Vec<u8>>>,
+    trees: gix::hashtable::HashMap<ObjectId, Rc<Tree>>,
     bytes: usize,
 }
 
+/// A tree as the cache keeps it: its data and its entries, decoded once (a walk looks
+/// most trees up more than once: as a commit's side, then as its child's parent side).
+pub(super) struct Tree {
+    pub(super) data: Rc<Vec<u8>>,
+    /// In the tree's order; `None` when the tree is malformed.
+    entries: Option<Vec<Slot>>,
+}
+
+/// One decoded entry of a [`Tree`].
+struct Slot {
+    /// Where the name is in the tree's data.
+    name: std::ops::Range<usize>,
+    mode: gix::objs::tree::EntryMode,
+    id: ObjectId,
+}
+
+impl Tree {
+    fn new(data: Rc<Vec<u8>>, hash: gix::hash::Kind) -> Tree {
+        let base = data.as_ptr() as usize;
+        // A tree entry takes at least ~30 bytes (mode, space, name, NUL, id).
+        let mut slots = Vec::with_capacity(data.len() / 32 + 1);
+        for e in gix::objs::TreeRefIter::from_bytes(&data, hash) {
+            let Ok(e) = e else {
+                return Tree {
+                    data,
+                    entries: None,
+                };
+            };
+            let start = e.filename.as_ptr() as usize - base;
+            slots.push(Slot {
+                name: start..start + e.filename.len(),
+                mode: e.mode,
+                id: e.oid.to_owned(),
+            });
+        }
+        Tree {
+            entries: Some(slots),
+            data,
+        }
+    }
+
+    /// Bytes the cache accounts for it.
+    fn cost(&self) -> usize {
+        self.data.len() + self.entries.as_ref().map_or(0, Vec::len) * size_of::<Slot>()
+    }
+
+    /// The entry named `name`: a file (or other non-directory) first, then a directory;
+    /// `None` when the tree is malformed.
+    fn lookup(&self, name: &[u8]) -> Option<Found> {
+        let slots = self.entries.as_ref()?;
+        let find = |is_dir: bool| {
+            slots
+                .binary_search_by(|s| {
+                    name_order(&self.data[s.name.clone()], s.mode.is_tree(), name, is_dir)
+                })
+                .ok()
+        };
+        Some(
+            find(false)
+                .or_else(|| find(true))
+                .map(|i| (slots[i].mode, slots[i].id)),
+        )
+    }
+}
+
 /// What a lookup found at a path: an entry's mode and id.
-type Found = Option<(gix::objs::tree::EntryMode, ObjectId)>;
+pub(super) type Found = Option<(gix::objs::tree::EntryMode, ObjectId)>;
 
 fn found(e: &EntryRef<'_>) -> Found {
     Some((e.mode, e.oid.to_owned()))
@@ -49,16 +113,6 @@ fn found_tree(f: &Found) -> bool {
 fn components(path: &[u8]) -> Option<impl Iterator<Item = &[u8]>> {
     let parts = path.split(|b| *b == b'/');
     (!path.is_empty() && !parts.clone().any(<[u8]>::is_empty)).then_some(parts)
-}
-
-/// The entry named `name` in `tree`: a file (or other non-directory) first, then a
-/// directory.
-fn lookup(tree: &TreeRef<'_>, name: &[u8]) -> Found {
-    let name: &BStr = name.as_bstr();
-    tree.bisect_entry(name, false)
-        .or_else(|| tree.bisect_entry(name, true))
-        .as_ref()
-        .and_then(found)
 }
 
 impl Repo {
@@ -117,51 +171,59 @@ impl Repo {
         Ok(true)
     }
 
-    /// The tree `id`'s data, from the cache when it was read before. Packed trees come
-    /// through the pack reader (see [`super::packs`]), the rest through gix.
-    fn tree_data(&self, id: ObjectId) -> Result<Rc<Vec<u8>>, RepoError> {
-        if id.is_empty_tree() {
-            return Ok(Rc::default());
-        }
+    /// The tree `id`'s data, from the cache when it was read before.
+    pub(super) fn tree_data(&self, id: ObjectId) -> Result<Rc<Vec<u8>>, RepoError> {
+        Ok(Rc::clone(&self.tree(id)?.data))
+    }
+
+    /// The tree `id`, from the cache when it was read before. Packed trees come through
+    /// the pack reader (see [`super::packs`]), the rest through gix.
+    fn tree(&self, id: ObjectId) -> Result<Rc<Tree>, RepoError> {
         if let Some(t) = self.trees.borrow().trees.get(&id) {
             return Ok(Rc::clone(t));
         }
-        let data = match self.read_packed_tree(&id) {
-            Some((gix::object::Kind::Tree, data)) => data,
-            // Loose, not a tree, or unreadable from the packs: gix reads it or says why.
-            _ => {
-                let mut tree = self
-                    .repo
-                    .find_tree(id)
-                    .map_err(|e| self.object_err(id, e))?;
-                Rc::new(std::mem::take(&mut tree.data))
+        let data = if id.is_empty_tree() {
+            Rc::default()
+        } else {
+            match self.read_packed_tree(&id) {
+                Some((gix::object::Kind::Tree, data)) => data,
+                // Loose, not a tree, or unreadable from the packs: gix reads it or says why.
+                _ => {
+                    let mut tree = self
+                        .repo
+                        .find_tree(id)
+                        .map_err(|e| self.object_err(id, e))?;
+                    Rc::new(std::mem::take(&mut tree.data))
+                }
             }
         };
+        let tree = Rc::new(Tree::new(data, self.repo.object_hash()));
         let mut cache = self.trees.borrow_mut();
-        if cache.bytes + data.len() > TREE_CACHE_BYTES {
+        if cache.bytes + tree.cost() > TREE_CACHE_BYTES {
             cache.trees.clear();
             cache.bytes = 0;
         }
-        cache.bytes += data.len();
-        cache.trees.insert(id, Rc::clone(&data));
-        Ok(data)
+        cache.bytes += tree.cost();
+        cache.trees.insert(id, Rc::clone(&tree));
+        Ok(tree)
     }
 
     /// The entry at `path` under the tree `root`: `Ok(Some(None))` when there is none,
     /// `Ok(None)` when the answer cannot be trusted (a malformed tree, a bad path).
-    fn lookup_path(&self, root: ObjectId, path: &[u8]) -> Result<Option<Found>, RepoError> {
+    pub(super) fn lookup_path(
+        &self,
+        root: ObjectId,
+        path: &[u8],
+    ) -> Result<Option<Found>, RepoError> {
         let Some(parts) = components(path) else {
             return Ok(None);
         };
-        let hash = self.repo.object_hash();
         let mut dir = root;
         let mut parts = parts.peekable();
         while let Some(part) = parts.next() {
-            let data = self.tree_data(dir)?;
-            let Ok(tree) = TreeRef::from_bytes(&data, hash) else {
+            let Some(hit) = self.tree(dir)?.lookup(part) else {
                 return Ok(None);
             };
-            let hit = lookup(&tree, part);
             let Some((mode, id)) = hit else {
                 return Ok(Some(None));
             };
@@ -306,16 +368,12 @@ struct AtPath {
 /// The index's entries at and under `path`; `None` when one of them is something the
 /// probe leaves to the full diff (a conflict stage, an intent-to-add entry).
 fn at_path(index: &gix::index::File, path: &[u8]) -> Option<AtPath> {
-    use gix::index::entry::{Flags, Stage};
-    let plain = |e: &gix::index::Entry| {
-        e.stage() == Stage::Unconflicted && !e.flags.contains(Flags::INTENT_TO_ADD)
-    };
     let mut at = AtPath::default();
     let exact = index.entry_range(path.as_bstr());
     if let Some(range) = exact {
         let entries = &index.entries()[range];
         match entries {
-            [e] if plain(e) => at.exact = Some(e.id),
+            [e] if plain_entry(e) => at.exact = Some(e.id),
             _ => return None,
         }
         return Some(at);
@@ -323,10 +381,17 @@ fn at_path(index: &gix::index::File, path: &[u8]) -> Option<AtPath> {
     let mut prefix = path.to_vec();
     prefix.push(b'/');
     for e in index.prefixed_entries(prefix.as_bstr()).unwrap_or_default() {
-        if !plain(e) {
+        if !plain_entry(e) {
             return None;
         }
         at.under.push((e.path(index).to_vec(), e.id));
     }
     Some(at)
+}
+
+/// An index entry a probe can answer for: not a conflict stage, not intent-to-add (the
+/// full diff skips both).
+pub(super) fn plain_entry(e: &gix::index::Entry) -> bool {
+    use gix::index::entry::{Flags, Stage};
+    e.stage() == Stage::Unconflicted && !e.flags.contains(Flags::INTENT_TO_ADD)
 }

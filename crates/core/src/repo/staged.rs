@@ -2,6 +2,9 @@
 //! `GIT_INDEX_FILE`, with rename detection as `git diff --cached` does it, and the
 //! staged column of `git status --short`.
 
+use gix::bstr::ByteSlice;
+
+use super::probe::plain_entry;
 use super::quote::quote_path;
 use super::types::Entry;
 use super::{Change, ChangeKind, ObjectId, Repo, RepoError, S_IFMT, StagedState};
@@ -34,19 +37,147 @@ impl Repo {
     /// (the empty tree for a root commit) to the index. Renames come as a deletion and an
     /// addition, as in [`Repo::staged_changes_for_tracing`].
     pub fn amend_changes_for_tracing(&self) -> Result<Vec<Change>, RepoError> {
-        let parent = match self.head_commit() {
-            Some(head) => self.commit_links(head)?.1,
-            None => None,
-        };
-        let tree = match parent {
-            Some(p) => self.commit_links(p)?.0,
-            None => ObjectId::empty_tree(self.repo.object_hash()),
-        };
+        let tree = self.staged_base(true)?;
         Ok(self
             .entries_against(tree, None, "HEAD's first parent against the index")?
             .into_iter()
             .map(|e| e.change)
             .collect())
+    }
+
+    /// The tree the index is compared with: HEAD's (the empty tree when unborn), or for an
+    /// amend HEAD's first parent's (the empty tree for a root commit).
+    fn staged_base(&self, amend: bool) -> Result<ObjectId, RepoError> {
+        if !amend {
+            return Ok(self
+                .repo
+                .head_tree_id_or_empty()
+                .map_err(|e| RepoError::Head(Box::new(e)))?
+                .detach());
+        }
+        let parent = match self.head_commit() {
+            Some(head) => self.commit_links(head)?.1,
+            None => None,
+        };
+        Ok(match parent {
+            Some(p) => self.commit_links(p)?.0,
+            None => ObjectId::empty_tree(self.repo.object_hash()),
+        })
+    }
+
+    /// The changes of [`Repo::staged_changes_for_tracing`] (or, with `amend`, of
+    /// [`Repo::amend_changes_for_tracing`]) at the files `paths` only, found by looking each
+    /// path up in the index and in the base tree rather than diffing the two: the fact
+    /// store's check asks whether the store file changed on every commit. `None` when a
+    /// lookup cannot be trusted (a sparse index, a conflicted or intent-to-add entry, a
+    /// malformed tree): compute the full diff then.
+    pub fn staged_changes_at(
+        &self,
+        paths: &[String],
+        amend: bool,
+    ) -> Result<Option<Vec<Change>>, RepoError> {
+        let index = self.read_index()?;
+        if index.is_sparse() {
+            return Ok(None);
+        }
+        let base = self.staged_base(amend)?;
+        let mut out = Vec::new();
+        for p in paths {
+            let staged = match index.entry_by_path(p.as_str().into()) {
+                Some(e) if !plain_entry(e) => return Ok(None),
+                Some(e) => e.mode.to_tree_entry_mode().map(|m| (m, e.id)),
+                None => None,
+            };
+            let Some(in_tree) = self.lookup_path(base, p.as_bytes())? else {
+                return Ok(None);
+            };
+            // A directory at the path is no file there (the full diff lists what is under it).
+            let in_tree = in_tree.filter(|(m, _)| !m.is_tree());
+            let kind = match (in_tree, staged) {
+                (None, None) => continue,
+                (Some(_), None) => ChangeKind::Deleted,
+                (None, Some(_)) => ChangeKind::Added,
+                (Some((tm, tid)), Some((sm, sid))) if tid == sid && tm.kind() == sm.kind() => {
+                    continue;
+                }
+                (Some(_), Some(_)) => ChangeKind::Modified,
+            };
+            out.push(Change {
+                kind,
+                path: p.as_str().into(),
+                old_path: None,
+                old_mode: in_tree.map(|(m, _)| u32::from(m.value())),
+                new_mode: staged.map(|(m, _)| u32::from(m.value())),
+            });
+        }
+        Ok(Some(out))
+    }
+
+    /// The files of [`Repo::staged_changes_for_tracing`] (or, with `amend`,
+    /// [`Repo::amend_changes_for_tracing`]) that are deletions: the base tree's files the
+    /// index git names no longer holds. Only the directories the index's cache tree (its
+    /// `TREE` extension, which git keeps for every directory a commit did not touch since)
+    /// does not vouch for are read, as `git diff --cached` skips them; without a cache
+    /// tree, every directory. `None` for a sparse index.
+    pub fn staged_removals(&self, amend: bool) -> Result<Option<Vec<Change>>, RepoError> {
+        let index = self.read_index()?;
+        if index.is_sparse() {
+            return Ok(None);
+        }
+        let base = self.staged_base(amend)?;
+        let mut out = Vec::new();
+        let mut prefix = Vec::new();
+        let trusted = self.removed_under(&index, base, index.tree(), &mut prefix, &mut out, 0)?;
+        Ok(trusted.then_some(out))
+    }
+
+    /// Appends to `out` the files under the tree `id` (at `prefix`) that `index` does not
+    /// hold, skipping the directories `cache` (the index's cache tree there) vouches for;
+    /// `false` when a tree cannot be trusted.
+    fn removed_under(
+        &self,
+        index: &gix::index::File,
+        id: ObjectId,
+        cache: Option<&gix::index::extension::Tree>,
+        prefix: &mut Vec<u8>,
+        out: &mut Vec<Change>,
+        depth: usize,
+    ) -> Result<bool, RepoError> {
+        if cache.is_some_and(|c| c.num_entries.is_some() && c.id == id) {
+            return Ok(true);
+        }
+        if depth >= super::probe::MAX_DEPTH {
+            return Ok(false);
+        }
+        let data = self.tree_data(id)?;
+        let Ok(tree) = gix::objs::TreeRef::from_bytes(&data, self.repo.object_hash()) else {
+            return Ok(false);
+        };
+        for e in &tree.entries {
+            let len = prefix.len();
+            prefix.extend_from_slice(e.filename);
+            if e.mode.is_tree() {
+                let below = cache.and_then(|c| {
+                    c.children
+                        .iter()
+                        .find(|t| t.name.as_slice() == e.filename.as_bytes())
+                });
+                prefix.push(b'/');
+                if !self.removed_under(index, e.oid.to_owned(), below, prefix, out, depth + 1)? {
+                    return Ok(false);
+                }
+            } else if index.entry_by_path(prefix.as_slice().into()).is_none() {
+                out.push(Change {
+                    kind: ChangeKind::Deleted,
+                    path: prefix.as_slice().into(),
+                    old_path: None,
+                    old_mode: Some(u32::from(e.mode.value())),
+                    new_mode: None,
+                });
+            }
+            prefix.truncate(len);
+        }
+        Ok(true)
     }
 
     /// The staged changes with the object ids on both sides; `rewrites: None` turns rename
@@ -55,11 +186,7 @@ impl Repo {
         &self,
         rewrites: Option<gix::diff::Rewrites>,
     ) -> Result<Vec<Entry>, RepoError> {
-        let tree = self
-            .repo
-            .head_tree_id_or_empty()
-            .map_err(|e| RepoError::Head(Box::new(e)))?
-            .detach();
+        let tree = self.staged_base(false)?;
         self.entries_against(tree, rewrites, "HEAD against the index")
     }
 

@@ -96,7 +96,7 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
     // the commit can change its verdict (docs/facts.md), so a store that was already
     // broken never blocks an unrelated commit.
     let store_broken = match &repo {
-        Some(r) if has_store(r, conv) && store_affected(r, &loaded, &changes) => {
+        Some(r) if has_store(r, conv) && store_affected(r, &loaded, amend) => {
             let staged = r.read_staged(jitcommit_core::facts::FILE)?;
             super::store_broken("the staged fact store", staged, conv, || r.index_paths())?
         }
@@ -170,17 +170,12 @@ fn has_store(r: &Repo, conv: &Convention) -> bool {
 
 /// Whether the commit can change the store's verdict: it changes the store (the file,
 /// or the convention file that holds the `facts` table), or removes a path one of its
-/// globs matches. When the changes cannot be computed, the store is checked, as
-/// before this rule.
-fn store_affected(
-    r: &Repo,
-    loaded: &Loaded,
-    changes: &dyn Fn(&Repo) -> Result<Vec<Change>, RepoError>,
-) -> bool {
+/// globs matches. Asked on every commit, so the two files are looked up in the index
+/// and the base tree, and the removals are computed only for a store with globs (the
+/// index's cache tree skips the directories the commit does not touch). When the
+/// changes cannot be computed, the store is checked, as before this rule.
+fn store_affected(r: &Repo, loaded: &Loaded, amend: bool) -> bool {
     use jitcommit_core::facts;
-    let Ok(changes) = changes(r) else {
-        return true;
-    };
     let convention_file = match (&loaded.origin, r.work_dir()) {
         (Origin::File { path, .. }, Some(root)) => path
             .strip_prefix(root)
@@ -188,7 +183,12 @@ fn store_affected(
             .map(|p| p.to_string_lossy().replace('\\', "/")),
         _ => None,
     };
-    facts::commit_affects(&changes, convention_file.as_deref(), || {
+    let mut paths = vec![facts::FILE.to_owned()];
+    paths.extend(convention_file.clone());
+    let Ok(Some(changed)) = r.staged_changes_at(&paths, amend) else {
+        return true;
+    };
+    let store = || {
         let bytes = r.read_staged(facts::FILE).ok().flatten();
         let parsed = bytes
             .map(|b| facts::parse(facts::FILE, &b).0)
@@ -196,7 +196,19 @@ fn store_affected(
         parsed
             .merge(facts::Store::from_table(&loaded.convention.facts))
             .0
-    })
+    };
+    if facts::commit_affects(&changed, convention_file.as_deref(), facts::Store::default) {
+        return true;
+    }
+    // Only a removal a glob matches is left, and only a store with globs has one.
+    let store = store();
+    if !store.facts.iter().any(|f| f.glob().is_some()) {
+        return false;
+    }
+    let Ok(Some(removed)) = r.staged_removals(amend) else {
+        return true;
+    };
+    facts::commit_affects(&removed, None, || store)
 }
 
 /// The repository around `cwd`, or `None` when there is none (then: defaults, no tracing).
