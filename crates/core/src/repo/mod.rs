@@ -35,8 +35,6 @@ pub use env::{
 };
 pub use gix::ObjectId;
 pub use history::{HISTORY_COMMITS, TypeHistory};
-#[doc(hidden)]
-pub use packs::PackStats;
 pub use patch::similarity_index;
 pub use quote::quote_path;
 pub use staged::status_short;

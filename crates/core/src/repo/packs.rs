@@ -15,7 +15,6 @@ use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use gix::ObjectId;
 use gix::object::Kind;
 use gix::odb::pack;
 use pack::data::entry::Header;
@@ -71,11 +70,10 @@ pub(crate) fn pack_indexes(dirs: &[PathBuf]) -> Vec<PathBuf> {
     all
 }
 
-/// What a reader did. Hidden: only `crates/core/tests/packs.rs` reads it, to check
-/// that a walk hits the cache and falls back to gix where it should.
-#[doc(hidden)]
+/// What a reader did: the tests (`packs_tests.rs`) check with it that a walk hits the
+/// cache and falls back to gix where it should.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct PackStats {
+pub(crate) struct PackStats {
     /// Objects asked for.
     pub reads: u64,
     /// Of those, the ones left to gix (not in a pack, or not decodable here).
@@ -279,7 +277,8 @@ impl PackReader {
         found
     }
 
-    pub(crate) fn stats(&self) -> PackStats {
+    #[cfg(test)]
+    fn stats(&self) -> PackStats {
         self.stats
     }
 
@@ -402,25 +401,24 @@ impl Repo {
         self.packs().read(id)
     }
 
-    /// Reads `id` through the pack reader: `None` when it would fall back to gix.
-    /// Hidden: for `crates/core/tests/packs.rs`, which compares every object read with
-    /// `git cat-file`.
-    #[doc(hidden)]
-    pub fn read_packed(&self, id: ObjectId) -> Option<(Kind, Vec<u8>)> {
+    /// Reads `id` through the pack reader: `None` when it would fall back to gix. For
+    /// the tests, which compare every object read with `git cat-file`.
+    #[cfg(test)]
+    fn read_packed(&self, id: gix::ObjectId) -> Option<(Kind, Vec<u8>)> {
         let (kind, data) = self.packs().read(&id)?;
         Some((kind, data.as_ref().clone()))
     }
 
-    /// Starts the pack reader over with a cache of `bytes`. Hidden: for
-    /// `crates/core/tests/packs.rs`, which reads the same objects under every cache size.
-    #[doc(hidden)]
-    pub fn reset_pack_reader(&self, bytes: usize) {
+    /// Starts the pack reader over with a cache of `bytes`. For the tests, which read
+    /// the same objects under every cache size.
+    #[cfg(test)]
+    fn reset_pack_reader(&self, bytes: usize) {
         self.packs.borrow_mut().reader = Some(PackReader::new(&self.repo, bytes, bytes));
     }
 
-    /// What the pack reader did so far. Hidden: for `crates/core/tests/packs.rs`.
-    #[doc(hidden)]
-    pub fn pack_stats(&self) -> PackStats {
+    /// What the pack reader did so far. For the tests.
+    #[cfg(test)]
+    fn pack_stats(&self) -> PackStats {
         self.packs().stats()
     }
 }
@@ -559,3 +557,8 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "packs_tests.rs"]
+#[allow(clippy::unwrap_used)]
+mod git_tests;

@@ -8,13 +8,13 @@
 //! resolved against the wrong base or a stale cache entry would show as different bytes.
 //! Path probes over every commit, which read their trees through the reader, agree with
 //! `git diff-tree`.
-#![allow(clippy::unwrap_used)]
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
-use jitcommit_core::repo::{GitEnv, ObjectId, PackStats, Repo};
+use super::PackStats;
+use crate::repo::{GitEnv, ObjectId, Repo};
 use jitcommit_testkit::{Rng, Sandbox, assert_ok, run_with_input, write};
 
 /// An object as git prints it: kind name and content.
@@ -338,7 +338,7 @@ fn a_loose_object_is_left_to_gix() {
 }
 
 /// Not a test of its own: the entry point the pre-receive hook runs (`<test-exe> --exact
-/// pushed_pack_hook`). Without `PACKS_OUT` it does nothing. It reads every object git
+/// repo::packs::git_tests::pushed_pack_hook`). Without `PACKS_OUT` it does nothing. It reads every object git
 /// sees in the hook (the quarantined push and the repository's own) through the pack
 /// reader and writes what the quarantine's packs hold.
 #[test]
@@ -384,7 +384,7 @@ fn a_pushed_thin_pack_reads_from_the_quarantine() {
     std::fs::write(
         &hook,
         format!(
-            "#!/bin/sh\nPACKS_OUT='{out}' '{exe}' --exact pushed_pack_hook --test-threads=1 >'{out}.log' 2>&1 || {{ cat '{out}.log' >&2; exit 1; }}\n",
+            "#!/bin/sh\nPACKS_OUT='{out}' '{exe}' --exact repo::packs::git_tests::pushed_pack_hook --test-threads=1 >'{out}.log' 2>&1 || {{ cat '{out}.log' >&2; exit 1; }}\n",
             out = out.display(),
             exe = exe.display()
         ),
