@@ -424,6 +424,24 @@ fn split_sign(line: &str) -> (&str, &str) {
     }
 }
 
+/// The words of a name that reads as a sentence: at least six lower-case words in
+/// snake case after a `test_` prefix (`the_validator_links_neither_http_client`,
+/// `test_a_tag_without_a_version_is_skipped`); `None` for an ordinary name
+/// (`parse_subject`, `max_bytes_lower_bound`, `same_as_the_regex`: on this repository's
+/// and cocogitto's commits, names of four or five words were as often a helper's as a
+/// description).
+fn sentence_of(name: &str) -> Option<String> {
+    let name = name.strip_prefix("test_").unwrap_or(name);
+    let words: Vec<&str> = name.split('_').collect();
+    let plain = |w: &&str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            && w.chars().any(|c| c.is_ascii_lowercase())
+    };
+    (words.len() >= 6 && words.iter().all(plain)).then(|| words.join(" "))
+}
+
 /// The names a diff's added lines define, in order, without the ones a removed line of
 /// the same diff defined too (a changed signature is not a new item).
 fn added_items(f: &FileDiff, public_only: bool) -> Vec<String> {
@@ -785,6 +803,10 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
             added_items(f, false)
         }
     };
+    // A test named as a sentence says what the change proves, in the author's words.
+    if let Some(sentence) = items(main).iter().find_map(|n| sentence_of(n)) {
+        return sentence;
+    }
     let mut s = match (main.change.kind, &main.change.old_path) {
         (ChangeKind::Added | ChangeKind::Copied, _) => match items(main).first() {
             Some(sym) => format!("add {sym} in {name}"),
@@ -1022,6 +1044,41 @@ mod tests {
                 file(Modified, "src/lib.rs", None, &[]),
             ]),
             "fix"
+        );
+    }
+
+    #[test]
+    fn a_test_named_as_a_sentence_is_the_summary() {
+        use ChangeKind::*;
+        for (name, want) in [
+            (
+                "the_validator_links_neither_http_client",
+                Some("the validator links neither http client"),
+            ),
+            ("max_bytes_lower_bound", None),
+            ("test_pre_and_auto_pre_conflict", None),
+            (
+                "test_a_tag_without_a_version_is_skipped",
+                Some("a tag without a version is skipped"),
+            ),
+            ("parse_subject", None),
+            ("read_all_packs", None),
+            ("test_read_all", None),
+            ("Read_All_The_Packs", None),
+            ("read__all_the_packs", None),
+        ] {
+            assert_eq!(sentence_of(name).as_deref(), want, "{name}");
+        }
+        let test = hunk_file(
+            Added,
+            "tests/lean.rs",
+            "@@ -0,0 +1,4 @@",
+            "+fn binary(name: &str) {}\n+#[test]\n+fn the_validator_links_neither_http_client_nor_tokenizer() {\n+}\n",
+        );
+        let m = draft(&state(vec![test]), &Convention::default()).expect("a draft");
+        assert_eq!(
+            m.subject.summary,
+            "the validator links neither http client nor tokenizer"
         );
     }
 
