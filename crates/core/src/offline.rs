@@ -424,6 +424,51 @@ fn split_sign(line: &str) -> (&str, &str) {
     }
 }
 
+/// The first Markdown heading a document's diff adds (and does not also remove), as
+/// words: `## How to run the fuzz targets` gives `how to run the fuzz targets`. Headings
+/// of one word (`## Performance`) say too little and are skipped.
+fn added_heading(f: &FileDiff) -> Option<String> {
+    let path = lossy(&f.change.path).to_ascii_lowercase();
+    if f.binary || f.linguist.is_some() || !(path.ends_with(".md") || path.ends_with(".markdown")) {
+        return None;
+    }
+    let heading = |text: &str| -> Option<String> {
+        let t = text.trim_start_matches('#');
+        if t.len() == text.len() || text.len() - t.len() > 6 || !t.starts_with(' ') {
+            return None;
+        }
+        let words: String = t
+            .trim()
+            .trim_end_matches('#')
+            .chars()
+            .filter(|c| !matches!(c, '`' | '*'))
+            .collect();
+        let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+        (words.split(' ').count() >= 2).then_some(words)
+    };
+    let mut removed = Vec::new();
+    let mut added = Vec::new();
+    for h in &f.hunks {
+        for line in h.body.lines() {
+            match split_sign(line) {
+                ("-", text) => removed.extend(heading(text)),
+                ("+", text) => added.extend(heading(text)),
+                _ => {}
+            }
+        }
+    }
+    let first = added.into_iter().find(|h| !removed.contains(h))?;
+    let mut chars = first.chars();
+    let head = chars.next()?;
+    // `Why` → `why`; an acronym or a name (`GIT_DIR`, `README`) stays as written.
+    let lower = chars.next().is_none_or(|c| !c.is_uppercase());
+    Some(if lower {
+        head.to_lowercase().chain(first.chars().skip(1)).collect()
+    } else {
+        first
+    })
+}
+
 /// The words of a name that reads as a sentence: at least six lower-case words in
 /// snake case after a `test_` prefix (`the_validator_links_neither_http_client`,
 /// `test_a_tag_without_a_version_is_skipped`); `None` for an ordinary name
@@ -803,9 +848,13 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
             added_items(f, false)
         }
     };
-    // A test named as a sentence says what the change proves, in the author's words.
+    // A test named as a sentence says what the change proves, in the author's words;
+    // a new heading says what a document now covers.
     if let Some(sentence) = items(main).iter().find_map(|n| sentence_of(n)) {
         return sentence;
+    }
+    if let Some(heading) = added_heading(main) {
+        return heading;
     }
     let mut s = match (main.change.kind, &main.change.old_path) {
         (ChangeKind::Added | ChangeKind::Copied, _) => match items(main).first() {
@@ -1045,6 +1094,28 @@ mod tests {
             ]),
             "fix"
         );
+    }
+
+    #[test]
+    fn a_new_heading_is_the_summary_of_a_document_change() {
+        use ChangeKind::*;
+        let doc = |body: &str| {
+            let f = hunk_file(Modified, "docs/trust.md", "@@ -10,3 +10,6 @@", body);
+            draft(&state(vec![f]), &Convention::default())
+                .expect("a draft")
+                .subject
+                .summary
+        };
+        assert_eq!(
+            doc(" text\n+## How to run the `fuzz` targets\n+\n+Run them.\n"),
+            "how to run the fuzz targets"
+        );
+        // A heading that only moved, a one-word heading, a `#` comment in a code block
+        // without a space: the file is named instead.
+        assert_eq!(doc("-## Old place\n+## Old place\n"), "update trust.md");
+        assert_eq!(doc("+## Performance\n"), "update trust.md");
+        assert_eq!(doc("+#include <x.h>\n"), "update trust.md");
+        assert_eq!(doc("+### GIT_DIR and friends\n"), "GIT_DIR and friends");
     }
 
     #[test]
