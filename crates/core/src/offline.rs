@@ -383,16 +383,16 @@ fn defined_name(line: &str) -> Option<String> {
     }
     let kw = words.next()?;
     // `extern "C" fn`, `const fn`, `async def` …
-    let (kw, rest): (&str, Vec<&str>) =
-        if kw.starts_with('"') || (kw == "const" && words.peek() == Some(&"fn")) {
-            (words.next()?, words.collect())
-        } else {
-            (kw, words.collect())
-        };
+    let kw = if kw.starts_with('"') || (kw == "const" && words.peek() == Some(&"fn")) {
+        words.next()?
+    } else {
+        kw
+    };
+    // Most lines define nothing: the keyword decides before the rest is gathered.
     if !DEFINERS.contains(&kw) {
         return None;
     }
-    let rest = rest.join(" ");
+    let rest = words.collect::<Vec<_>>().join(" ");
     if kw == "impl" {
         let head = rest.split('{').next().unwrap_or("").trim();
         let name: String = format!("impl {head}").chars().take(40).collect();
@@ -498,6 +498,9 @@ fn added_items(f: &FileDiff, public_only: bool) -> Vec<String> {
     for h in &f.hunks {
         for line in h.body.lines() {
             let (sign, text) = split_sign(line);
+            if !matches!(sign, "-" | "+") {
+                continue;
+            }
             let Some(name) = defined_name(text) else {
                 continue;
             };
