@@ -20,6 +20,13 @@ use crate::fragments::{DIFF_PRIORITY, LevelState, Piece};
 pub trait TokenCounter {
     /// The number of tokens `text` encodes to.
     fn count(&self, text: &str) -> usize;
+
+    /// A number `text` encodes to at least, cheaper than [`count`](Self::count) (for a
+    /// BPE: its pretokens, each at least one token). The composer refuses a step this
+    /// already puts over the limit without counting it. 0 unless a counter knows more.
+    fn at_least(&self, _text: &str) -> usize {
+        0
+    }
 }
 
 /// One token per byte: an upper bound for every byte-level BPE (a token is at least
@@ -312,6 +319,31 @@ impl<'a> Costs<'a> {
     }
 }
 
+impl Costs<'_> {
+    /// At most [`Costs::level`]`(p, l)`: the parts counted already as counted, the
+    /// others by [`TokenCounter::at_least`].
+    fn at_least(&self, p: usize, l: usize) -> usize {
+        let frag = self.pieces[p].fragment();
+        let Some(level) = frag.levels.get(l) else {
+            return 0;
+        };
+        if level.state == LevelState::Omitted && level.tail.is_empty() {
+            return 0;
+        }
+        let counter = self.counter;
+        let mut sum = if level.pieces > 0 {
+            self.head[p].unwrap_or_else(|| counter.at_least(&frag.head))
+        } else {
+            0
+        };
+        for i in 0..level.pieces.min(frag.body.len()) {
+            sum += self.body[p][i].unwrap_or_else(|| counter.at_least(&frag.body[i]));
+        }
+        sum + self.tails[p][l]
+            .unwrap_or_else(|| counter.at_least(&level.open) + counter.at_least(&level.tail))
+    }
+}
+
 /// One upgrade of one piece by one level, with its place in the global order.
 #[derive(Debug, Clone, Copy)]
 struct Step {
@@ -425,6 +457,11 @@ impl Walk {
         for s in steps {
             if self.levels[s.piece] + 1 != s.to {
                 continue; // an earlier step of this piece was skipped
+            }
+            // What cannot fit by its lower bound is not counted.
+            if self.used + costs.at_least(s.piece, s.to).saturating_sub(cur[s.piece]) > limit {
+                self.skipped = true;
+                continue;
             }
             let next = costs.level(s.piece, s.to);
             let delta = next.saturating_sub(cur[s.piece]);

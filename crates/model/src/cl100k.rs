@@ -268,6 +268,17 @@ pub fn count(text: &str) -> Option<usize> {
     Some(n)
 }
 
+/// How many pretokens cl100k's regex splits `text` into: each encodes to one token or
+/// more, so this is at most [`count`], without any merge. `None` as for [`count`].
+pub fn pretoken_count(text: &str) -> Option<usize> {
+    let mut n = 0usize;
+    pretokens(text, |_| {
+        n += 1;
+        Some(())
+    })?;
+    Some(n)
+}
+
 /// The cl100k_base token ids of `text` (as tiktoken's `encode_ordinary`), or `None`
 /// when it must be encoded by the full tokenizer.
 pub fn encode(text: &str) -> Option<Vec<u32>> {

@@ -52,4 +52,12 @@ impl TokenCounter for BpeCounter {
         }
         self.tokenizer().count(text)
     }
+
+    fn at_least(&self, text: &str) -> usize {
+        if self.encoding == Encoding::Cl100k {
+            crate::cl100k::pretoken_count(text).unwrap_or(0)
+        } else {
+            0
+        }
+    }
 }

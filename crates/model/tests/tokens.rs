@@ -125,6 +125,16 @@ proptest! {
         }
     }
 
+    /// The composer refuses a step by this bound without counting it: it must never
+    /// be above the count.
+    #[test]
+    fn the_lower_bound_is_never_above_the_count(t in "\\PC{0,200}|[ \\t\\r\\na-z0-9'./|+-]{0,200}") {
+        for e in [Encoding::Cl100k, Encoding::O200k] {
+            let c = BpeCounter::new(e);
+            prop_assert!(c.at_least(&t) <= c.count(&t), "{:?} {:?}", e, t);
+        }
+    }
+
     /// The composer's assumption: pieces that end in a newline, followed by pieces
     /// that start with a non-blank character, count the same apart as together.
     #[test]
@@ -269,6 +279,39 @@ fn real_bpe_prompt_is_within_budget() {
             }
         }
     }
+}
+
+/// The BPE counter without its lower bound: the composer must choose the same.
+struct NoBound(BpeCounter);
+
+impl TokenCounter for NoBound {
+    fn count(&self, text: &str) -> usize {
+        self.0.count(text)
+    }
+}
+
+#[test]
+fn the_lower_bound_changes_no_prompt() {
+    let c = BpeCounter::new(Encoding::Cl100k);
+    let plain = NoBound(BpeCounter::new(Encoding::Cl100k));
+    let mut bounded_steps = 0;
+    for (n, bytes) in [(1, 4_000), (40, 100_000), (500, 300_000), (2_000, 400_000)] {
+        let s = staged(n, bytes);
+        for budget in [2_048, 4_096, 8_192, 32_768] {
+            let cv = conv(budget, 10, Encoding::Cl100k);
+            let with = prompt::build(&s, &cv, Some("speed"), &c);
+            let without = prompt::build(&s, &cv, Some("speed"), &plain);
+            match (with, without) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.user, b.user, "{n} files, budget {budget}");
+                    assert_eq!(a.report, b.report, "{n} files, budget {budget}");
+                    bounded_steps += usize::from(n >= 500);
+                }
+                (a, b) => assert_eq!(a.is_ok(), b.is_ok(), "{n} files, budget {budget}"),
+            }
+        }
+    }
+    assert!(bounded_steps > 0, "the large changes were composed");
 }
 
 #[test]
