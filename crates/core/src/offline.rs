@@ -102,11 +102,18 @@ pub fn draft_in(
         .subject_limit()
         .map_or(usize::MAX, |max| max.saturating_sub(prefix_len).max(8));
     if summary.chars().count() > room {
-        summary = summary
-            .chars()
-            .take(room.saturating_sub(1))
-            .collect::<String>()
-            + "…";
+        // At a word boundary when that keeps most of it (a sentence), else with an
+        // ellipsis (one long identifier).
+        let words = crate::message::shorten(&summary, room);
+        summary = if words.chars().count() * 3 >= room * 2 {
+            words
+        } else {
+            summary
+                .chars()
+                .take(room.saturating_sub(1))
+                .collect::<String>()
+                + "…"
+        };
     }
     Ok(Message {
         subject: Subject {
@@ -373,6 +380,9 @@ const DEFINERS: &[&str] = &[
 
 /// The item a source line defines (`pub fn parse(` → `parse`, `impl Foo for Bar {` →
 /// `impl Foo for Bar`, `class Widget:` → `Widget`), or `None` for any other line.
+/// The longest name [`defined_name`] gives; a longer one is cut.
+const NAME_CHARS: usize = 64;
+
 fn defined_name(line: &str) -> Option<String> {
     let mut words = line.split_whitespace().peekable();
     while words
@@ -410,7 +420,7 @@ fn defined_name(line: &str) -> Option<String> {
     let name: String = rest
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
-        .take(64)
+        .take(NAME_CHARS)
         .collect();
     (!name.is_empty() && !name.chars().all(|c| c.is_ascii_digit())).then_some(name)
 }
@@ -476,8 +486,13 @@ fn added_heading(f: &FileDiff) -> Option<String> {
 /// and cocogitto's commits, names of four or five words were as often a helper's as a
 /// description).
 fn sentence_of(name: &str) -> Option<String> {
+    // A name cut at NAME_CHARS may end inside a word: that word goes.
+    let cut = name.chars().count() >= NAME_CHARS;
     let name = name.strip_prefix("test_").unwrap_or(name);
-    let words: Vec<&str> = name.split('_').collect();
+    let mut words: Vec<&str> = name.split('_').collect();
+    if cut {
+        words.pop();
+    }
     let plain = |w: &&str| {
         !w.is_empty()
             && w.chars()
@@ -1153,6 +1168,18 @@ mod tests {
         assert_eq!(
             m.subject.summary,
             "the validator links neither http client nor tokenizer"
+        );
+        // Too long for the subject: cut at a word, not in one.
+        let long = hunk_file(
+            Added,
+            "tests/status.rs",
+            "@@ -0,0 +1,2 @@",
+            "+fn a_non_utf8_file_name_in_git_s_status_comment_does_not_block_the_commit() {\n+}\n",
+        );
+        let m = draft(&state(vec![long]), &Convention::default()).expect("a draft");
+        assert_eq!(
+            m.subject.summary,
+            "a non utf8 file name in git s status comment does not block"
         );
     }
 

@@ -289,43 +289,11 @@ pub fn repair_summary(summary: &str, kind: &str, conv: &Convention, room: Option
             s = s.trim_end().to_owned();
         }
     }
-    if let Some(room) = room
-        && s.chars().count() > room
-    {
-        let cut: String = s.chars().take(room + 1).collect();
-        let at = match cut.rfind(char::is_whitespace) {
-            Some(i) if i > 0 => i,
-            _ => cut.char_indices().nth(room).map_or(cut.len(), |(i, _)| i),
-        };
-        let mut kept = &cut[..at];
-        // A clause break in the second half is a better end than the word limit.
-        if let Some(i) = [", ", "; ", " — ", " - "]
-            .iter()
-            .filter_map(|b| kept.rfind(b))
-            .max()
-            && kept[..i].chars().count() * 2 >= room
-        {
-            kept = &kept[..i];
-        }
-        kept = kept.trim_end_matches(|c: char| c.is_whitespace() || ",;:-—–.".contains(c));
-        // Nor does a shortened summary end on a word that needs another after it.
-        while let Some((head, last)) = kept.rsplit_once(' ')
-            && DANGLING.contains(&last.to_lowercase().as_str())
-            && head.contains(' ')
-        {
-            kept = head.trim_end_matches(|c: char| c.is_whitespace() || ",;:".contains(c));
-        }
-        s = kept.to_owned();
+    match room {
+        Some(room) => message::shorten(&s, room),
+        None => s,
     }
-    s
 }
-
-/// Words a shortened summary does not end on (`… so it`, `… for the`).
-const DANGLING: &[&str] = &[
-    "a", "an", "the", "and", "or", "but", "so", "to", "of", "for", "in", "on", "at", "by", "with",
-    "from", "as", "that", "which", "it", "its", "is", "are", "be", "than", "into", "when", "if",
-    "while", "because", "must", "can", "will", "not", "no",
-];
 
 /// `s` without a leading `type(scope)!:` whose type is `kind` or one of the
 /// convention's types; `s` itself otherwise.

@@ -107,3 +107,43 @@ pub fn reads_back_as_scope(scope: &str) -> bool {
     let parsed = parse(&render(&m)).subject;
     parsed.error.is_none() && parsed.scope.is_some_and(|s| s.value == scope)
 }
+
+/// `summary` within `room` chars: as it is when it fits; else cut at the last word
+/// boundary, or at a clause break (`, `, `; `, ` — `) in the second half, and never
+/// ending on a word that needs another after it (`… for the`, `… so it`). A summary
+/// with no boundary in reach is cut at `room`.
+pub fn shorten(summary: &str, room: usize) -> String {
+    if summary.chars().count() <= room {
+        return summary.to_owned();
+    }
+    let cut: String = summary.chars().take(room + 1).collect();
+    let at = match cut.rfind(char::is_whitespace) {
+        Some(i) if i > 0 => i,
+        _ => cut.char_indices().nth(room).map_or(cut.len(), |(i, _)| i),
+    };
+    let mut kept = &cut[..at];
+    // A clause break in the second half is a better end than the word limit.
+    if let Some(i) = [", ", "; ", " — ", " - "]
+        .iter()
+        .filter_map(|b| kept.rfind(b))
+        .max()
+        && kept[..i].chars().count() * 2 >= room
+    {
+        kept = &kept[..i];
+    }
+    kept = kept.trim_end_matches(|c: char| c.is_whitespace() || ",;:-—–.".contains(c));
+    while let Some((head, last)) = kept.rsplit_once(' ')
+        && DANGLING.contains(&last.to_lowercase().as_str())
+        && head.contains(' ')
+    {
+        kept = head.trim_end_matches(|c: char| c.is_whitespace() || ",;:".contains(c));
+    }
+    kept.to_owned()
+}
+
+/// Words a shortened summary does not end on (`… so it`, `… for the`).
+const DANGLING: &[&str] = &[
+    "a", "an", "the", "and", "or", "but", "so", "to", "of", "for", "in", "on", "at", "by", "with",
+    "from", "as", "that", "which", "it", "its", "is", "are", "be", "than", "into", "when", "if",
+    "while", "because", "must", "can", "will", "not", "no",
+];
