@@ -9,6 +9,7 @@
 use std::collections::BTreeSet;
 
 use jitcommit_core::facts::{self, FILE, MAX_ID, MAX_VALUE, Store};
+use jitcommit_core::message;
 use libfuzzer_sys::fuzz_target;
 
 /// The fields that survive a round trip (the line moves when the text is rewritten).
@@ -49,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(f.line >= 1 && f.line <= lines, "{f:?}");
         // A kept scope is one a drafted subject shows as itself.
         if f.class == "SCOPE" {
-            assert!(facts::reads_back_as_scope(&f.value), "{f:?}");
+            assert!(message::reads_back_as_scope(&f.value), "{f:?}");
         }
     }
 
