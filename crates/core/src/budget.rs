@@ -296,33 +296,33 @@ impl<'a> Costs<'a> {
 
     /// Tokens of piece `p` at level `l`: head + body pieces + tail, which equals the
     /// count of the rendered level because pieces are newline-aligned and start with
-    /// a non-blank character (see `fragments`; tested against the BPE).
+    /// a non-blank character (see `fragments`; tested against the BPE). Each part is
+    /// counted once and kept.
     fn level(&mut self, p: usize, l: usize) -> usize {
-        let frag = self.pieces[p].fragment();
-        let Some(level) = frag.levels.get(l) else {
-            return 0;
-        };
-        if level.state == LevelState::Omitted && level.tail.is_empty() {
-            return 0;
-        }
         let counter = self.counter;
-        let mut sum = if level.pieces > 0 {
-            *self.head[p].get_or_insert_with(|| counter.count(&frag.head))
-        } else {
-            0
-        };
-        for i in 0..level.pieces.min(frag.body.len()) {
-            sum += *self.body[p][i].get_or_insert_with(|| counter.count(&frag.body[i]));
-        }
-        sum + *self.tails[p][l]
-            .get_or_insert_with(|| counter.count(&level.open) + counter.count(&level.tail))
+        self.parts(p, l, |slot, texts| {
+            *slot.get_or_insert_with(|| texts.iter().map(|t| counter.count(t)).sum())
+        })
     }
-}
 
-impl Costs<'_> {
     /// At most [`Costs::level`]`(p, l)`: the parts counted already as counted, the
-    /// others by [`TokenCounter::at_least`].
-    fn at_least(&self, p: usize, l: usize) -> usize {
+    /// others by [`TokenCounter::at_least`], which keeps nothing.
+    fn at_least(&mut self, p: usize, l: usize) -> usize {
+        let counter = self.counter;
+        self.parts(p, l, |slot, texts| {
+            slot.unwrap_or_else(|| texts.iter().map(|t| counter.at_least(t)).sum())
+        })
+    }
+
+    /// The sum of `cost(slot, texts)` over the parts of piece `p` at level `l`: its
+    /// head (when it shows hunks), the body pieces it shows, and its opening and tail
+    /// (one slot for both).
+    fn parts(
+        &mut self,
+        p: usize,
+        l: usize,
+        mut cost: impl FnMut(&mut Option<usize>, &[&str]) -> usize,
+    ) -> usize {
         let frag = self.pieces[p].fragment();
         let Some(level) = frag.levels.get(l) else {
             return 0;
@@ -330,17 +330,15 @@ impl Costs<'_> {
         if level.state == LevelState::Omitted && level.tail.is_empty() {
             return 0;
         }
-        let counter = self.counter;
         let mut sum = if level.pieces > 0 {
-            self.head[p].unwrap_or_else(|| counter.at_least(&frag.head))
+            cost(&mut self.head[p], &[&frag.head])
         } else {
             0
         };
         for i in 0..level.pieces.min(frag.body.len()) {
-            sum += self.body[p][i].unwrap_or_else(|| counter.at_least(&frag.body[i]));
+            sum += cost(&mut self.body[p][i], &[&frag.body[i]]);
         }
-        sum + self.tails[p][l]
-            .unwrap_or_else(|| counter.at_least(&level.open) + counter.at_least(&level.tail))
+        sum + cost(&mut self.tails[p][l], &[&level.open, &level.tail])
     }
 }
 
