@@ -13,8 +13,7 @@ use std::cmp::Ordering;
 use std::rc::Rc;
 
 use gix::bstr::ByteSlice;
-use gix::objs::TreeRef;
-use gix::objs::tree::{EntryRef, name_order};
+use gix::objs::tree::name_order;
 
 use super::{ObjectId, Repo, RepoError};
 
@@ -72,6 +71,19 @@ impl Tree {
         }
     }
 
+    /// Its entries in the tree's order, as (name, mode, id); `None` when the tree is
+    /// malformed.
+    pub(super) fn entries(
+        &self,
+    ) -> Option<impl Iterator<Item = (&[u8], gix::objs::tree::EntryMode, ObjectId)> + '_> {
+        let slots = self.entries.as_ref()?;
+        Some(
+            slots
+                .iter()
+                .map(|s| (&self.data[s.name.clone()], s.mode, s.id)),
+        )
+    }
+
     /// Bytes the cache accounts for it.
     fn cost(&self) -> usize {
         self.data.len() + self.entries.as_ref().map_or(0, Vec::len) * size_of::<Slot>()
@@ -98,10 +110,6 @@ impl Tree {
 
 /// What a lookup found at a path: an entry's mode and id.
 pub(super) type Found = Option<(gix::objs::tree::EntryMode, ObjectId)>;
-
-fn found(e: &EntryRef<'_>) -> Found {
-    Some((e.mode, e.oid.to_owned()))
-}
 
 /// The lookup found a directory.
 fn found_tree(f: &Found) -> bool {
@@ -171,14 +179,9 @@ impl Repo {
         Ok(true)
     }
 
-    /// The tree `id`'s data, from the cache when it was read before.
-    pub(super) fn tree_data(&self, id: ObjectId) -> Result<Rc<Vec<u8>>, RepoError> {
-        Ok(Rc::clone(&self.tree(id)?.data))
-    }
-
-    /// The tree `id`, from the cache when it was read before. Packed trees come through
-    /// the pack reader (see [`super::packs`]), the rest through gix.
-    fn tree(&self, id: ObjectId) -> Result<Rc<Tree>, RepoError> {
+    /// The tree `id`, decoded, from the cache when it was read before. Packed trees come
+    /// through the pack reader (see [`super::packs`]), the rest through gix.
+    pub(super) fn tree(&self, id: ObjectId) -> Result<Rc<Tree>, RepoError> {
         if let Some(t) = self.trees.borrow().trees.get(&id) {
             return Ok(Rc::clone(t));
         }
@@ -252,30 +255,24 @@ impl Repo {
                 }
                 let hash = self.repo.object_hash();
                 let empty = || ObjectId::empty_tree(hash);
-                let da = self.tree_data(a.map_or_else(empty, |(_, id)| id))?;
-                let db = self.tree_data(b.map_or_else(empty, |(_, id)| id))?;
-                let (Ok(ta), Ok(tb)) = (
-                    TreeRef::from_bytes(&da, hash),
-                    TreeRef::from_bytes(&db, hash),
-                ) else {
+                let ta = self.tree(a.map_or_else(empty, |(_, id)| id))?;
+                let tb = self.tree(b.map_or_else(empty, |(_, id)| id))?;
+                let (Some(ia), Some(ib)) = (ta.entries(), tb.entries()) else {
                     return Ok(false);
                 };
-                let (mut ia, mut ib) = (ta.entries.iter().peekable(), tb.entries.iter().peekable());
+                let (mut ia, mut ib) = (ia.peekable(), ib.peekable());
                 loop {
                     let (ea, eb) = match (ia.peek(), ib.peek()) {
                         (None, None) => return Ok(false),
                         (Some(x), None) => (Some(*x), None),
                         (None, Some(y)) => (None, Some(*y)),
-                        (Some(x), Some(y)) => match name_order(
-                            x.filename,
-                            x.mode.is_tree(),
-                            y.filename,
-                            y.mode.is_tree(),
-                        ) {
-                            Ordering::Less => (Some(*x), None),
-                            Ordering::Greater => (None, Some(*y)),
-                            Ordering::Equal => (Some(*x), Some(*y)),
-                        },
+                        (Some(x), Some(y)) => {
+                            match name_order(x.0, x.1.is_tree(), y.0, y.1.is_tree()) {
+                                Ordering::Less => (Some(*x), None),
+                                Ordering::Greater => (None, Some(*y)),
+                                Ordering::Equal => (Some(*x), Some(*y)),
+                            }
+                        }
                     };
                     if ea.is_some() {
                         ia.next();
@@ -283,8 +280,8 @@ impl Repo {
                     if eb.is_some() {
                         ib.next();
                     }
-                    let fa = ea.and_then(found);
-                    let fb = eb.and_then(found);
+                    let fa = ea.map(|(_, mode, id)| (mode, id));
+                    let fb = eb.map(|(_, mode, id)| (mode, id));
                     if self.sides_differ(fa, fb, depth + 1)? {
                         return Ok(true);
                     }
@@ -335,20 +332,20 @@ impl Repo {
         if depth >= MAX_DEPTH {
             return Ok(false);
         }
-        let data = self.tree_data(id)?;
-        let Ok(tree) = TreeRef::from_bytes(&data, self.repo.object_hash()) else {
+        let tree = self.tree(id)?;
+        let Some(entries) = tree.entries() else {
             return Ok(false);
         };
-        for e in &tree.entries {
+        for (name, mode, oid) in entries {
             let len = prefix.len();
-            prefix.extend_from_slice(e.filename);
-            if e.mode.is_tree() {
+            prefix.extend_from_slice(name);
+            if mode.is_tree() {
                 prefix.push(b'/');
-                if !self.flatten(e.oid.to_owned(), prefix, out, depth + 1)? {
+                if !self.flatten(oid, prefix, out, depth + 1)? {
                     return Ok(false);
                 }
             } else {
-                out.push((prefix.clone(), e.oid.to_owned()));
+                out.push((prefix.clone(), oid));
             }
             prefix.truncate(len);
         }

@@ -2,8 +2,6 @@
 //! `GIT_INDEX_FILE`, with rename detection as `git diff --cached` does it, and the
 //! staged column of `git status --short`.
 
-use gix::bstr::ByteSlice;
-
 use super::probe::plain_entry;
 use super::quote::quote_path;
 use super::types::Entry;
@@ -149,21 +147,18 @@ impl Repo {
         if depth >= super::probe::MAX_DEPTH {
             return Ok(false);
         }
-        let data = self.tree_data(id)?;
-        let Ok(tree) = gix::objs::TreeRef::from_bytes(&data, self.repo.object_hash()) else {
+        let tree = self.tree(id)?;
+        let Some(entries) = tree.entries() else {
             return Ok(false);
         };
-        for e in &tree.entries {
+        for (name, mode, oid) in entries {
             let len = prefix.len();
-            prefix.extend_from_slice(e.filename);
-            if e.mode.is_tree() {
-                let below = cache.and_then(|c| {
-                    c.children
-                        .iter()
-                        .find(|t| t.name.as_slice() == e.filename.as_bytes())
-                });
+            prefix.extend_from_slice(name);
+            if mode.is_tree() {
+                let below =
+                    cache.and_then(|c| c.children.iter().find(|t| t.name.as_slice() == name));
                 prefix.push(b'/');
-                if !self.removed_under(index, e.oid.to_owned(), below, prefix, out, depth + 1)? {
+                if !self.removed_under(index, oid, below, prefix, out, depth + 1)? {
                     return Ok(false);
                 }
             } else if index.entry_by_path(prefix.as_slice().into()).is_none() {
@@ -171,7 +166,7 @@ impl Repo {
                     kind: ChangeKind::Deleted,
                     path: prefix.as_slice().into(),
                     old_path: None,
-                    old_mode: Some(u32::from(e.mode.value())),
+                    old_mode: Some(u32::from(mode.value())),
                     new_mode: None,
                 });
             }
