@@ -131,8 +131,8 @@ pub fn output_schema(structure: &Structure) -> Value {
 
 /// [`output_schema`] as the prompt's output contract shows it: without the patterns,
 /// which only a grammar uses and which would cost a small window tokens per bullet.
-fn shown_schema(structure: &Structure) -> Value {
-    let mut schema = output_schema(structure);
+fn shown_schema(schema: &Value) -> Value {
+    let mut schema = schema.clone();
     let props = &mut schema["properties"];
     if let Some(summary) = props["summary"].as_object_mut() {
         summary.remove("pattern");
@@ -324,7 +324,7 @@ pub fn build_for(input: &PromptInput) -> Result<Prompt, DoesNotFit> {
     let limit = limits.counted_limit();
     let structure = input.structure.clone();
     let schema = output_schema(&structure);
-    let schema_text = serde_json::to_string(&shown_schema(&structure)).unwrap_or_default();
+    let schema_text = serde_json::to_string(&shown_schema(&schema)).unwrap_or_default();
     // The facts' share: an eighth of the prompt's tokens, at 4 bytes a token.
     let facts = facts::fragment(
         &facts::select_staged(input.store, &state),

@@ -26,10 +26,9 @@ const ANY_TYPE_CHARS: usize = 10;
 const MIN_SUMMARY_CHARS: usize = 20;
 
 /// The summary's shape for a grammar-constrained server (llama.cpp's converter takes
-/// `pattern` into the grammar, see the model crate's wire). Words are ASCII letters
-/// and digits or anything past Latin-1's symbols (accented and non-Latin letters,
-/// U+00C0 on): a lower-case word, then
-/// two to eleven more words, each a run of letters, digits and `'.,/()_-`. What a
+/// `pattern` into the grammar, see the model crate's wire): a lower-case word, then two
+/// to eleven more words, each a run of letters, digits and `'.,/()_-`. Letters are
+/// ASCII's or anything from U+00C0 on (accented and non-Latin letters). What a
 /// small model otherwise writes here (`{"type"`, a bare path, a version string, a
 /// diff line's punctuation) cannot be generated; the draft-quality gate still judges
 /// the words. Not a rule: the validator never sees it, and other servers are not
