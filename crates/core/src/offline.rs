@@ -859,23 +859,21 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
             .find_map(changed_item)
     };
     // A generated or vendored file's lines name nothing worth a summary.
-    let items = |f: &FileDiff| {
-        if f.linguist.is_some() {
-            Vec::new()
-        } else {
-            added_items(f, false)
-        }
+    let items = if main.linguist.is_some() {
+        Vec::new()
+    } else {
+        added_items(main, false)
     };
     // A test named as a sentence says what the change proves, in the author's words;
     // a new heading says what a document now covers.
-    if let Some(sentence) = items(main).iter().find_map(|n| sentence_of(n)) {
+    if let Some(sentence) = items.iter().find_map(|n| sentence_of(n)) {
         return sentence;
     }
     if let Some(heading) = added_heading(main) {
         return heading;
     }
     let mut s = match (main.change.kind, &main.change.old_path) {
-        (ChangeKind::Added | ChangeKind::Copied, _) => match items(main).first() {
+        (ChangeKind::Added | ChangeKind::Copied, _) => match items.first() {
             Some(sym) => format!("add {sym} in {name}"),
             None => format!("add {name}"),
         },
@@ -889,7 +887,7 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
                 format!("rename {old_name} to {name}")
             }
         }
-        _ => match (items(main).first(), changed_symbol()) {
+        _ => match (items.first(), changed_symbol()) {
             (Some(sym), _) => format!("add {sym} in {name}"),
             (None, Some(sym)) => format!("update {sym} in {name}"),
             (None, None) => format!("update {name}"),
