@@ -39,6 +39,38 @@ fn plain_commit_gets_the_offline_draft_above_gits_comments() {
 }
 
 #[test]
+fn the_offline_summary_is_a_sentence_named_test_or_a_new_heading() {
+    let r = Repo::new();
+    stage(&r, "docs/guide.md", "# Guide\n\nIntro.\n");
+    r.ok(&["commit"]);
+    stage(
+        &r,
+        "docs/guide.md",
+        "# Guide\n\nIntro.\n\n## How the hook reads the index\n\nOnce.\n",
+    );
+    r.ok(&["commit"]);
+    stage(
+        &r,
+        "tests/lean.rs",
+        "fn binary() {}\n\n#[test]\nfn the_validator_links_neither_http_client_nor_tokenizer() {}\n",
+    );
+    r.ok(&["commit"]);
+    let subjects: Vec<String> = r
+        .shown()
+        .iter()
+        .map(|m| m.lines().next().unwrap().to_owned())
+        .collect();
+    assert!(
+        subjects[1].ends_with(": how the hook reads the index"),
+        "{subjects:?}"
+    );
+    assert!(
+        subjects[2].ends_with(": the validator links neither http client nor tokenizer"),
+        "{subjects:?}"
+    );
+}
+
+#[test]
 fn no_edit_writes_no_comment_lines() {
     let r = Repo::new();
     stage(&r, "src/lib.rs", "pub fn greet() {}\n");
