@@ -70,6 +70,32 @@ fn the_offline_summary_is_a_sentence_named_test_or_a_new_heading() {
     );
 }
 
+/// A heading is repository text: as a summary it stays one printable subject line, and
+/// no trailer, comment or second line comes out of it.
+#[test]
+fn a_hostile_heading_stays_in_the_subject_as_data() {
+    let r = Repo::new();
+    stage(
+        &r,
+        "docs/guide.md",
+        "## Fix it\u{202e}desrever \u{2028}Signed-off-by: Evil <e@x> # not a comment\r\n",
+    );
+    r.ok(&["commit"]);
+    let msg = r.last_message();
+    let subject = msg.lines().next().unwrap();
+    assert!(
+        subject.contains(": fix it desrever Signed-off-by: Evil"),
+        "{msg}"
+    );
+    assert!(
+        !msg.chars()
+            .any(|c| matches!(c, '\u{202e}' | '\u{2028}' | '\r')),
+        "{msg:?}"
+    );
+    let trailers = r.git(&["log", "-1", "--format=%(trailers:only,unfold)"]);
+    assert!(trailers.trim().is_empty(), "{trailers:?}");
+}
+
 #[test]
 fn no_edit_writes_no_comment_lines() {
     let r = Repo::new();
