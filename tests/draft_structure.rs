@@ -335,7 +335,10 @@ fn junk_drafts_get_one_repair_request_then_the_offline_draft_says_why() {
         ("BREAKING", "build"),
         // Words the grammar lets through that say nothing (docs/quality.md).
         ("this is the summary of the evidence", "fix"),
-        ("feat 1024853967-babyscraping-git-hq build-branch refcount", "fix"),
+        (
+            "feat 1024853967-babyscraping-git-hq build-branch refcount",
+            "fix",
+        ),
     ];
     for (summary, kind) in junk {
         let r = Repo::new();
