@@ -21,6 +21,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{LazyLock, OnceLock};
 
 use aho_corasick::AhoCorasick;
@@ -568,8 +569,9 @@ struct Prefilter {
     owners: Vec<Vec<u16>>,
 }
 
-#[allow(clippy::expect_used)] // constant keywords, checked by the tests
-static PREFILTER: LazyLock<Prefilter> = LazyLock::new(|| {
+/// Every keyword (each rule's, the base64 anchors, the block markers) with the rules
+/// it wakes, in keyword order.
+fn keyword_owners() -> BTreeMap<&'static str, Vec<u16>> {
     let mut by_kw: BTreeMap<&'static str, Vec<u16>> = BTreeMap::new();
     for (i, r) in rules().enumerate() {
         for k in r.keywords {
@@ -579,15 +581,25 @@ static PREFILTER: LazyLock<Prefilter> = LazyLock::new(|| {
     for k in B64_ANCHORS.iter().chain(MARKER_WORDS) {
         by_kw.entry(k).or_default();
     }
-    let (kws, owners): (Vec<&str>, Vec<Vec<u16>>) = by_kw.into_iter().unzip();
-    Prefilter {
-        ac: AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .build(&kws)
-            .expect("keywords build an automaton"),
-        owners,
-    }
-});
+    by_kw
+}
+
+/// The prefilter, built on first use (see [`holds_keyword`] for when that is).
+static PREFILTER: OnceLock<Prefilter> = OnceLock::new();
+
+#[allow(clippy::expect_used)] // constant keywords, checked by the tests
+fn prefilter() -> &'static Prefilter {
+    PREFILTER.get_or_init(|| {
+        let (kws, owners): (Vec<&str>, Vec<Vec<u16>>) = keyword_owners().into_iter().unzip();
+        Prefilter {
+            ac: AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(&kws)
+                .expect("keywords build an automaton"),
+            owners,
+        }
+    })
+}
 
 struct Compiled {
     re: Regex,
@@ -736,7 +748,7 @@ fn redact_line<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -> Cow
 }
 
 fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -> Cow<'a, str> {
-    let pf = &*PREFILTER;
+    let pf = prefilter();
     // Earlier markers are not text: a keyword inside one (`private-key`) wakes nothing.
     let taken: Vec<(usize, usize)> = line
         .match_indices("[REDACTED:")
@@ -904,10 +916,65 @@ fn indent_of(s: &str) -> usize {
     s.len() - s.trim_start().len()
 }
 
+/// What the keyword searches of one process may cost, in estimated instructions,
+/// before [`prefilter`]'s automaton is built and used instead. Building it over the
+/// ~250 keywords costs about 3.4 M instructions, more than a one-file draft spends on
+/// everything else (docs/draft.md, "Performance"); one text searched for each keyword
+/// in turn costs [`search_cost`]. A one-file draft stays within this, a draft of many
+/// files soon passes it, and both get the same answers.
+const KEYWORD_SEARCH_BUDGET: usize = 1_000_000;
+
+/// [`KEYWORD_SEARCH_BUDGET`] left.
+static SEARCH_BUDGET_LEFT: AtomicUsize = AtomicUsize::new(KEYWORD_SEARCH_BUDGET);
+
+/// The estimated instructions of [`KEYWORD_FINDERS`] over a text of `len` bytes: a
+/// SIMD substring search per keyword (callgrind, 1-file draft: ~25 K for a short text).
+fn search_cost(len: usize) -> usize {
+    25_000 + 16 * len
+}
+
+/// The keywords in ASCII lower case, one finder each, for [`holds_keyword`].
+static KEYWORD_FINDERS: LazyLock<Vec<memchr::memmem::Finder<'static>>> = LazyLock::new(|| {
+    let mut kws: Vec<String> = rules()
+        .flat_map(|r| r.keywords)
+        .chain(B64_ANCHORS.iter().chain(MARKER_WORDS))
+        .map(|k| k.to_ascii_lowercase())
+        .collect();
+    kws.sort_unstable();
+    kws.dedup();
+    kws.iter()
+        .map(|k| memchr::memmem::Finder::new(k).into_owned())
+        .collect()
+});
+
+/// Whether `text` holds a keyword, ASCII case aside: what the automaton's `is_match`
+/// answers, without building it while the searches stay cheap.
+fn holds_keyword(text: &str) -> bool {
+    if let Some(pf) = PREFILTER.get() {
+        return pf.ac.is_match(text);
+    }
+    let cost = search_cost(text.len());
+    let within = SEARCH_BUDGET_LEFT
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+            left.checked_sub(cost)
+        })
+        .is_ok();
+    if !within {
+        return prefilter().ac.is_match(text);
+    }
+    search_keywords(text)
+}
+
+/// [`holds_keyword`] by one substring search per keyword.
+fn search_keywords(text: &str) -> bool {
+    let lower = text.as_bytes().to_ascii_lowercase();
+    KEYWORD_FINDERS.iter().any(|f| f.find(&lower).is_some())
+}
+
 /// True when [`redact_text`] and [`redact_diff_body`] return `text` as it is: it
 /// holds no rule's keyword, no key marker and no line shaped like key material.
 pub fn leaves_unchanged(text: &str) -> bool {
-    !PREFILTER.ac.is_match(text) && !text.lines().any(key_body_line)
+    !holds_keyword(text) && !text.lines().any(key_body_line)
 }
 
 /// Redacts a plain text, line by line, with private key blocks spanning lines.
@@ -1157,6 +1224,60 @@ pub fn redact_bodies<'a>(f: &'a FileDiff, found: &mut Vec<SecretKind>) -> Cow<'a
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+        /// The keyword-by-keyword search answers what the automaton answers: keywords whole or
+        /// cut short, in any ASCII case, among non-ASCII letters and emoji.
+        #[test]
+        fn the_keyword_search_agrees_with_the_automaton(
+            parts in proptest::collection::vec(
+                (0usize..10_000, 0u8..4, proptest::bits::u64::ANY,
+                 proptest::sample::select(vec!["", " ", "=", "ü", "ß", "🔑", "\n", "_", "K"])),
+                0..12,
+            )
+        ) {
+            let kws: Vec<&str> = keyword_owners().into_keys().collect();
+            let mut text = String::new();
+            for (pick, how, case, glue) in parts {
+                let k = kws[pick % kws.len()];
+                let k = match how {
+                    // Cut a keyword short: no longer a match on its own.
+                    0 => &k[..k.char_indices().last().map_or(0, |(i, _)| i)],
+                    _ => k,
+                };
+                for (i, c) in k.chars().enumerate() {
+                    if case >> (i % 64) & 1 == 1 {
+                        text.extend(c.to_uppercase());
+                    } else {
+                        text.push(c);
+                    }
+                }
+                text.push_str(glue);
+            }
+            proptest::prop_assert_eq!(search_keywords(&text), prefilter().ac.is_match(&text), "{:?}", text);
+            proptest::prop_assert_eq!(holds_keyword(&text), prefilter().ac.is_match(&text), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn the_searches_stop_at_the_budget_and_the_automaton_takes_over() {
+        // Cheap searches within the budget, then the automaton: a long text costs more
+        // than the whole budget. (Other tests of this process may have used some of it
+        // or built the automaton already; either way the answers are the automaton's.)
+        let mut text = "ü".repeat(KEYWORD_SEARCH_BUDGET / 16);
+        assert!(search_cost(text.len()) > KEYWORD_SEARCH_BUDGET);
+        assert!(!holds_keyword(&text));
+        assert!(
+            PREFILTER.get().is_some(),
+            "past the budget the automaton is built"
+        );
+        text.push_str("a Private Key");
+        assert!(holds_keyword(&text));
+        assert!(holds_keyword("-----BEGIN PRIVATE KEY-----"));
+        assert!(!holds_keyword("nothing here"));
+    }
 
     #[test]
     fn every_keyword_is_lower_case_and_every_local_rule_compiles() {
