@@ -15,7 +15,9 @@
 //! in a piece; bpe-openai's is linear). `crates/model/tests/cl100k.rs` compares the
 //! ids with tiktoken-rs, on every character of the planes in use.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 const BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_bytes.bin"));
 const STARTS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_starts.bin"));
@@ -259,12 +261,51 @@ fn piece_ids(piece: &[u8], each: &mut impl FnMut(u32)) -> Option<()> {
     Some(())
 }
 
+/// Pretokens this thread has counted, with their token counts, up to
+/// [`MEMO_ENTRIES`] (then it starts over). A prompt's evidence repeats most of its
+/// pretokens (`<evidence`, ` source`, `--cached`, the same identifiers and path
+/// parts), and merging one costs hundreds of instructions a byte: counting was 632 M of
+/// the 2,269 M instructions of a 5,000-file `--print-context` (docs/draft.md). Only the
+/// counts of one process are kept, never anything across runs.
+const MEMO_ENTRIES: usize = 1 << 16;
+
+thread_local! {
+    static MEMO: RefCell<HashMap<Box<[u8]>, u32>> = RefCell::new(HashMap::new());
+}
+
+/// The number of tokens of one pretoken; `None` when it is too long.
+fn piece_count(piece: &[u8]) -> Option<usize> {
+    if piece.len() > MAX_PIECE {
+        return rank(piece).map(|_| 1);
+    }
+    MEMO.with(|memo| {
+        if let Some(&n) = memo.borrow().get(piece) {
+            return Some(n as usize);
+        }
+        // Every part `merge` leaves is a token: the bytes are, and each merge joins
+        // two parts into a ranked one.
+        let n = if rank(piece).is_some() {
+            1
+        } else {
+            merge(piece).len() - 1
+        };
+        let mut memo = memo.borrow_mut();
+        if memo.len() >= MEMO_ENTRIES {
+            memo.clear();
+        }
+        memo.insert(piece.into(), u32::try_from(n).ok()?);
+        Some(n)
+    })
+}
+
 /// The number of cl100k_base tokens of `text`, or `None` when it must be counted by
 /// the full tokenizer.
 pub fn count(text: &str) -> Option<usize> {
     let mut n = 0usize;
-    let mut add = |_| n += 1;
-    pretokens(text, |p| piece_ids(p, &mut add))?;
+    pretokens(text, |p| {
+        n += piece_count(p)?;
+        Some(())
+    })?;
     Some(n)
 }
 

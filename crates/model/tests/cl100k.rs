@@ -176,11 +176,17 @@ proptest! {
 
     #[test]
     fn same_ids_as_tiktoken_on_ascii(t in "[\\x00-\\x7f]{0,300}") {
-        prop_assert_eq!(cl100k::encode(&t), Some(tiktoken(&t)));
+        let theirs = tiktoken(&t);
+        prop_assert_eq!(cl100k::encode(&t), Some(theirs.clone()));
+        prop_assert_eq!(cl100k::count(&t), Some(theirs.len()));
     }
 
     #[test]
     fn same_ids_as_tiktoken_on_words_and_code(t in "(( ?[a-zA-Z]{1,12}| ?[0-9]{1,7}| ?[!-/:-@\\[-`{-~]{1,3}|'[a-zA-Z]{1,3}|[ \\t]{1,5}|\\r?\\n{1,3})){0,60}") {
-        prop_assert_eq!(cl100k::encode(&t), Some(tiktoken(&t)));
+        let theirs = tiktoken(&t);
+        prop_assert_eq!(cl100k::encode(&t), Some(theirs.clone()));
+        // Twice: the second count is answered from the pretokens counted before.
+        prop_assert_eq!(cl100k::count(&t), Some(theirs.len()));
+        prop_assert_eq!(cl100k::count(&t), Some(theirs.len()));
     }
 }
