@@ -464,6 +464,97 @@ fn differential_against_git_diff_cached() {
     }
 }
 
+/// A change of 300 files, more than are rendered on one thread: the diffs come out in
+/// git's order and read as `git diff --cached`, whichever thread rendered each.
+#[test]
+fn many_staged_files_read_as_git_diff_cached() {
+    let sb = Sandbox::new();
+    let r = sb.init("many");
+    let mut rng = Rng(0x5eed_0300);
+    for i in 0..300 {
+        let len = 3 + rng.below(40);
+        write(
+            &r,
+            &format!("d{}/f{i}.txt", i % 7),
+            random_text(&mut rng, len),
+        );
+    }
+    write(&r, "bin.dat", b"\x00\x01bin");
+    sb.git(&r, &["add", "-A"]);
+    sb.git(&r, &["commit", "-qm", "base"]);
+    for i in 0..300 {
+        let path = r.join(format!("d{}/f{i}.txt", i % 7));
+        match i % 10 {
+            0 => std::fs::remove_file(&path).unwrap(),
+            1 => {
+                let old = std::fs::read(&path).unwrap();
+                std::fs::remove_file(&path).unwrap();
+                std::fs::write(r.join(format!("moved-f{i}.txt")), old).unwrap();
+            }
+            2 => {}
+            _ => {
+                let old = std::fs::read(&path).unwrap();
+                std::fs::write(&path, mutate(&mut rng, &old)).unwrap();
+            }
+        }
+        if i % 25 == 0 {
+            write(&r, &format!("new/n{i}.md"), random_text(&mut rng, 4));
+        }
+    }
+    write(&r, "bin.dat", b"\x00changed");
+    sb.git(&r, &["add", "-A"]);
+    let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
+    let staged = repo.staged().unwrap();
+    assert!(staged.files.len() > 250, "{} files", staged.files.len());
+    let git_patch = sb
+        .git_cmd(&r)
+        .args(["diff", "--cached"])
+        .output()
+        .unwrap()
+        .stdout;
+    assert_eq!(
+        patch_text(&staged),
+        without_index_lines(&String::from_utf8_lossy(&git_patch))
+    );
+}
+
+/// Two staged blobs gone from the object store: the error names the first of them in
+/// the diff's order, as one thread rendering the files in turn would have met it.
+#[test]
+fn a_missing_blob_among_many_files_is_the_first_one_reported() {
+    let sb = Sandbox::new();
+    let r = sb.init("missing");
+    for i in 0..200 {
+        write(&r, &format!("f{i:03}.txt"), format!("base {i}\n"));
+    }
+    sb.git(&r, &["add", "-A"]);
+    sb.git(&r, &["commit", "-qm", "base"]);
+    for i in 0..200 {
+        write(
+            &r,
+            &format!("f{i:03}.txt"),
+            format!("base {i}\nstaged {i}\n"),
+        );
+    }
+    sb.git(&r, &["add", "-A"]);
+    let blob = |i: usize| {
+        sb.git(&r, &["rev-parse", &format!(":f{i:03}.txt")])
+            .trim()
+            .to_string()
+    };
+    let (first, later) = (blob(130), blob(170));
+    for id in [&first, &later] {
+        std::fs::remove_file(r.join(".git/objects").join(&id[..2]).join(&id[2..])).unwrap();
+    }
+    let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
+    for _ in 0..5 {
+        match repo.staged() {
+            Err(RepoError::Object { id, .. }) => assert_eq!(id.to_string(), first),
+            other => panic!("expected the missing object, got {other:?}"),
+        }
+    }
+}
+
 /// The staged diffs as one patch, the way `git diff --cached` prints them (without its
 /// `index` lines, which the prompt does not carry).
 fn patch_text(state: &jitcommit_core::repo::StagedState) -> String {
