@@ -569,17 +569,21 @@ struct Prefilter {
     owners: Vec<Vec<u16>>,
 }
 
-/// Every keyword (each rule's, the base64 anchors, the block markers) with the rules
-/// it wakes, in keyword order.
+/// Every keyword with the rule it belongs to: each rule's, then the base64 anchors and
+/// the block markers, which belong to none.
+fn keywords() -> impl Iterator<Item = (Option<u16>, &'static str)> {
+    let of_rules = rules()
+        .enumerate()
+        .flat_map(|(i, r)| r.keywords.iter().map(move |k| (Some(i as u16), *k)));
+    of_rules.chain(B64_ANCHORS.iter().chain(MARKER_WORDS).map(|k| (None, *k)))
+}
+
+/// Every keyword with the rules it wakes, in keyword order.
 fn keyword_owners() -> BTreeMap<&'static str, Vec<u16>> {
     let mut by_kw: BTreeMap<&'static str, Vec<u16>> = BTreeMap::new();
-    for (i, r) in rules().enumerate() {
-        for k in r.keywords {
-            by_kw.entry(k).or_default().push(i as u16);
-        }
-    }
-    for k in B64_ANCHORS.iter().chain(MARKER_WORDS) {
-        by_kw.entry(k).or_default();
+    for (owner, k) in keywords() {
+        let rules = by_kw.entry(k).or_default();
+        rules.extend(owner);
     }
     by_kw
 }
@@ -935,11 +939,7 @@ fn search_cost(len: usize) -> usize {
 
 /// The keywords in ASCII lower case, one finder each, for [`holds_keyword`].
 static KEYWORD_FINDERS: LazyLock<Vec<memchr::memmem::Finder<'static>>> = LazyLock::new(|| {
-    let mut kws: Vec<String> = rules()
-        .flat_map(|r| r.keywords)
-        .chain(B64_ANCHORS.iter().chain(MARKER_WORDS))
-        .map(|k| k.to_ascii_lowercase())
-        .collect();
+    let mut kws: Vec<String> = keywords().map(|(_, k)| k.to_ascii_lowercase()).collect();
     kws.sort_unstable();
     kws.dedup();
     kws.iter()
