@@ -400,17 +400,7 @@ fn differential_against_git_diff_cached() {
         sb.git(&r, &["add", "-A"]);
         let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
         let patch = patch_text(&repo.staged().unwrap());
-        let git_patch = sb
-            .git_cmd(&r)
-            .args(["diff", "--cached"])
-            .output()
-            .unwrap()
-            .stdout;
-        assert_eq!(
-            patch,
-            without_index_lines(&String::from_utf8_lossy(&git_patch)),
-            "seed {seed}"
-        );
+        assert_eq!(patch, git_patch(&sb, &r), "seed {seed}");
 
         // Per-file +/- counts equal numstat (binary files as "-").
         let numstat = sb
@@ -506,16 +496,13 @@ fn many_staged_files_read_as_git_diff_cached() {
     let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
     let staged = repo.staged().unwrap();
     assert!(staged.files.len() > 250, "{} files", staged.files.len());
-    let git_patch = sb
-        .git_cmd(&r)
-        .args(["diff", "--cached"])
-        .output()
-        .unwrap()
-        .stdout;
-    assert_eq!(
-        patch_text(&staged),
-        without_index_lines(&String::from_utf8_lossy(&git_patch))
-    );
+    assert_eq!(patch_text(&staged), git_patch(&sb, &r));
+}
+
+/// `git diff --cached` in `r`, without its `index` lines.
+fn git_patch(sb: &Sandbox, r: &Path) -> String {
+    let out = sb.git_cmd(r).args(["diff", "--cached"]).output().unwrap();
+    without_index_lines(&String::from_utf8_lossy(&out.stdout))
 }
 
 /// Two staged blobs gone from the object store: the error names the first of them in
