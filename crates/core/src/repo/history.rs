@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use gix::objs::tree::EntryMode;
+
 use super::{ObjectId, Repo, RepoError};
 
 /// How many recent commits a draft reads: enough for a project's habits, cheap enough
@@ -78,17 +80,11 @@ impl Repo {
             };
             let kind = kind.value.to_lowercase();
             let (old, new) = self.trees_of(id)?;
-            let changed = self.diff_trees(old, new, None)?;
-            let mut exact = false;
-            let mut near = false;
-            for e in &changed {
-                let p = String::from_utf8_lossy(&e.change.path);
-                if files.contains(p.as_ref()) {
-                    exact = true;
-                    break;
-                }
-                near |= dirs.contains(p.rsplit_once('/').map_or("", |(d, _)| d));
-            }
+            let old = old.unwrap_or_else(|| ObjectId::empty_tree(new.kind()));
+            let (exact, near) = match self.touches(old, new, &files, &dirs)? {
+                Some(found) => found,
+                None => self.touches_by_diff(old, new, &files, &dirs)?,
+            };
             let counts = if exact {
                 &mut out.exact
             } else if near {
@@ -100,4 +96,116 @@ impl Repo {
         }
         Ok(out)
     }
+
+    /// Whether going from tree `old` to `new` changes one of `files` (exact) or another
+    /// file directly in one of `dirs` (near), as a diff of the two trees without rename
+    /// detection would list them, found by looking each directory up on both sides: a
+    /// directory with the same id on both sides changed nothing, and only the directories
+    /// that differ are read, one level deep. `None` when a tree cannot be trusted (the
+    /// caller diffs the trees then).
+    fn touches(
+        &self,
+        old: ObjectId,
+        new: ObjectId,
+        files: &BTreeSet<&str>,
+        dirs: &BTreeSet<&str>,
+    ) -> Result<Option<(bool, bool)>, RepoError> {
+        let mut near = false;
+        for dir in dirs {
+            let (a, b) = if dir.is_empty() {
+                (Some(old), Some(new))
+            } else {
+                let side = |root| -> Result<Option<Option<ObjectId>>, RepoError> {
+                    Ok(match self.lookup_path(root, dir.as_bytes())? {
+                        None => None,
+                        Some(Some((mode, id))) if mode.is_tree() => Some(Some(id)),
+                        Some(_) => Some(None),
+                    })
+                };
+                let (Some(a), Some(b)) = (side(old)?, side(new)?) else {
+                    return Ok(None);
+                };
+                (a, b)
+            };
+            if a == b {
+                continue;
+            }
+            // The directory's own non-directory entries on each side, in byte order (a
+            // tree sorts its files by name; only directories sort as `name/`).
+            let hash = self.repo.object_hash();
+            let (ta, tb) = (
+                self.tree(a.unwrap_or_else(|| ObjectId::empty_tree(hash)))?,
+                self.tree(b.unwrap_or_else(|| ObjectId::empty_tree(hash)))?,
+            );
+            let (Some(ea), Some(eb)) = (ta.entries(), tb.entries()) else {
+                return Ok(None);
+            };
+            let (fa, fb) = (files_of(ea), files_of(eb));
+            let (mut i, mut j) = (0, 0);
+            while i < fa.len() || j < fb.len() {
+                let name = match (fa.get(i), fb.get(j)) {
+                    (Some(x), Some(y)) if x.0 == y.0 => {
+                        (i, j) = (i + 1, j + 1);
+                        if x.1 == y.1 {
+                            continue;
+                        }
+                        x.0
+                    }
+                    (Some(x), Some(y)) if x.0 < y.0 => {
+                        i += 1;
+                        x.0
+                    }
+                    (Some(x), None) => {
+                        i += 1;
+                        x.0
+                    }
+                    (_, Some(y)) => {
+                        j += 1;
+                        y.0
+                    }
+                    (None, None) => break,
+                };
+                let name = String::from_utf8_lossy(name);
+                let path = if dir.is_empty() {
+                    name.into_owned()
+                } else {
+                    format!("{dir}/{name}")
+                };
+                if files.contains(path.as_str()) {
+                    return Ok(Some((true, true)));
+                }
+                near = true;
+            }
+        }
+        Ok(Some((false, near)))
+    }
+
+    /// [`Repo::touches`] by diffing the two trees.
+    fn touches_by_diff(
+        &self,
+        old: ObjectId,
+        new: ObjectId,
+        files: &BTreeSet<&str>,
+        dirs: &BTreeSet<&str>,
+    ) -> Result<(bool, bool), RepoError> {
+        let mut near = false;
+        for e in &self.diff_trees(Some(old), new, None)? {
+            let p = String::from_utf8_lossy(&e.change.path);
+            if files.contains(p.as_ref()) {
+                return Ok((true, true));
+            }
+            near |= dirs.contains(p.rsplit_once('/').map_or("", |(d, _)| d));
+        }
+        Ok((false, near))
+    }
+}
+
+/// The non-directory entries of a tree's entries, as (name, (mode, id)).
+fn files_of<'a>(
+    entries: impl Iterator<Item = (&'a [u8], EntryMode, ObjectId)>,
+) -> Vec<(&'a [u8], (u16, ObjectId))> {
+    entries
+        .filter(|(_, mode, _)| !mode.is_tree())
+        .map(|(name, mode, id)| (name, (mode.value(), id)))
+        .collect()
 }
