@@ -128,13 +128,29 @@ fn rule_parts(key: &str) -> (Option<&str>, &str) {
 
 /// A store glob as a matcher: `*` stays within a directory, `**` crosses them, and a
 /// directory (with or without its trailing `/`) matches every file under it.
+///
+/// Each glob is built once per thread: a draft checks a store's globs when it loads
+/// the store, then matches the staged paths against them for the prompt and for the
+/// scopes, and building a glob set costs far more than copying one.
 pub fn compile(glob: &str) -> Result<GlobSet, globset::Error> {
-    let g = glob.trim_end_matches('/');
-    let mut b = GlobSetBuilder::new();
-    for p in [g.to_owned(), format!("{g}/**")] {
-        b.add(GlobBuilder::new(&p).literal_separator(true).build()?);
+    thread_local! {
+        static BUILT: std::cell::RefCell<std::collections::HashMap<String, Result<GlobSet, globset::Error>>> =
+            Default::default();
     }
-    b.build()
+    if let Some(built) = BUILT.with(|b| b.borrow().get(glob).cloned()) {
+        return built;
+    }
+    let g = glob.trim_end_matches('/');
+    let build = || {
+        let mut b = GlobSetBuilder::new();
+        for p in [g.to_owned(), format!("{g}/**")] {
+            b.add(GlobBuilder::new(&p).literal_separator(true).build()?);
+        }
+        b.build()
+    };
+    let built = build();
+    BUILT.with(|b| b.borrow_mut().insert(glob.to_owned(), built.clone()));
+    built
 }
 
 /// What is wrong with `id` = `value` as a fact, if anything: the one check every
@@ -616,6 +632,19 @@ mod tests {
             p[0].to_string()
                 .starts_with(".commit-context.md:2: PATH.nowhere/**")
         );
+    }
+
+    #[test]
+    fn a_glob_built_again_matches_as_the_first_time() {
+        for _ in 0..3 {
+            let s = compile("docs/").expect("glob");
+            assert!(s.is_match("docs/a.md") && s.is_match("docs") && !s.is_match("docsx/a.md"));
+            let s = compile("src/*.rs").expect("glob");
+            assert!(s.is_match("src/a.rs") && !s.is_match("src/x/a.rs"));
+            // A bad glob is refused every time, with the same error.
+            assert_eq!(compile("src/[a").map(|_| ()), compile("src/[a").map(|_| ()));
+            assert!(compile("src/[a").is_err());
+        }
     }
 
     #[test]
