@@ -134,15 +134,18 @@ impl Repo {
         };
         let shared = self.shared();
         std::thread::scope(|scope| {
+            // A thread that cannot start, or cannot open a handle, leaves its share to
+            // the others.
             let workers: Vec<_> = (1..threads)
-                .map(|_| {
-                    // A thread that cannot open a handle leaves its share to the others.
-                    scope.spawn(|| {
-                        shared
-                            .to_thread_local()
-                            .map(|r| work(&r))
-                            .unwrap_or_default()
-                    })
+                .filter_map(|_| {
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, || {
+                            shared
+                                .to_thread_local()
+                                .map(|r| work(&r))
+                                .unwrap_or_default()
+                        })
+                        .ok()
                 })
                 .collect();
             let mut done = work(self);
