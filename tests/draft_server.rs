@@ -97,7 +97,7 @@ fn llama_cpp_python_gets_exactly_one_chat_request_in_the_mode_it_takes() {
     assert_eq!(schema["properties"]["summary"]["maxLength"], 56, "{schema}");
     assert_eq!(
         schema["properties"]["summary"]["pattern"],
-        jitcommit_core::structure::SUMMARY_PATTERN,
+        jitcommit_core::structure::summary_pattern(),
         "{schema}"
     );
     for (path, b) in schema["properties"]["bullets"]["properties"]

@@ -25,20 +25,42 @@ const ANY_TYPE_CHARS: usize = 10;
 /// The summary's room is never below this, however long the enums are.
 const MIN_SUMMARY_CHARS: usize = 20;
 
-/// The summary's shape for a grammar-constrained server (llama.cpp's converter takes
-/// `pattern` into the grammar, see the model crate's wire): a lower-case word, then two
-/// to eleven more words, each a run of letters, digits and `'.,/()_-`. Letters are
-/// ASCII's or anything from U+00C0 on (accented and non-Latin letters). What a
-/// small model otherwise writes here (`{"type"`, a bare path, a version string, a
-/// diff line's punctuation) cannot be generated; the draft-quality gate still judges
-/// the words. Not a rule: the validator never sees it, and other servers are not
-/// sent it.
-pub const SUMMARY_PATTERN: &str = concat!(
-    "^[a-z\u{e0}-\u{ffff}][A-Za-z0-9'\u{c0}-\u{ffff}-]{0,23}",
-    "( [A-Za-z0-9'.,/()_\u{c0}-\u{ffff}-]{1,30}){2,11}$"
-);
+/// The verbs a summary may open with on a grammar-constrained server: the imperative
+/// openings of human Conventional-Commits subjects (this repository's history and
+/// cocogitto's, where `add`, `fix`, `update`, `use` and `remove` open half of them).
+/// A summary that opens with one of these cannot be the filler a small model writes
+/// when it may open freely (`this is a bug that has been fixed`, `feat 1024853967-…`,
+/// `there is a fix`).
+#[rustfmt::skip]
+pub const SUMMARY_VERBS: &[&str] = &[
+    "add", "allow", "avoid", "build", "bump", "check", "clean", "count", "document", "drop",
+    "extract", "fix", "format", "handle", "ignore", "implement", "improve", "keep", "let",
+    "limit", "make", "match", "merge", "move", "name", "open", "parse", "prove", "read",
+    "record", "refactor", "regenerate", "remove", "rename", "replace", "report", "resolve",
+    "retry", "run", "set", "show", "simplify", "skip", "speed", "split", "stop", "support",
+    "test", "trace", "update", "use", "write",
+];
 
-/// A bullet's `what_why` for a grammar-constrained server, as [`SUMMARY_PATTERN`]:
+/// The words after a summary's first: a run of letters, digits and `'.,/()_-`.
+/// Letters are ASCII's or anything from U+00C0 on (accented and non-Latin letters).
+const SUMMARY_WORD: &str = "[A-Za-z0-9'.,/()_\u{c0}-\u{ffff}-]{1,30}";
+
+/// The summary's shape for a grammar-constrained server (llama.cpp's converter takes
+/// `pattern` into the grammar, see the model crate's wire): one of [`SUMMARY_VERBS`],
+/// then two to eleven more words ([`SUMMARY_WORD`]). What a small model otherwise
+/// writes here (`{"type"`, a bare path, a version string, a diff line's punctuation,
+/// a comment such as `this is …`, the type again) cannot be generated; the
+/// draft-quality gate still judges the words. Not a rule: the validator never sees
+/// it, and other servers are not sent it.
+pub fn summary_pattern() -> String {
+    format!(
+        "^({}) {w}( {w}){{1,10}}$",
+        SUMMARY_VERBS.join("|"),
+        w = SUMMARY_WORD
+    )
+}
+
+/// A bullet's `what_why` for a grammar-constrained server, as [`summary_pattern`]:
 /// a word of letters first, then two to twenty-four more words (identifiers, paths and
 /// `#;:` allowed after the first), so a description is never a bare path, a number or
 /// JSON.
@@ -468,7 +490,7 @@ mod tests {
 
     #[test]
     fn the_grammar_patterns_take_words_and_refuse_what_small_models_write() {
-        let summary = regex::Regex::new(SUMMARY_PATTERN).unwrap();
+        let summary = regex::Regex::new(&summary_pattern()).unwrap();
         let what = regex::Regex::new(WHAT_WHY_PATTERN).unwrap();
         // The system message's own example answer fits them.
         let example = crate::prompt::CORE_INSTRUCTIONS
@@ -482,12 +504,46 @@ mod tests {
         }
         for ok in [
             "prove the validator links neither HTTP client nor tokenizer",
-            "a 300-commit push traced from the quarantine",
-            "lire la configuration déjà écrite",
-            "übersetze die Meldungen ins Deutsche",
+            "trace a 300-commit push from the quarantine",
+            "read la configuration déjà écrite",
+            "update die Meldungen ins Deutsche",
         ] {
             assert!(summary.is_match(ok), "{ok}");
             assert!(what.is_match(ok), "{ok}");
+        }
+        // Human subjects of real histories that open with a verb are all taken.
+        for human in [
+            "match placeholders and breaking footers without regexes",
+            "prove bullet paths by lookup before diffing whole trees",
+            "add path filter to avoid uneeded builds on doc PRs",
+            "rename hooks to pre_bump_hooks",
+            "add commit order doc",
+            "set explicit binstall pkg-url, bin-dir and pkg-fmt",
+            "add worktree support by using git_dir instead of repo dir",
+            "check all tags at once when building cache",
+            "use revspec instead of 'from' annd 'to' flag for changelog",
+            "remove dog fooding test which does not apply to monorepo",
+            "open repo at path",
+            "skip the model when the budget cannot hold the floors",
+            "regenerate the changelog through the review's mends",
+        ] {
+            assert!(summary.is_match(human), "{human}");
+        }
+        // The filler SmolLM2-135M wrote once the grammar forced words: it opens with
+        // no verb, so it cannot be generated.
+        for filler in [
+            "this is a bug that has been fixed",
+            "this is just another example of how you can break your",
+            "this has been changed and we need to make sure that",
+            "there is a fix for the parser",
+            "feat 1024853967-babyscraping-git-hq build-branch refcount",
+            "fix: this is the summary of the evidence",
+            "the breakable section of the changelog is broken",
+            "feature-branch-1.0.23:57689 x y",
+            "Add the parser to the crate",
+            "addition of a parser here",
+        ] {
+            assert!(!summary.is_match(filler), "summary {filler:?}");
         }
         assert!(what.is_match("add tests for lean.rs: the_validator_links_neither passes"));
         for junk in [
