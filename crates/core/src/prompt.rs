@@ -93,7 +93,7 @@ pub fn output_schema(structure: &Structure) -> Value {
             "properties": bullet_props,
         }),
     );
-    let pattern = crate::structure::summary_pattern();
+    let pattern = crate::structure::summary_pattern(&structure.words);
     props.insert(
         "summary".into(),
         match structure.summary_max {
