@@ -85,7 +85,8 @@ const MAX_BANK_BYTES: usize = 512 * 1024;
 /// The English words a summary may use beside the change's own: articles,
 /// prepositions, conjunctions, pronouns and quantifiers, and a few adverbs of the
 /// kind human subjects use (`once`, `only`, `instead`). No verb of comment (`is`,
-/// `has`) and no noun: what the summary names comes from the change.
+/// `has`), no noun (what the summary names comes from the change) and none of
+/// [`POINTING_WORDS`].
 #[rustfmt::skip]
 pub const FUNCTION_WORDS: &[&str] = &[
     "a", "about", "across", "after", "again", "against", "all", "along", "also", "always",
@@ -96,11 +97,16 @@ pub const FUNCTION_WORDS: &[&str] = &[
     "most", "much", "neither", "never", "new", "next", "no", "none", "nor", "not", "now",
     "of", "off", "old", "on", "once", "one", "only", "onto", "or", "other", "out", "outside",
     "over", "own", "per", "same", "since", "so", "some", "still", "such", "than", "that",
-    "the", "their", "them", "then", "there", "these", "they", "this", "those", "three",
+    "the", "their", "then", "three",
     "through", "to", "too", "two", "under", "unless", "until", "up", "upon", "via", "what",
     "when", "where", "whether", "which", "while", "who", "whole", "why", "with", "within",
     "without", "yet",
 ];
+
+/// Words that point at something instead of naming it, never a summary's: with them
+/// SmolLM2-135M wrote `update this to fix this` and `fix this in the next commit`.
+/// Left out of the bank too (`this` is a keyword of several languages).
+const POINTING_WORDS: &[&str] = &["it", "them", "there", "these", "they", "this", "those"];
 
 /// Keywords and type names of common languages: in a diff they are frequent and say
 /// nothing about the change, so they are no words of a summary.
@@ -118,8 +124,8 @@ const CODE_KEYWORDS: &[&str] = &[
 /// removed lines with their snake- and camel-case parts (`parse_answer`, `parse`,
 /// `answer`; `LazyLock`, `lazy`, `lock`), each at least two letters long. Paths and
 /// lines are redacted first, so no word a prompt would not show is taken. Function
-/// words, [`SUMMARY_VERBS`] and [`CODE_KEYWORDS`] are left out (the first two are in
-/// every summary's grammar anyway).
+/// words, [`SUMMARY_VERBS`], [`CODE_KEYWORDS`] and [`POINTING_WORDS`] are left out
+/// (the first two are in every summary's grammar anyway).
 pub fn change_words(state: &StagedState, scopes: &[String]) -> Vec<String> {
     // word → (weight, first seen), so the order is deterministic.
     let mut seen: std::collections::HashMap<String, (usize, usize)> =
@@ -137,6 +143,7 @@ pub fn change_words(state: &StagedState, scopes: &[String]) -> Vec<String> {
             || FUNCTION_WORDS.contains(&lower.as_str())
             || SUMMARY_VERBS.contains(&lower.as_str())
             || CODE_KEYWORDS.contains(&lower.as_str())
+            || POINTING_WORDS.contains(&lower.as_str())
         {
             return;
         }
@@ -793,7 +800,12 @@ mod tests {
         let mut state = jitcommit_testkit_free_state(&["crates/core/src/rules/placeholder.rs"]);
         state.files[0].hunks.push(crate::repo::Hunk {
             header: "@@ -1 +1 @@".into(),
-            body: "-let footer = by_regex(breaking);\n+let placeholder = scan(line);\n".into(),
+            body: concat!(
+                "-let footer = by_regex(breaking);\n",
+                "+// fix this in the next commit\n",
+                "+let placeholder = scan(line);\n",
+            )
+            .into(),
         });
         let s = Structure::new(&state, &conv(), vec!["core".into()], &|_| None);
         let summary = regex::Regex::new(&summary_pattern(&s.words)).unwrap();
@@ -801,12 +813,17 @@ mod tests {
             "match placeholders and breaking footers without regexes",
             "check each line for a placeholder instead of a regex",
             "remove by_regex from the core rules",
+            "fix the placeholder in the next commit",
         ] {
             assert!(summary.is_match(ok), "{ok}");
         }
         for junk in [
             "this is a bug that has been fixed",
             "fix the bug that has been fixed",
+            // What SmolLM2-135M wrote with the bank before POINTING_WORDS.
+            "update this to fix this",
+            "fix this in the next commit",
+            "update this, but its not a new one",
             "add 1024853967-babyscraping-git-hq build-branch refcount",
             "update the summary of the evidence",
             "fix feature-branch-1.0.23:57689 in core",
