@@ -45,25 +45,30 @@ pub const SUMMARY_VERBS: &[&str] = &[
 /// `pattern` into the grammar, see the model crate's wire): one of [`SUMMARY_VERBS`],
 /// then two to eleven words of `bank` (the change's own, [`change_words`]) or
 /// [`FUNCTION_WORDS`] (a verb of the list only where the change holds it, so the
-/// model cannot run on `refactor refactor …`), each maybe with a plural or possessive
-/// ending (`s`, `es`, `'s`), and maybe a comma between two of them. What a small
-/// model otherwise writes here (`{"type"`, a bare path, a version string, a comment
-/// such as `this is …`, the type again, words of no change such as `babyscraping`)
-/// cannot be generated; the draft-quality gate still judges the words. Not a rule:
-/// the validator never sees it, and other servers are not sent it.
+/// model cannot run on `refactor refactor …`), a bank word maybe with a plural or
+/// possessive ending (`s`, `es`, `'s`: not `befores`), and maybe a comma between two
+/// of them. What a small model otherwise writes here (`{"type"`, a bare path, a
+/// version string, a comment such as `this is …`, the type again, words of no change
+/// such as `babyscraping`) cannot be generated; the draft-quality gate still judges
+/// the words. Not a rule: the validator never sees it, and other servers are not sent
+/// it.
 pub fn summary_pattern(bank: &[String]) -> String {
     let mut words: Vec<String> = Vec::new();
-    let all = bank
-        .iter()
-        .map(String::as_str)
-        .chain(FUNCTION_WORDS.iter().copied());
-    for w in all {
+    for w in bank {
         let w = regex_literal(w);
-        if !words.contains(&w) {
+        if !words.contains(&w) && !FUNCTION_WORDS.contains(&w.as_str()) {
             words.push(w);
         }
     }
-    let word = format!("({})(s|es|'s)?", words.join("|"));
+    let word = if words.is_empty() {
+        format!("({})", FUNCTION_WORDS.join("|"))
+    } else {
+        format!(
+            "(({})(s|es|'s)?|{})",
+            words.join("|"),
+            FUNCTION_WORDS.join("|")
+        )
+    };
     format!("^({}) {word}(,? {word}){{1,10}}$", SUMMARY_VERBS.join("|"))
 }
 
@@ -700,6 +705,10 @@ mod tests {
         for human in humans {
             assert!(summary.is_match(human), "{human}");
         }
+        // Only the change's words take an ending (SmolLM2-135M: `befores a duringes`).
+        let one = regex::Regex::new(&summary_pattern(&["cocogitto".to_owned()])).unwrap();
+        assert!(one.is_match("test cocogitto's own before the first one"));
+        assert!(!one.is_match("test cocogitto a befores a duringes to test"));
         // The filler SmolLM2-135M wrote once the grammar forced words: it opens with
         // no verb, so it cannot be generated.
         for filler in [
