@@ -99,7 +99,7 @@ fn llama_cpp_python_gets_exactly_one_chat_request_in_the_mode_it_takes() {
     // file's stem and its identifiers, not its language's keywords.
     let pattern = schema["properties"]["summary"]["pattern"].as_str().unwrap();
     assert!(pattern.starts_with("^(add|allow|"), "{pattern}");
-    for word in ["|lib|", "|greet|", "|hello)"] {
+    for word in ["|lib|", "|greet|", "|hello|"] {
         assert!(pattern.contains(word), "{word} in {pattern}");
     }
     assert!(!pattern.contains("|static|"), "{pattern}");
