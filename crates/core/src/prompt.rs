@@ -68,7 +68,7 @@ pub struct Prompt {
 /// bullet keys, in order, and nothing else), then the summary, the type and the scope
 /// from their lists, and last `breaking_change`, null unless the evidence shows one.
 ///
-/// The summary and the bullets' words carry [`crate::structure::SUMMARY_PATTERN`]
+/// The summary and the bullets' words carry [`crate::structure::summary_pattern`]
 /// and [`crate::structure::WHAT_WHY_PATTERN`] for grammar-constrained servers; the
 /// schema the prompt's contract shows leaves them out ([`shown_schema`]).
 pub fn output_schema(structure: &Structure) -> Value {
@@ -93,12 +93,12 @@ pub fn output_schema(structure: &Structure) -> Value {
             "properties": bullet_props,
         }),
     );
+    let pattern = crate::structure::summary_pattern(&structure.words);
     props.insert(
         "summary".into(),
         match structure.summary_max {
-            Some(max) => json!({"type": "string", "maxLength": max,
-                                "pattern": crate::structure::SUMMARY_PATTERN}),
-            None => json!({"type": "string", "pattern": crate::structure::SUMMARY_PATTERN}),
+            Some(max) => json!({"type": "string", "maxLength": max, "pattern": pattern}),
+            None => json!({"type": "string", "pattern": pattern}),
         },
     );
     props.insert(

@@ -25,20 +25,205 @@ const ANY_TYPE_CHARS: usize = 10;
 /// The summary's room is never below this, however long the enums are.
 const MIN_SUMMARY_CHARS: usize = 20;
 
-/// The summary's shape for a grammar-constrained server (llama.cpp's converter takes
-/// `pattern` into the grammar, see the model crate's wire): a lower-case word, then two
-/// to eleven more words, each a run of letters, digits and `'.,/()_-`. Letters are
-/// ASCII's or anything from U+00C0 on (accented and non-Latin letters). What a
-/// small model otherwise writes here (`{"type"`, a bare path, a version string, a
-/// diff line's punctuation) cannot be generated; the draft-quality gate still judges
-/// the words. Not a rule: the validator never sees it, and other servers are not
-/// sent it.
-pub const SUMMARY_PATTERN: &str = concat!(
-    "^[a-z\u{e0}-\u{ffff}][A-Za-z0-9'\u{c0}-\u{ffff}-]{0,23}",
-    "( [A-Za-z0-9'.,/()_\u{c0}-\u{ffff}-]{1,30}){2,11}$"
-);
+/// The verbs a summary may open with on a grammar-constrained server: the imperative
+/// openings of human Conventional-Commits subjects (this repository's history and
+/// cocogitto's, where `add`, `fix`, `update`, `use` and `remove` open half of them).
+/// A summary that opens with one of these cannot be the filler a small model writes
+/// when it may open freely (`this is a bug that has been fixed`, `feat 1024853967-…`,
+/// `there is a fix`).
+#[rustfmt::skip]
+pub const SUMMARY_VERBS: &[&str] = &[
+    "add", "allow", "avoid", "build", "bump", "check", "clean", "count", "document", "drop",
+    "extract", "fix", "format", "handle", "ignore", "implement", "improve", "keep", "let",
+    "limit", "make", "match", "merge", "move", "name", "open", "parse", "prove", "read",
+    "record", "refactor", "regenerate", "remove", "rename", "replace", "report", "resolve",
+    "retry", "run", "set", "show", "simplify", "skip", "speed", "split", "stop", "support",
+    "test", "trace", "update", "use", "write",
+];
 
-/// A bullet's `what_why` for a grammar-constrained server, as [`SUMMARY_PATTERN`]:
+/// The summary's shape for a grammar-constrained server (llama.cpp's converter takes
+/// `pattern` into the grammar, see the model crate's wire): one of [`SUMMARY_VERBS`],
+/// then two to eleven words of `bank` (the change's own, [`change_words`]),
+/// [`FUNCTION_WORDS`] or [`SUMMARY_VERBS`], each maybe with a plural or possessive
+/// ending (`s`, `es`, `'s`), and maybe a comma between two of them. What a small
+/// model otherwise writes here (`{"type"`, a bare path, a version string, a comment
+/// such as `this is …`, the type again, words of no change such as `babyscraping`)
+/// cannot be generated; the draft-quality gate still judges the words. Not a rule:
+/// the validator never sees it, and other servers are not sent it.
+pub fn summary_pattern(bank: &[String]) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let all = bank
+        .iter()
+        .map(String::as_str)
+        .chain(FUNCTION_WORDS.iter().copied())
+        .chain(SUMMARY_VERBS.iter().copied());
+    for w in all {
+        let w = regex_literal(w);
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    let word = format!("({})(s|es|'s)?", words.join("|"));
+    format!("^({}) {word}(,? {word}){{1,10}}$", SUMMARY_VERBS.join("|"))
+}
+
+/// `w` as a pattern that matches it and nothing else (a bank word holds letters,
+/// digits, `_`, `-` and `.`): the dot as the class `[.]`, since llama-cpp-python's
+/// converter copies a `\.` into the grammar, whose parser refuses it (measured:
+/// `unknown escape at \.`, and the server's worker died).
+fn regex_literal(w: &str) -> String {
+    w.replace('.', "[.]")
+}
+
+/// Most words of the change a summary's grammar takes ([`change_words`]), the most
+/// frequent first.
+pub const MAX_BANK_WORDS: usize = 300;
+
+/// Most bytes of changed lines read for [`change_words`].
+const MAX_BANK_BYTES: usize = 512 * 1024;
+
+/// The English words a summary may use beside the change's own: articles,
+/// prepositions, conjunctions, pronouns and quantifiers, and a few adverbs of the
+/// kind human subjects use (`once`, `only`, `instead`). No verb of comment (`is`,
+/// `has`), no noun (what the summary names comes from the change) and none of
+/// [`POINTING_WORDS`].
+#[rustfmt::skip]
+pub const FUNCTION_WORDS: &[&str] = &[
+    "a", "about", "across", "after", "again", "against", "all", "along", "also", "always",
+    "an", "and", "any", "around", "as", "at", "back", "before", "behind", "below", "beside",
+    "between", "both", "but", "by", "down", "during", "each", "early", "either", "else",
+    "empty", "even", "every", "few", "first", "for", "from", "fewer", "here", "how", "if",
+    "in", "inside", "instead", "into", "its", "last", "late", "less", "like", "many", "more",
+    "most", "much", "neither", "never", "new", "next", "no", "none", "nor", "not", "now",
+    "of", "off", "old", "on", "once", "one", "only", "onto", "or", "other", "out", "outside",
+    "over", "own", "per", "same", "since", "so", "some", "still", "such", "than", "that",
+    "the", "their", "then", "three",
+    "through", "to", "too", "two", "under", "unless", "until", "up", "upon", "via", "what",
+    "when", "where", "whether", "which", "while", "who", "whole", "why", "with", "within",
+    "without", "yet",
+];
+
+/// Words that point at something instead of naming it, never a summary's: with them
+/// SmolLM2-135M wrote `update this to fix this` and `fix this in the next commit`.
+/// Left out of the bank too (`this` is a keyword of several languages).
+const POINTING_WORDS: &[&str] = &["it", "them", "there", "these", "they", "this", "those"];
+
+/// Keywords and type names of common languages: in a diff they are frequent and say
+/// nothing about the change, so they are no words of a summary.
+#[rustfmt::skip]
+const CODE_KEYWORDS: &[&str] = &[
+    "assert", "assert_eq", "bool", "const", "crate", "def", "dyn", "elif", "enum", "err",
+    "false", "fn", "func", "impl", "int", "mod", "mut", "nil", "none", "null", "ok", "pub",
+    "ref", "self", "some", "static", "str", "string", "struct", "super", "true", "u8",
+    "u16", "u32", "u64", "usize", "i32", "i64", "var", "vec", "void",
+];
+
+/// The change's own words, the most frequent first, at most [`MAX_BANK_WORDS`]: the
+/// names of the staged paths (directories, file names and their stems, old paths of
+/// renames too), the scope choices `scopes`, and the identifiers of the added and
+/// removed lines with their snake- and camel-case parts (`parse_answer`, `parse`,
+/// `answer`; `LazyLock`, `lazy`, `lock`), each at least two letters long. Paths and
+/// lines are redacted first, so no word a prompt would not show is taken. Function
+/// words, [`SUMMARY_VERBS`], [`CODE_KEYWORDS`] and [`POINTING_WORDS`] are left out
+/// (the first two are in every summary's grammar anyway).
+pub fn change_words(state: &StagedState, scopes: &[String]) -> Vec<String> {
+    // word → (weight, first seen), so the order is deterministic.
+    let mut seen: std::collections::HashMap<String, (usize, usize)> =
+        std::collections::HashMap::new();
+    let mut add = |w: &str, weight: usize| {
+        let w = w.trim_matches(|c: char| matches!(c, '.' | '-' | '_'));
+        let letters = w.chars().filter(char::is_ascii_alphabetic).count();
+        let ok = letters >= 2
+            && w.len() <= 30
+            && w.starts_with(|c: char| c.is_ascii_alphabetic())
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+        let lower = w.to_ascii_lowercase();
+        if !ok
+            || FUNCTION_WORDS.contains(&lower.as_str())
+            || SUMMARY_VERBS.contains(&lower.as_str())
+            || CODE_KEYWORDS.contains(&lower.as_str())
+            || POINTING_WORDS.contains(&lower.as_str())
+        {
+            return;
+        }
+        let next = seen.len();
+        seen.entry(w.to_owned()).or_insert((0, next)).0 += weight;
+    };
+    // A path's names count as much as many lines: the summary most often names them.
+    const PATH_WEIGHT: usize = 1000;
+    for s in scopes {
+        add(s, PATH_WEIGHT);
+    }
+    for f in &state.files {
+        let paths = std::iter::once(&f.change.path).chain(f.change.old_path.as_ref());
+        for p in paths {
+            let p = redact::redact_text(&String::from_utf8_lossy(p)).text;
+            for seg in p.split('/') {
+                add(seg, PATH_WEIGHT);
+                if let Some((stem, _)) = seg.rsplit_once('.') {
+                    add(stem, PATH_WEIGHT);
+                }
+            }
+        }
+    }
+    let mut bytes = 0;
+    'files: for f in &state.files {
+        for h in &f.hunks {
+            bytes += h.body.len();
+            if bytes > MAX_BANK_BYTES {
+                break 'files;
+            }
+            let body = redact::redact_diff_body(&h.body).text;
+            for line in body.lines() {
+                let Some(line) = line.strip_prefix(['+', '-']) else {
+                    continue;
+                };
+                for ident in line
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .filter(|t| !t.is_empty())
+                {
+                    add(ident, 1);
+                    let parts = ident_parts(ident);
+                    if parts.len() > 1 {
+                        for part in parts {
+                            add(&part.to_ascii_lowercase(), 1);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut words: Vec<(String, (usize, usize))> = seen.into_iter().collect();
+    words.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.1.1.cmp(&b.1.1)));
+    words
+        .into_iter()
+        .take(MAX_BANK_WORDS)
+        .map(|(w, _)| w)
+        .collect()
+}
+
+/// The snake- and camel-case parts of an identifier: `parse_answer` → `parse`,
+/// `answer`; `LazyLock` → `Lazy`, `Lock`; `HTTPClient` → `HTTPClient` (no lower-case
+/// letter before the upper-case one).
+fn ident_parts(ident: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    for snake in ident.split('_').filter(|s| !s.is_empty()) {
+        let mut start = 0;
+        let mut prev_lower = false;
+        for (i, c) in snake.char_indices() {
+            if c.is_ascii_uppercase() && prev_lower {
+                parts.push(&snake[start..i]);
+                start = i;
+            }
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        }
+        parts.push(&snake[start..]);
+    }
+    parts
+}
+
+/// A bullet's `what_why` for a grammar-constrained server:
 /// a word of letters first, then two to twenty-four more words (identifiers, paths and
 /// `#;:` allowed after the first), so a description is never a bare path, a number or
 /// JSON.
@@ -71,6 +256,8 @@ pub struct Structure {
     /// The summary's limit in chars: what is left of `subject-max` after the longest
     /// `type(scope)!: ` the lists allow; `None` when the subject has no limit.
     pub summary_max: Option<usize>,
+    /// The change's own words a summary may use ([`change_words`]).
+    pub words: Vec<String>,
 }
 
 impl Structure {
@@ -127,11 +314,13 @@ impl Structure {
                 .max(MIN_SUMMARY_CHARS)
                 .min(max)
         });
+        let words = change_words(state, &scopes);
         Structure {
             bullets,
             types: conv.types.clone(),
             scopes,
             summary_max,
+            words,
         }
     }
 
@@ -468,7 +657,28 @@ mod tests {
 
     #[test]
     fn the_grammar_patterns_take_words_and_refuse_what_small_models_write() {
-        let summary = regex::Regex::new(SUMMARY_PATTERN).unwrap();
+        let humans = [
+            "match placeholders and breaking footers without regexes",
+            "prove bullet paths by lookup before diffing whole trees",
+            "add path filter to avoid uneeded builds on doc PRs",
+            "rename hooks to pre_bump_hooks",
+            "add commit order doc",
+            "set explicit binstall pkg-url, bin-dir and pkg-fmt",
+            "add worktree support by using git_dir instead of repo dir",
+            "check all tags at once when building cache",
+            "remove dog fooding test which does not apply to monorepo",
+            "open repo at path",
+            "skip the model when the budget cannot hold the floors",
+            "regenerate the changelog through the review's mends",
+            "retry failed requests in the http client",
+        ];
+        // The bank as if every word of these subjects were the change's own.
+        let bank: Vec<String> = humans
+            .iter()
+            .flat_map(|h| h.split(' '))
+            .map(|w| w.trim_end_matches(',').to_owned())
+            .collect();
+        let summary = regex::Regex::new(&summary_pattern(&bank)).unwrap();
         let what = regex::Regex::new(WHAT_WHY_PATTERN).unwrap();
         // The system message's own example answer fits them.
         let example = crate::prompt::CORE_INSTRUCTIONS
@@ -482,12 +692,30 @@ mod tests {
         }
         for ok in [
             "prove the validator links neither HTTP client nor tokenizer",
-            "a 300-commit push traced from the quarantine",
+            "trace a 300-commit push from the quarantine",
             "lire la configuration déjà écrite",
-            "übersetze die Meldungen ins Deutsche",
         ] {
-            assert!(summary.is_match(ok), "{ok}");
             assert!(what.is_match(ok), "{ok}");
+        }
+        // Human subjects of real histories that open with a verb are all taken.
+        for human in humans {
+            assert!(summary.is_match(human), "{human}");
+        }
+        // The filler SmolLM2-135M wrote once the grammar forced words: it opens with
+        // no verb, so it cannot be generated.
+        for filler in [
+            "this is a bug that has been fixed",
+            "this is just another example of how you can break your",
+            "this has been changed and we need to make sure that",
+            "there is a fix for the parser",
+            "feat 1024853967-babyscraping-git-hq build-branch refcount",
+            "fix: this is the summary of the evidence",
+            "the breakable section of the changelog is broken",
+            "feature-branch-1.0.23:57689 x y",
+            "Add the parser to the crate",
+            "addition of a parser here",
+        ] {
+            assert!(!summary.is_match(filler), "summary {filler:?}");
         }
         assert!(what.is_match("add tests for lean.rs: the_validator_links_neither passes"));
         for junk in [
@@ -514,6 +742,102 @@ mod tests {
         ] {
             assert!(!what.is_match(junk), "what_why {junk:?}");
         }
+    }
+
+    #[test]
+    fn the_word_bank_holds_the_change_own_names_and_parts() {
+        let mut state = jitcommit_testkit_free_state(&["crates/core/src/rules/placeholder.rs"]);
+        state.files[0].hunks.push(crate::repo::Hunk {
+            header: "@@ -1,2 +1,2 @@".into(),
+            body: concat!(
+                " fn unchanged_context_line() {}\n",
+                "-static PLACEHOLDER_RE: LazyLock<Regex> = LazyLock::new(|| regex());\n",
+                "+fn find_placeholder(line: &str) -> Option<usize> { footers(line) }\n",
+                "+let key = \"AKIAIOSFODNN7EXAMPLQ\";\n",
+            )
+            .into(),
+        });
+        let words = change_words(&state, &["core".to_owned()]);
+        // Path names first (scope, directories, file name and stem), then the lines'
+        // identifiers by frequency, with their parts.
+        let mut first: Vec<&str> = words[..6].iter().map(String::as_str).collect();
+        first.sort_unstable();
+        assert_eq!(
+            first,
+            [
+                "core",
+                "crates",
+                "placeholder",
+                "placeholder.rs",
+                "rules",
+                "src"
+            ]
+        );
+        for w in [
+            "LazyLock",
+            "lazy",
+            "lock",
+            "find_placeholder",
+            "find",
+            "footers",
+            "Regex",
+        ] {
+            assert!(words.iter().any(|x| x == w), "{w} in {words:?}");
+        }
+        // Context lines, keywords, function words, the verbs and redacted secrets are
+        // not the change's words.
+        for w in ["unchanged_context_line", "fn", "str", "the", "use"] {
+            assert!(!words.iter().any(|x| x == w), "{w} in {words:?}");
+        }
+        assert!(
+            !words.iter().any(|x| x.to_lowercase().contains("akia")),
+            "{words:?}"
+        );
+    }
+
+    #[test]
+    fn a_summary_of_the_change_own_words_is_all_a_grammar_takes() {
+        let mut state = jitcommit_testkit_free_state(&["crates/core/src/rules/placeholder.rs"]);
+        state.files[0].hunks.push(crate::repo::Hunk {
+            header: "@@ -1 +1 @@".into(),
+            body: concat!(
+                "-let footer = by_regex(breaking);\n",
+                "+// fix this in the next commit\n",
+                "+let placeholder = scan(line);\n",
+            )
+            .into(),
+        });
+        let s = Structure::new(&state, &conv(), vec!["core".into()], &|_| None);
+        let summary = regex::Regex::new(&summary_pattern(&s.words)).unwrap();
+        for ok in [
+            "match placeholders and breaking footers without regexes",
+            "check each line for a placeholder instead of a regex",
+            "remove by_regex from the core rules",
+            "fix the placeholder in the next commit",
+        ] {
+            assert!(summary.is_match(ok), "{ok}");
+        }
+        for junk in [
+            "this is a bug that has been fixed",
+            "fix the bug that has been fixed",
+            // What SmolLM2-135M wrote with the bank before POINTING_WORDS.
+            "update this to fix this",
+            "fix this in the next commit",
+            "update this, but its not a new one",
+            "add 1024853967-babyscraping-git-hq build-branch refcount",
+            "update the summary of the evidence",
+            "fix feature-branch-1.0.23:57689 in core",
+            "add placeholder.rs",
+        ] {
+            assert!(!summary.is_match(junk), "{junk:?}");
+        }
+        // Every bank word goes into the grammar as a literal: a word with a regex
+        // character matches itself only.
+        assert!(summary.is_match("update placeholder.rs and its rules"));
+        assert!(!summary.is_match("update placeholderXrs and its rules"));
+        // No escape: llama-cpp-python's converter copies one into a grammar its
+        // parser refuses.
+        assert!(!summary_pattern(&s.words).contains('\\'));
     }
 
     #[test]
