@@ -79,8 +79,10 @@ fn regex_literal(w: &str) -> String {
 /// frequent first.
 pub const MAX_BANK_WORDS: usize = 300;
 
-/// Most bytes of changed lines read for [`change_words`].
-const MAX_BANK_BYTES: usize = 512 * 1024;
+/// Most bytes of changed lines read for [`change_words`]: far more than a prompt shows
+/// (a 4,096-token prompt holds about 14 KB of evidence), and a 500-file change's
+/// redaction and word count stay a small part of its draft.
+const MAX_BANK_BYTES: usize = 128 * 1024;
 
 /// The English words a summary may use beside the change's own: articles,
 /// prepositions, conjunctions, pronouns and quantifiers, and a few adverbs of the
@@ -130,25 +132,36 @@ pub fn change_words(state: &StagedState, scopes: &[String]) -> Vec<String> {
     // word → (weight, first seen), so the order is deterministic.
     let mut seen: std::collections::HashMap<String, (usize, usize)> =
         std::collections::HashMap::new();
+    // Words judged not to be bank words: most identifiers repeat, so each is judged once.
+    let mut refused: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let left_out: std::collections::HashSet<&str> = FUNCTION_WORDS
+        .iter()
+        .chain(SUMMARY_VERBS)
+        .chain(CODE_KEYWORDS)
+        .chain(POINTING_WORDS)
+        .copied()
+        .collect();
     let mut add = |w: &str, weight: usize| {
         let w = w.trim_matches(|c: char| matches!(c, '.' | '-' | '_'));
+        if let Some(entry) = seen.get_mut(w) {
+            entry.0 += weight;
+            return;
+        }
+        if refused.contains(w) {
+            return;
+        }
         let letters = w.chars().filter(char::is_ascii_alphabetic).count();
         let ok = letters >= 2
             && w.len() <= 30
             && w.starts_with(|c: char| c.is_ascii_alphabetic())
             && w.chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
-        let lower = w.to_ascii_lowercase();
-        if !ok
-            || FUNCTION_WORDS.contains(&lower.as_str())
-            || SUMMARY_VERBS.contains(&lower.as_str())
-            || CODE_KEYWORDS.contains(&lower.as_str())
-            || POINTING_WORDS.contains(&lower.as_str())
-        {
+        if !ok || left_out.contains(w.to_ascii_lowercase().as_str()) {
+            refused.insert(w.to_owned());
             return;
         }
         let next = seen.len();
-        seen.entry(w.to_owned()).or_insert((0, next)).0 += weight;
+        seen.insert(w.to_owned(), (weight, next));
     };
     // A path's names count as much as many lines: the summary most often names them.
     const PATH_WEIGHT: usize = 1000;
