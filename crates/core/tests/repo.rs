@@ -454,8 +454,8 @@ fn differential_against_git_diff_cached() {
     }
 }
 
-/// A change of 300 files, more than are rendered on one thread: the diffs come out in
-/// git's order and read as `git diff --cached`, whichever thread rendered each.
+/// A change of 300 files (renames, deletions, additions, a binary file): the diffs come
+/// out in git's order and read as `git diff --cached`.
 #[test]
 fn many_staged_files_read_as_git_diff_cached() {
     let sb = Sandbox::new();
@@ -506,7 +506,7 @@ fn git_patch(sb: &Sandbox, r: &Path) -> String {
 }
 
 /// Two staged blobs gone from the object store: the error names the first of them in
-/// the diff's order, as one thread rendering the files in turn would have met it.
+/// the diff's order, every time.
 #[test]
 fn a_missing_blob_among_many_files_is_the_first_one_reported() {
     let sb = Sandbox::new();

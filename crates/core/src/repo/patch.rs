@@ -18,12 +18,6 @@ const FIRST_FEW_BYTES: usize = 8000;
 /// git's funcname buffer: longer headers are cut to this many bytes.
 const FUNCNAME_MAX: usize = 80;
 const GITLINK: u32 = 0o160000;
-/// Staged files from which the diffs are rendered on more than one thread (reading the
-/// two blobs and diffing them is most of a large `--print-context`); below it a
-/// thread's start and its repository handle cost more than they save.
-const PARALLEL_FILES: usize = 64;
-/// At most this many threads render diffs.
-const MAX_THREADS: usize = 4;
 
 /// One side of a file pair.
 struct Side<'a> {
@@ -72,105 +66,24 @@ impl Repo {
     /// Renders each entry; a type change yields two diffs (deletion, then addition), as git does.
     /// `.gitattributes` are read as git reads them for this diff (see [`attrs`]).
     pub(crate) fn file_diffs(&self, entries: &[Entry]) -> Result<Vec<FileDiff>, RepoError> {
+        let mut out = Vec::with_capacity(entries.len());
         let index = self.read_index().ok();
         let mut lookup = index.as_ref().and_then(|i| attrs::Lookup::new(self, i));
-        let attrs: Vec<attrs::PathAttrs> = entries
-            .iter()
-            .map(|e| {
-                lookup
-                    .as_mut()
-                    .map(|l| l.get(e.change.path.as_ref()))
-                    .unwrap_or_default()
-            })
-            .collect();
-        let threads = if entries.len() >= PARALLEL_FILES {
-            std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
-        } else {
-            1
-        };
-        if threads <= 1 {
-            let mut out = Vec::with_capacity(entries.len());
-            for (e, a) in entries.iter().zip(&attrs) {
-                out.extend(self.entry_diffs(e, a)?);
-            }
-            return Ok(out);
-        }
-        let mut done = self.entry_diffs_on_threads(entries, &attrs, threads);
-        done.sort_unstable_by_key(|(i, _)| *i);
-        let mut out = Vec::with_capacity(entries.len());
-        for (_, r) in done {
-            out.extend(r?);
-        }
-        Ok(out)
-    }
-
-    /// [`Repo::entry_diffs`] of every entry, on `threads` threads (this one and handles
-    /// of its repository on the others), each taking the next entry in order, as
-    /// (entry, diffs). Every entry before the first that fails is done, so the first
-    /// error in entry order is the one a single thread would have met.
-    fn entry_diffs_on_threads(
-        &self,
-        entries: &[Entry],
-        attrs: &[attrs::PathAttrs],
-        threads: usize,
-    ) -> Vec<(usize, Result<Vec<FileDiff>, RepoError>)> {
-        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-        let next = AtomicUsize::new(0);
-        let failed = AtomicBool::new(false);
-        let work = |repo: &Repo| {
-            let mut done = Vec::new();
-            while !failed.load(Ordering::Relaxed) {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let (Some(e), Some(a)) = (entries.get(i), attrs.get(i)) else {
-                    break;
-                };
-                let r = repo.entry_diffs(e, a);
-                if r.is_err() {
-                    failed.store(true, Ordering::Relaxed);
-                }
-                done.push((i, r));
-            }
-            done
-        };
-        let shared = self.shared();
-        std::thread::scope(|scope| {
-            // A thread that cannot start, or cannot open a handle, leaves its share to
-            // the others.
-            let workers: Vec<_> = (1..threads)
-                .filter_map(|_| {
-                    std::thread::Builder::new()
-                        .spawn_scoped(scope, || {
-                            shared
-                                .to_thread_local()
-                                .map(|r| work(&r))
-                                .unwrap_or_default()
-                        })
-                        .ok()
-                })
-                .collect();
-            let mut done = work(self);
-            for w in workers {
-                done.extend(w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-            }
-            done
-        })
-    }
-
-    /// The diffs of one entry: one, or two for a type change (deletion, then addition).
-    fn entry_diffs(&self, e: &Entry, a: &attrs::PathAttrs) -> Result<Vec<FileDiff>, RepoError> {
-        let linguist = if a.generated {
-            Some(Linguist::Generated)
-        } else if a.vendored {
-            Some(Linguist::Vendored)
-        } else {
-            None
-        };
-        let rendered = self.render_entry(e, a)?;
-        let split = rendered.len() > 1;
-        Ok(rendered
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
+        for e in entries {
+            let a = lookup
+                .as_mut()
+                .map(|l| l.get(e.change.path.as_ref()))
+                .unwrap_or_default();
+            let linguist = if a.generated {
+                Some(Linguist::Generated)
+            } else if a.vendored {
+                Some(Linguist::Vendored)
+            } else {
+                None
+            };
+            let rendered = self.render_entry(e, &a)?;
+            let split = rendered.len() > 1;
+            for (i, r) in rendered.iter().enumerate() {
                 let mut change = e.change.clone();
                 if split {
                     // The halves of a type change: the old side deleted, the new one added.
@@ -180,9 +93,10 @@ impl Repo {
                         change.old_mode = None;
                     }
                 }
-                r.to_file_diff(change, linguist)
-            })
-            .collect())
+                out.push(r.to_file_diff(change, linguist));
+            }
+        }
+        Ok(out)
     }
 
     fn side<'a>(
