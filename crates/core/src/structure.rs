@@ -79,10 +79,11 @@ fn regex_literal(w: &str) -> String {
 /// frequent first.
 pub const MAX_BANK_WORDS: usize = 300;
 
-/// Most bytes of changed lines read for [`change_words`]: far more than a prompt shows
-/// (a 4,096-token prompt holds about 14 KB of evidence), and a 500-file change's
-/// redaction and word count stay a small part of its draft.
-const MAX_BANK_BYTES: usize = 128 * 1024;
+/// Most bytes of changed lines read for [`change_words`]: more than a default prompt
+/// shows (a 4,096-token prompt holds about 14 KB of evidence), and a large change's
+/// redaction and word count stay a small part of its draft (a 500-file
+/// `--print-context` spent 147 M instructions on 512 KB, docs/draft.md).
+const MAX_BANK_BYTES: usize = 32 * 1024;
 
 /// The English words a summary may use beside the change's own: articles,
 /// prepositions, conjunctions, pronouns and quantifiers, and a few adverbs of the
