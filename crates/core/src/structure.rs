@@ -51,18 +51,15 @@ pub const SUMMARY_VERBS: &[&str] = &[
 /// cannot be generated; the draft-quality gate still judges the words. Not a rule:
 /// the validator never sees it, and other servers are not sent it.
 pub fn summary_pattern(bank: &[String]) -> String {
-    let mut words: Vec<String> = Vec::new();
-    let all = bank
+    let mut seen = std::collections::HashSet::new();
+    let words: Vec<String> = bank
         .iter()
         .map(String::as_str)
         .chain(FUNCTION_WORDS.iter().copied())
-        .chain(SUMMARY_VERBS.iter().copied());
-    for w in all {
-        let w = regex_literal(w);
-        if !words.contains(&w) {
-            words.push(w);
-        }
-    }
+        .chain(SUMMARY_VERBS.iter().copied())
+        .filter(|w| seen.insert(*w))
+        .map(regex_literal)
+        .collect();
     let word = format!("({})(s|es|'s)?", words.join("|"));
     format!("^({}) {word}(,? {word}){{1,10}}$", SUMMARY_VERBS.join("|"))
 }
