@@ -495,3 +495,34 @@ fn intent_mode_never_replaces_what_the_user_wrote() {
     assert!(m.contains("because users asked"), "{m}");
     assert!(trailers_of_last(&r).starts_with("Signed-off-by:"), "{m}");
 }
+
+/// llama.cpp's server is sent the summary's grammar, whose words are the change's own
+/// identifiers: a secret on a changed line or in a file name must not become one of
+/// them, while the change's harmless words do.
+#[test]
+fn no_secret_leaves_through_the_grammar_of_a_llama_cpp_server() {
+    use jitcommit_testkit::model_server::servers;
+    let r = Repo::new();
+    write(
+        &r.dir,
+        "deploy/env.sh",
+        "export DB_PASS=tiger7\nexport harmless_counter=3\n",
+    );
+    write(&r.dir, "app/settings.ini", "[db]\npassword = swordfish\n");
+    write(&r.dir, "keys/sk_live_51HaBcDeFgHiJkLmN.txt", "x\n");
+    r.git(&["add", "."]);
+    let server =
+        ModelServer::with_routes(servers::llama_cpp(8192, 4), vec![Script::Status(500); 3]);
+    r.use_model(&server.url(), "openai");
+    r.ok(&["commit", "--no-edit"]);
+    let sent = all_sent(&server.requests());
+    assert!(
+        sent.contains("\"pattern\""),
+        "the grammar was sent:\n{sent}"
+    );
+    assert!(
+        sent.contains("harmless_counter"),
+        "the bank was sent:\n{sent}"
+    );
+    assert_gone(&sent, &["tiger7", "swordfish", "51HaBcDeFgHiJkLmN"]);
+}
