@@ -354,6 +354,41 @@ fn comment_prefix_variants() {
     );
 }
 
+/// `core.commentChar=auto` picks the character git picked, as the real git shows: from
+/// git's own scissors line (not a quoted one above it), and, when git wrote no comments
+/// (`commit.status=false`), by git's rule, where a line also starts after a `\r`.
+#[test]
+fn comment_char_auto_follows_git() {
+    let quoted_cut = "Fix it\n# ------------------------ >8 ------------------------\nquoted\n";
+    let cases: &[(&str, &str, &str, &[&str])] = &[
+        // git writes its comments with ';' and its own scissors line last.
+        ("auto", "true", quoted_cut, &["-v"]),
+        // No comments from git: it chose ';' because '#' starts a line.
+        ("auto", "false", "#hashtag kept\n", &[]),
+        ("auto", "false", "a\r#b\n", &[]),
+        // git reads `auto` in any case.
+        ("AUTO", "true", "#hashtag kept\n", &[]),
+    ];
+    let mut wrong = Vec::new();
+    for (value, status, template, extra) in cases {
+        let r = Repo::new();
+        r.git(&["config", "core.commentChar", value]);
+        r.git(&["config", "commit.status", status]);
+        write(r.sb.path(), "t.txt", template);
+        stage(&r, "src/lib.rs", "pub fn greet() {}\n");
+        let t = r.sb.path().join("t.txt");
+        let mut args = vec!["commit", "-t", t.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        r.ok(&args);
+        let shown = &r.shown()[0];
+        let msg = r.last_message();
+        if !shown.contains("\n; jitcommit: offline draft") || msg.contains("jitcommit:") {
+            wrong.push(format!("{value} {template:?}:\n{shown}\n-> {msg}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
 #[test]
 fn turned_off_by_env_and_config() {
     let r = Repo::new();

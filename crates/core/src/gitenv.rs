@@ -43,6 +43,54 @@ impl CommentPrefix {
             CommentPrefix::Auto => detect_auto(text),
         }
     }
+
+    /// The prefix for comment lines a prepare-commit-msg hook adds to `text`, the file
+    /// git prepared for it: the one git strips. For [`CommentPrefix::Auto`], the
+    /// character git chose for this message, read back from git's own lines when
+    /// `git_commented` (git wrote its help and status comments, which
+    /// `commit.status=false` turns off): its scissors or help line as in
+    /// [`CommentPrefix::resolve`], else the first character of the status comments
+    /// closing the file (a translated git's help line is not recognised). When git wrote
+    /// no comments, git's own choice for `text`, [`auto_choice`].
+    pub fn for_prepared(&self, text: &str, git_commented: bool) -> &str {
+        match self {
+            CommentPrefix::Fixed(p) => p,
+            CommentPrefix::Auto if git_commented => detect_auto(text)
+                .or_else(|| closing_comment(text))
+                .unwrap_or_else(|| auto_choice(text)),
+            CommentPrefix::Auto => auto_choice(text),
+        }
+    }
+}
+
+/// The candidate the last non-blank line of `text` starts with: git appends its status
+/// comments after the message, so without `-v` its last line is one of them.
+fn closing_comment(text: &str) -> Option<&'static str> {
+    let last = text.lines().rev().find(|l| !l.trim().is_empty())?;
+    candidates().find(|c| last.starts_with(c))
+}
+
+/// The character `core.commentChar=auto` makes git choose for `message` (builtin/commit.c's
+/// `adjust_comment_line_char`): the first of [`AUTO_CANDIDATES`] that no line starts
+/// with, where a line starts at the beginning or after a `\n` or a `\r`. `#` when every
+/// candidate is taken (git then refuses to commit).
+pub fn auto_choice(message: &str) -> &'static str {
+    let b = message.as_bytes();
+    let line_starts = b
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i == 0 || matches!(b[i - 1], b'\n' | b'\r'))
+        .map(|(_, c)| *c);
+    let mut taken = [false; AUTO_CANDIDATES.len()];
+    for c in line_starts {
+        if let Some(i) = AUTO_CANDIDATES.bytes().position(|x| x == c) {
+            taken[i] = true;
+        }
+    }
+    candidates()
+        .zip(taken)
+        .find_map(|(c, t)| (!t).then_some(c))
+        .unwrap_or("#")
 }
 
 fn candidates() -> impl Iterator<Item = &'static str> {
@@ -481,6 +529,44 @@ mod tests {
             assert_eq!(CommentPrefix::Auto.resolve(text), *want, "{text:?}");
         }
         assert_eq!(cleanup("x\n# kept\n", &CommentPrefix::Auto), "x\n# kept\n");
+    }
+
+    #[test]
+    fn a_hook_gets_the_prefix_git_chose() {
+        let plain = "\n# Please enter the commit message for your changes. Lines starting\n# with '#' will be ignored.\n#\n# Changes to be committed:\n#\tnew file:   a\n#\n";
+        // As git 2.39 writes it with LC_ALL=de_DE.UTF-8: the help line is translated.
+        let german = "#hashtag\n\n; Bitte geben Sie eine Commit-Beschreibung f\u{fc}r Ihre \u{c4}nderungen ein. Zeilen,\n; die mit ';' beginnen, werden ignoriert, und eine leere Beschreibung\n; bricht den Commit ab.\n;\n; Auf Branch master\n;\n; Zum Commit vorgemerkte \u{c4}nderungen:\n;\tneue Datei:     a\n;\n";
+        let quoted_cut = "Fix it\n# ------------------------ >8 ------------------------\n\n; Please enter\n;\n; ------------------------ >8 ------------------------\n; x\ndiff\n+y\n";
+        let cases: &[(&str, bool, &str)] = &[
+            (plain, true, "#"),
+            (&plain.replace('#', ";"), true, ";"),
+            (german, true, ";"),
+            (
+                &german
+                    .replacen(';', "#", 99)
+                    .replacen("#hashtag", "text", 1),
+                true,
+                "#",
+            ),
+            // git's own scissors line is its last one.
+            (quoted_cut, true, ";"),
+            // No comments from git: its own choice.
+            ("", true, "#"),
+            ("", false, "#"),
+            ("#tag\nplain\n", true, ";"),
+            ("#tag\n", false, ";"),
+            ("a\r#b\n", false, ";"),
+            ("a # b\n", false, "#"),
+            ("#\n;\n@\n!\n$\n%\n^\n&\n|\n:\n", false, "#"),
+        ];
+        for (text, commented, want) in cases {
+            assert_eq!(
+                CommentPrefix::Auto.for_prepared(text, *commented),
+                *want,
+                "{text:?} {commented}"
+            );
+        }
+        assert_eq!(fixed("//").for_prepared("; x\n", true), "//");
     }
 
     #[test]

@@ -85,6 +85,49 @@ fn staged_changes(sb: &Sandbox, r: &Path) -> (Vec<u8>, Vec<String>) {
     (raw, changed)
 }
 
+/// The files `git diff --cached --diff-filter=D` lists, against HEAD's first parent (the
+/// empty tree when there is none) for an amend.
+fn staged_deletions(sb: &Sandbox, r: &Path, amend: bool) -> Vec<String> {
+    let empty = sb.git(r, &["hash-object", "-t", "tree", "/dev/null"]);
+    let parent = sb
+        .git_cmd(r)
+        .args(["rev-parse", "-q", "--verify", "HEAD^{commit}"])
+        .output()
+        .unwrap();
+    let mut args = vec![
+        "diff",
+        "--cached",
+        "--name-only",
+        "-z",
+        "--no-renames",
+        "--diff-filter=D",
+    ];
+    let base;
+    if amend {
+        let first_parent = sb
+            .git_cmd(r)
+            .args(["rev-parse", "-q", "--verify", "HEAD^1"])
+            .output()
+            .unwrap();
+        base = if first_parent.status.success() {
+            String::from_utf8(first_parent.stdout).unwrap()
+        } else {
+            empty
+        };
+        args.push(base.trim());
+    } else if !parent.status.success() {
+        // Unborn HEAD: everything is an addition.
+        return Vec::new();
+    }
+    let out = sb.git_cmd(r).args(&args).output().unwrap();
+    assert_ok(&out, "git diff --cached --diff-filter=D");
+    out.stdout
+        .split(|b| *b == 0)
+        .filter(|p| !p.is_empty())
+        .map(|p| String::from_utf8(p.to_vec()).unwrap())
+        .collect()
+}
+
 fn expected(changed: &[String], p: &str) -> bool {
     changed
         .iter()
@@ -149,6 +192,7 @@ fn probes_prove_exactly_the_content_changes() {
     let mut proved_staged = 0;
     let mut proved_commits = 0;
     let mut mode_only = 0;
+    let mut removals = 0;
     for seed in 1..=6u64 {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let r = sb.init(&format!("probe{seed}"));
@@ -172,6 +216,15 @@ fn probes_prove_exactly_the_content_changes() {
                 );
                 assert!(!proved || full.contains(p), "seed {seed} step {step}: {p}");
                 proved_staged += usize::from(proved);
+            }
+            // The staged deletions, through the walk the probe shares, against git's,
+            // for a commit and for an amend (from HEAD's first parent).
+            for amend in [false, true] {
+                let removed = repo.staged_removals(amend).unwrap().unwrap();
+                let removed: Vec<String> = removed.iter().map(|c| c.path.to_string()).collect();
+                let want = staged_deletions(&sb, &r, amend);
+                assert_eq!(removed, want, "seed {seed} step {step} amend {amend}");
+                removals += want.len();
             }
             if changed.is_empty() && raw.is_empty() {
                 continue;
@@ -233,6 +286,7 @@ fn probes_prove_exactly_the_content_changes() {
     assert!(proved_staged > 50, "{proved_staged}");
     assert!(proved_commits > 50, "{proved_commits}");
     assert!(mode_only > 5, "{mode_only}");
+    assert!(removals > 50, "{removals}");
 }
 
 /// Entries a probe does not try to judge: an intent-to-add entry is left to the full

@@ -5,39 +5,6 @@
 use std::io::Write;
 use std::path::Path;
 
-/// The characters `core.commentChar = auto` chooses from, in git's order.
-const AUTO_CANDIDATES: &str = "#;@!$%^&|:";
-
-/// The comment prefix git used in `text` when `core.commentChar` is `auto`.
-///
-/// git picked it before the hook ran, so it is read back from git's own lines: the
-/// scissors line if there is one (`commit -v`), else the last non-empty line (git's
-/// status comments close the file). When git wrote no comments, the first candidate no
-/// line starts with — what git itself would choose.
-pub fn auto_prefix(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    for l in &lines {
-        let mut chars = l.chars();
-        if let Some(c) = chars.next()
-            && AUTO_CANDIDATES.contains(c)
-            && chars.as_str() == " ------------------------ >8 ------------------------"
-        {
-            return c.to_string();
-        }
-    }
-    if let Some(last) = lines.iter().rev().find(|l| !l.trim().is_empty())
-        && let Some(c) = last.chars().next()
-        && AUTO_CANDIDATES.contains(c)
-    {
-        return c.to_string();
-    }
-    AUTO_CANDIDATES
-        .chars()
-        .find(|c| !lines.iter().any(|l| l.starts_with(*c)))
-        .unwrap_or('#')
-        .to_string()
-}
-
 /// `prefix text`, or the bare prefix for an empty line, as git writes comments.
 pub fn comment_line(prefix: &str, text: &str) -> String {
     if text.is_empty() {
@@ -158,17 +125,6 @@ mod tests {
         let out = compose(&original, "feat: x\n", &["# note".into()]);
         assert!(out.ends_with(&original));
         assert_eq!(out.matches(">8").count(), 1);
-    }
-
-    #[test]
-    fn auto_prefix_reads_what_git_wrote() {
-        assert_eq!(auto_prefix(GIT_PLAIN), "#");
-        assert_eq!(auto_prefix(&GIT_PLAIN.replace('#', ";")), ";");
-        let v = "#hashtag line\n\n; Please enter\n;\n; ------------------------ >8 ------------------------\n; x\ndiff\n+y\n";
-        assert_eq!(auto_prefix(v), ";");
-        assert_eq!(auto_prefix(""), "#");
-        assert_eq!(auto_prefix("#tag\n"), "#");
-        assert_eq!(auto_prefix("#tag\nplain\n"), ";");
     }
 
     #[test]

@@ -388,17 +388,16 @@ fn write(path: &Path, text: &str) -> Result<(), RunError> {
     })
 }
 
-/// The comment prefix git uses: `core.commentString`, else `core.commentChar`, else
-/// `#`; `auto` is read back from the file git wrote.
+/// The comment prefix git strips from the file it gave the hook: `core.commentString`,
+/// else `core.commentChar`, else `#`; `auto` is read back from the file (git wrote no
+/// comments to read with `commit.status=false`).
 fn comment_prefix(repo: &Repo, file_text: &str) -> String {
-    let configured = repo
-        .config_string("core.commentString")
-        .or_else(|| repo.config_string("core.commentChar"));
-    match configured.as_deref().map(str::trim) {
-        Some("auto") => msgfile::auto_prefix(file_text),
-        Some(p) if !p.is_empty() => p.to_owned(),
-        _ => "#".to_owned(),
-    }
+    let configured = jitcommit_core::gitenv::comment_prefix(
+        repo.config_string("core.commentString").as_deref(),
+        repo.config_string("core.commentChar").as_deref(),
+    );
+    let git_commented = repo.config_bool("commit.status") != Some(false);
+    configured.for_prepared(file_text, git_commented).to_owned()
 }
 
 fn settings(repo: &Repo, args: &Args) -> Result<Settings, RunError> {

@@ -311,7 +311,8 @@ impl Repo {
                 let mut prefix = path.to_vec();
                 prefix.push(b'/');
                 let mut head = Vec::new();
-                if !self.flatten(id, &mut prefix, &mut head, 0)? {
+                let mut add = |path: &[u8], _, id| head.push((path.to_vec(), id));
+                if !self.walk_files(id, None, &mut prefix, &mut add, 0)? {
                     return Ok(false);
                 }
                 // Paths and ids only: a mode-only difference is left to the full diff.
@@ -320,15 +321,23 @@ impl Repo {
         }
     }
 
-    /// Appends every non-directory entry under the tree `id` to `out` as (full path, id),
-    /// in the index's order; `false` when a tree cannot be trusted or nests too deep.
-    fn flatten(
+    /// Calls `file(path, mode, id)` for every non-directory entry under the tree `id`,
+    /// `path` being `prefix` followed by the entry's path below `id`, depth first in the
+    /// tree's order (which is the index's order). A directory whose node in the index's
+    /// cache tree (`cache`, the node for `id` itself) vouches for its tree id is skipped:
+    /// the index holds exactly its files, as `git diff --cached` trusts. `false` when a
+    /// tree cannot be trusted or nests deeper than [`MAX_DEPTH`].
+    pub(super) fn walk_files(
         &self,
         id: ObjectId,
+        cache: Option<&gix::index::extension::Tree>,
         prefix: &mut Vec<u8>,
-        out: &mut Vec<(Vec<u8>, ObjectId)>,
+        file: &mut impl FnMut(&[u8], gix::objs::tree::EntryMode, ObjectId),
         depth: usize,
     ) -> Result<bool, RepoError> {
+        if cache.is_some_and(|c| c.num_entries.is_some() && c.id == id) {
+            return Ok(true);
+        }
         if depth >= MAX_DEPTH {
             return Ok(false);
         }
@@ -340,12 +349,14 @@ impl Repo {
             let len = prefix.len();
             prefix.extend_from_slice(name);
             if mode.is_tree() {
+                let below =
+                    cache.and_then(|c| c.children.iter().find(|t| t.name.as_slice() == name));
                 prefix.push(b'/');
-                if !self.flatten(oid, prefix, out, depth + 1)? {
+                if !self.walk_files(oid, below, prefix, file, depth + 1)? {
                     return Ok(false);
                 }
             } else {
-                out.push((prefix.clone(), oid));
+                file(prefix, mode, oid);
             }
             prefix.truncate(len);
         }

@@ -124,55 +124,19 @@ impl Repo {
         }
         let base = self.staged_base(amend)?;
         let mut out = Vec::new();
-        let mut prefix = Vec::new();
-        let trusted = self.removed_under(&index, base, index.tree(), &mut prefix, &mut out, 0)?;
-        Ok(trusted.then_some(out))
-    }
-
-    /// Appends to `out` the files under the tree `id` (at `prefix`) that `index` does not
-    /// hold, skipping the directories `cache` (the index's cache tree there) vouches for;
-    /// `false` when a tree cannot be trusted.
-    fn removed_under(
-        &self,
-        index: &gix::index::File,
-        id: ObjectId,
-        cache: Option<&gix::index::extension::Tree>,
-        prefix: &mut Vec<u8>,
-        out: &mut Vec<Change>,
-        depth: usize,
-    ) -> Result<bool, RepoError> {
-        if cache.is_some_and(|c| c.num_entries.is_some() && c.id == id) {
-            return Ok(true);
-        }
-        if depth >= super::probe::MAX_DEPTH {
-            return Ok(false);
-        }
-        let tree = self.tree(id)?;
-        let Some(entries) = tree.entries() else {
-            return Ok(false);
-        };
-        for (name, mode, oid) in entries {
-            let len = prefix.len();
-            prefix.extend_from_slice(name);
-            if mode.is_tree() {
-                let below =
-                    cache.and_then(|c| c.children.iter().find(|t| t.name.as_slice() == name));
-                prefix.push(b'/');
-                if !self.removed_under(index, oid, below, prefix, out, depth + 1)? {
-                    return Ok(false);
-                }
-            } else if index.entry_by_path(prefix.as_slice().into()).is_none() {
+        let mut removed = |path: &[u8], mode: gix::objs::tree::EntryMode, _| {
+            if index.entry_by_path(path.into()).is_none() {
                 out.push(Change {
                     kind: ChangeKind::Deleted,
-                    path: prefix.as_slice().into(),
+                    path: path.into(),
                     old_path: None,
                     old_mode: Some(u32::from(mode.value())),
                     new_mode: None,
                 });
             }
-            prefix.truncate(len);
-        }
-        Ok(true)
+        };
+        let trusted = self.walk_files(base, index.tree(), &mut Vec::new(), &mut removed, 0)?;
+        Ok(trusted.then_some(out))
     }
 
     /// The staged changes with the object ids on both sides; `rewrites: None` turns rename
