@@ -176,34 +176,52 @@ fn a_model_cannot_drop_or_invent_a_path() {
     assert!(!r.last_message().contains("src/secret.rs"));
 }
 
+/// A breaking note is the model's to write only where the change removes or alters a
+/// public item; then it renders as `!` and a footer. Elsewhere the schema allows only
+/// null, and a note a server sends anyway is dropped.
 #[test]
-fn breaking_change_is_a_described_note_rendered_as_bang_and_footer() {
+fn breaking_change_is_a_described_note_only_where_a_public_item_changes() {
     let r = Repo::new();
+    write(
+        &r.dir,
+        "src/lib.rs",
+        "pub fn greet() -> &'static str {\n    \"hi\"\n}\n",
+    );
+    r.git(&["add", "."]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "feat: greet"]);
     write(
         &r.dir,
         "src/lib.rs",
         "pub fn greet() -> String {\n    \"hi\".into()\n}\n",
     );
     r.git(&["add", "."]);
-    let server = ModelServer::start(vec![
+    let note = json!("callers that borrowed the &str must take a String");
+    let said = || {
         answer(
             json!({"src/lib.rs": "greet returns an owned String"}),
             "return an owned greeting",
             "feat",
-            json!("callers that borrowed the &str must take a String"),
-        ),
-        answer(
-            json!({"src/lib.rs": "greet returns an owned String"}),
-            "return an owned greeting",
-            "feat",
-            Value::Null,
-        ),
-    ]);
+            note.clone(),
+        )
+    };
+    let server = ModelServer::start(vec![said(), said()]);
     assert_eq!(commit_with(&r, &server), "model");
     assert_eq!(
         r.last_message(),
-        "feat!: return an owned greeting\n\n- Add: src/lib.rs — greet returns an owned String\n\nBREAKING CHANGE: callers that borrowed the &str must take a String\n\n"
+        "feat!: return an owned greeting\n\n- Update: src/lib.rs — greet returns an owned String\n\nBREAKING CHANGE: callers that borrowed the &str must take a String\n\n"
     );
+    let first = &server.requests()[0];
+    assert_eq!(
+        schema_of(first)["properties"]["breaking_change"]["type"],
+        json!(["string", "null"])
+    );
+    let user = first.body["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        user.contains("public items removed or changed: greet."),
+        "{user}"
+    );
+
+    // Only the body changes: null is all the schema takes, and the note is dropped.
     write(
         &r.dir,
         "src/lib.rs",
@@ -214,6 +232,11 @@ fn breaking_change_is_a_described_note_rendered_as_bang_and_footer() {
     let msg = r.last_message();
     assert!(msg.starts_with("feat: return"), "{msg}");
     assert!(!msg.contains("BREAKING"), "{msg}");
+    let second = &server.requests()[1];
+    assert_eq!(
+        schema_of(second)["properties"]["breaking_change"],
+        json!({"type": "null"})
+    );
 }
 
 #[test]
@@ -420,6 +443,9 @@ fn the_gate_is_explained_by_the_validator() {
 fn the_breaking_note_stays_beside_the_users_own_words() {
     let r = Repo::new();
     r.git(&["config", "jitcommit.onMessage", "intent"]);
+    write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
+    r.git(&["add", "."]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "feat: a"]);
     write(&r.dir, "src/lib.rs", "pub fn b() {}\n");
     r.git(&["add", "."]);
     let server = ModelServer::start(vec![answer(

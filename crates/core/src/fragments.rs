@@ -909,7 +909,14 @@ fn contract_lines(structure: &Structure) -> String {
             structure.scopes.join(", ")
         ));
     }
-    s.push_str("breaking_change: null, unless the evidence shows a change that breaks users.\n");
+    if structure.breaking_evidence.is_empty() {
+        s.push_str("breaking_change: null: the change removes or alters no public item.\n");
+    } else {
+        s.push_str(&format!(
+            "breaking_change: null, unless the evidence shows a change that breaks users; public items removed or changed: {}.\n",
+            neutralise(&redact::redact_text(&structure.breaking_evidence.join(", ")).text)
+        ));
+    }
     s
 }
 

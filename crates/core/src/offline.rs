@@ -159,21 +159,70 @@ fn classify(path: &str) -> Class {
     }
 }
 
+/// The first of `wanted` the convention allows, else its first type, else `feat`.
+fn pick(conv: &Convention, wanted: &[&str]) -> String {
+    wanted
+        .iter()
+        .find_map(|t| conv.allowed_type(t))
+        .map(str::to_owned)
+        .or_else(|| conv.types.first().cloned())
+        .unwrap_or_else(|| "feat".to_owned())
+}
+
+/// The types the staged paths alone settle, best first, `None` when they leave the
+/// type open: only generated or vendored files → `chore`; only documents → `docs`;
+/// only CI → `ci`; only build files → `build`; tests with at most docs or config
+/// beside them → `test`.
+fn settled_by_paths(state: &StagedState, paths: &[String]) -> Option<&'static [&'static str]> {
+    let classes: Vec<Class> = state
+        .files
+        .iter()
+        .zip(paths)
+        .filter(|(f, _)| f.linguist.is_none())
+        .map(|(_, p)| classify(p))
+        .collect();
+    let all = |c: Class| classes.iter().all(|x| *x == c);
+    if classes.is_empty() {
+        Some(&["chore", "build"])
+    } else if all(Class::Docs) {
+        Some(&["docs", "chore"])
+    } else if all(Class::Ci) {
+        Some(&["ci", "build", "chore"])
+    } else if all(Class::Build) {
+        Some(&["build", "chore"])
+    } else if !classes.contains(&Class::Source) && classes.contains(&Class::Test) {
+        Some(&["test", "chore"])
+    } else {
+        None
+    }
+}
+
+/// The types a model draft of `state` may choose from: where the paths settle the
+/// type as `docs`, `ci` or `test` ([`settled_by_paths`]), that type alone (a change
+/// of documents only is no fix; offered `revert` beside `test`, SmolLM2-135M took
+/// it for a change of tests); otherwise the convention's list (empty: any type).
+/// Build files are left open: a fix is often a build file's change.
+pub fn type_choices(state: &StagedState, conv: &Convention) -> Vec<String> {
+    let paths: Vec<String> = state.files.iter().map(|f| lossy(&f.change.path)).collect();
+    match settled_by_paths(state, &paths) {
+        Some(wanted) if matches!(wanted.first(), Some(&("docs" | "ci" | "test"))) => {
+            vec![pick(conv, wanted)]
+        }
+        _ => conv.types.clone(),
+    }
+}
+
 fn infer_type(
     state: &StagedState,
     paths: &[String],
     conv: &Convention,
     history: &TypeHistory,
 ) -> String {
-    let allowed = |t: &str| conv.types.is_empty() || conv.types.iter().any(|a| a == t);
-    let pick = |wanted: &[&str]| -> String {
-        wanted
-            .iter()
-            .find(|t| allowed(t))
-            .map(|t| (*t).to_owned())
-            .or_else(|| conv.types.first().cloned())
-            .unwrap_or_else(|| "feat".to_owned())
-    };
+    let allowed = |t: &str| conv.allowed_type(t).is_some();
+    let pick = |wanted: &[&str]| pick(conv, wanted);
+    if let Some(wanted) = settled_by_paths(state, paths) {
+        return pick(wanted);
+    }
     // Generated and vendored files say nothing about the kind of change: the rest decides.
     let (files, paths): (Vec<&FileDiff>, Vec<&String>) = state
         .files
@@ -181,25 +230,8 @@ fn infer_type(
         .zip(paths)
         .filter(|(f, _)| f.linguist.is_none())
         .unzip();
-    if files.is_empty() {
-        return pick(&["chore", "build"]);
-    }
     let classes: Vec<Class> = paths.iter().map(|p| classify(p)).collect();
-    let all = |c: Class| classes.iter().all(|x| *x == c);
-    if all(Class::Docs) {
-        return pick(&["docs", "chore"]);
-    }
-    if all(Class::Ci) {
-        return pick(&["ci", "build", "chore"]);
-    }
-    if all(Class::Build) {
-        return pick(&["build", "chore"]);
-    }
-    // Tests with at most docs or config beside them: the change is the tests.
     let no_source = !classes.contains(&Class::Source);
-    if no_source && classes.contains(&Class::Test) {
-        return pick(&["test", "chore"]);
-    }
     let source: Vec<&FileDiff> = files
         .iter()
         .zip(&classes)
@@ -574,6 +606,60 @@ fn is_public(text: &str) -> bool {
         || (top
             && (t.starts_with("def ") || t.starts_with("class "))
             && defined_name(t).is_some_and(|n| !n.starts_with('_')))
+}
+
+/// Most names [`changed_public_items`] gives.
+const MAX_BREAKING_NAMES: usize = 10;
+
+/// The public items whose declaration the change removes or alters: a removed line of
+/// a source file (not a test) that declares a public item ([`is_public`]) and is not
+/// added back the same (trimmed), so `pub fn parse(a)` → `pub fn parse(a, b)` counts,
+/// a moved line does not. What a user of the code can break on is there, or nothing
+/// of the kind is: a model draft may call a change breaking only when this is not
+/// empty ([`crate::structure::Structure::breaking_evidence`]). At most
+/// [`MAX_BREAKING_NAMES`], in diff order.
+pub fn changed_public_items(state: &StagedState) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for f in &state.files {
+        let path = lossy(&f.change.path);
+        if !has_code(f) || classify(&path) != Class::Source {
+            continue;
+        }
+        let added: std::collections::HashSet<&str> = f
+            .hunks
+            .iter()
+            .flat_map(|h| h.body.lines())
+            .filter_map(|l| l.strip_prefix('+'))
+            .map(str::trim)
+            .collect();
+        for line in f.hunks.iter().flat_map(|h| h.body.lines()) {
+            let Some(text) = line.strip_prefix('-') else {
+                continue;
+            };
+            if !is_public(text) || added.contains(text.trim()) {
+                continue;
+            }
+            let name = defined_name(text).or_else(|| field_name(text));
+            if let Some(name) = name
+                && !out.contains(&name)
+            {
+                out.push(name);
+                if out.len() == MAX_BREAKING_NAMES {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A public field's name: `pub hooks: Vec<String>,` → `hooks`.
+fn field_name(text: &str) -> Option<String> {
+    let rest = text.trim_start().strip_prefix("pub ")?;
+    let (name, _) = rest.split_once(':')?;
+    let name = name.trim();
+    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .then(|| name.to_owned())
 }
 
 /// The new public items of a source file's diff.
@@ -953,6 +1039,81 @@ mod tests {
         assert_eq!(
             draft(&state(vec![]), &Convention::default()),
             Err(OfflineError::NothingStaged)
+        );
+    }
+
+    #[test]
+    fn a_model_draft_chooses_the_type_only_where_the_paths_leave_it_open() {
+        use ChangeKind::*;
+        let conv = Convention::default();
+        let choices = |files| type_choices(&state(files), &conv);
+        assert_eq!(
+            choices(vec![file(Modified, "docs/a.md", None, &[])]),
+            ["docs"]
+        );
+        assert_eq!(
+            choices(vec![
+                file(Modified, "tests/a.rs", None, &[]),
+                file(Modified, "README.md", None, &[])
+            ]),
+            ["test"]
+        );
+        assert_eq!(
+            choices(vec![file(Modified, ".github/workflows/ci.yml", None, &[])]),
+            ["ci"]
+        );
+        // Build files, source, or source beside tests: the convention's whole list.
+        for files in [
+            vec![file(Modified, "Cargo.toml", None, &[])],
+            vec![file(Modified, "src/lib.rs", None, &[])],
+            vec![
+                file(Modified, "src/lib.rs", None, &[]),
+                file(Modified, "tests/a.rs", None, &[]),
+            ],
+        ] {
+            assert_eq!(choices(files), conv.types);
+        }
+        // A convention without `docs`: its own fallback, as the offline draft takes.
+        let mut no_docs = Convention::default();
+        no_docs.types.retain(|t| t != "docs");
+        let docs_only = state(vec![file(Modified, "docs/a.md", None, &[])]);
+        assert_eq!(
+            type_choices(&docs_only, &no_docs),
+            [draft(&docs_only, &no_docs).unwrap().subject.kind]
+        );
+    }
+
+    #[test]
+    fn public_items_removed_or_changed_are_the_evidence_of_a_breaking_change() {
+        use ChangeKind::*;
+        let with = |path: &str, body: &str| {
+            let mut f = file(Modified, path, None, &["@@ -1,3 +1,3 @@"]);
+            f.hunks[0].body = body.to_owned();
+            f
+        };
+        let items = |files| changed_public_items(&state(files));
+        // A changed signature, a removed public field, a removed exported function.
+        assert_eq!(
+            items(vec![
+                with(
+                    "src/lib.rs",
+                    "-pub fn parse(a: &str) -> X {\n+pub fn parse(a: &str, b: bool) -> X {\n-    pub hooks: Vec<String>,\n"
+                ),
+                with("web/api.ts", "-export function fetchAll() {\n"),
+            ]),
+            ["parse", "hooks", "fetchAll"]
+        );
+        // Moved unchanged, crate-private, private, a test file's, a document's: none.
+        assert!(
+            items(vec![
+                with(
+                    "src/lib.rs",
+                    "-pub fn same() {}\n+    pub fn same() {}\n-pub(crate) fn inner() {}\n-fn private() {}\n"
+                ),
+                with("tests/api.rs", "-pub fn helper() {}\n"),
+                with("docs/api.md", "-pub fn shown() {}\n"),
+            ])
+            .is_empty()
         );
     }
 

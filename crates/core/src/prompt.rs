@@ -66,12 +66,20 @@ pub struct Prompt {
 /// The JSON schema of [`DraftJson`] for this structure, its properties in generation
 /// order: the fixed bullets' words first (an object whose required properties are the
 /// bullet keys, in order, and nothing else), then the summary, the type and the scope
-/// from their lists, and last `breaking_change`, null unless the evidence shows one.
+/// from their lists, and last `breaking_change`: null, or a note only where public
+/// items were removed or changed ([`Structure::breaking_evidence`]).
 ///
-/// The summary and the bullets' words carry [`crate::structure::summary_pattern`]
-/// and [`crate::structure::WHAT_WHY_PATTERN`] for grammar-constrained servers; the
+/// The summary, the bullets' words and the breaking note carry
+/// [`crate::structure::WordPatterns`] (a large change's bullets
+/// [`crate::structure::WHAT_WHY_PATTERN`]) for grammar-constrained servers; the
 /// schema the prompt's contract shows leaves them out ([`shown_schema`]).
 pub fn output_schema(structure: &Structure) -> Value {
+    let patterns = crate::structure::WordPatterns::new(&structure.words, &structure.types);
+    let what = if structure.bullets.len() <= crate::structure::MAX_BANK_BULLETS {
+        patterns.what.as_str()
+    } else {
+        crate::structure::WHAT_WHY_PATTERN
+    };
     let keys: Vec<&str> = structure.bullets.iter().map(|b| b.key.as_str()).collect();
     let mut bullet_props = serde_json::Map::new();
     for k in &keys {
@@ -79,8 +87,7 @@ pub fn output_schema(structure: &Structure) -> Value {
         // answer's token limit (the wire drops the bounds for servers that reject them).
         bullet_props.insert(
             (*k).to_owned(),
-            json!({"type": "string", "minLength": 12, "maxLength": 160,
-                   "pattern": crate::structure::WHAT_WHY_PATTERN}),
+            json!({"type": "string", "minLength": 12, "maxLength": 160, "pattern": what}),
         );
     }
     let mut props = serde_json::Map::new();
@@ -93,12 +100,11 @@ pub fn output_schema(structure: &Structure) -> Value {
             "properties": bullet_props,
         }),
     );
-    let pattern = crate::structure::summary_pattern(&structure.words);
     props.insert(
         "summary".into(),
         match structure.summary_max {
-            Some(max) => json!({"type": "string", "maxLength": max, "pattern": pattern}),
-            None => json!({"type": "string", "pattern": pattern}),
+            Some(max) => json!({"type": "string", "maxLength": max, "pattern": patterns.summary}),
+            None => json!({"type": "string", "pattern": patterns.summary}),
         },
     );
     props.insert(
@@ -118,7 +124,11 @@ pub fn output_schema(structure: &Structure) -> Value {
     }
     props.insert(
         "breaking_change".into(),
-        json!({"type": ["string", "null"], "maxLength": 200}),
+        if structure.breaking_evidence.is_empty() {
+            json!({"type": "null"})
+        } else {
+            json!({"type": ["string", "null"], "maxLength": 200, "pattern": patterns.what})
+        },
     );
     required.push("breaking_change");
     json!({
@@ -136,6 +146,9 @@ fn shown_schema(schema: &Value) -> Value {
     let props = &mut schema["properties"];
     if let Some(summary) = props["summary"].as_object_mut() {
         summary.remove("pattern");
+    }
+    if let Some(note) = props["breaking_change"].as_object_mut() {
+        note.remove("pattern");
     }
     if let Some(bullets) = props["bullets"]["properties"].as_object_mut() {
         for b in bullets.values_mut() {

@@ -7,8 +7,9 @@
 //! bullet, the summary, and its choices of type, scope and `breaking_change`.
 //! [`Structure::assemble`] builds the message from them, fixing what the tool can
 //! fix itself (a summary too long, ending in a period, repeating the type, or with
-//! space around it; a scope not on the list; an empty breaking note) so that a
-//! repair request is only sent for what it cannot.
+//! space around it; a scope not on the list; an empty breaking note, or one where no
+//! public item was removed or changed) so that a repair request is only sent for what
+//! it cannot.
 
 use crate::config::Convention;
 use crate::message::{self, Bullet, Message, Subject, Target, Trailer};
@@ -41,28 +42,72 @@ pub const SUMMARY_VERBS: &[&str] = &[
     "test", "trace", "update", "use", "write",
 ];
 
-/// The summary's shape for a grammar-constrained server (llama.cpp's converter takes
-/// `pattern` into the grammar, see the model crate's wire): one of [`SUMMARY_VERBS`],
-/// then two to eleven words of `bank` (the change's own, [`change_words`]),
-/// [`FUNCTION_WORDS`] or [`SUMMARY_VERBS`], each maybe with a plural or possessive
-/// ending (`s`, `es`, `'s`), and maybe a comma between two of them. What a small
-/// model otherwise writes here (`{"type"`, a bare path, a version string, a comment
-/// such as `this is …`, the type again, words of no change such as `babyscraping`)
-/// cannot be generated; the draft-quality gate still judges the words. Not a rule:
-/// the validator never sees it, and other servers are not sent it.
-pub fn summary_pattern(bank: &[String]) -> String {
-    let mut seen = std::collections::HashSet::new();
-    let words: Vec<String> = bank
-        .iter()
-        .map(String::as_str)
-        .chain(FUNCTION_WORDS.iter().copied())
-        .chain(SUMMARY_VERBS.iter().copied())
-        .filter(|w| seen.insert(*w))
-        .map(regex_literal)
-        .collect();
-    let word = format!("({})(s|es|'s)?", words.join("|"));
-    format!("^({}) {word}(,? {word}){{1,10}}$", SUMMARY_VERBS.join("|"))
+/// The word shapes of a draft for a grammar-constrained server (llama.cpp's converter
+/// takes `pattern` into the grammar, see the model crate's wire), built from the
+/// change's own words `bank` ([`change_words`]). A word is a bank word, one of
+/// [`FUNCTION_WORDS`] or of [`SUMMARY_VERBS`], each maybe with a plural or possessive
+/// ending (`s`, `es`, `'s`), and maybe a comma between two of them.
+///
+/// What a small model otherwise writes (`{"type"`, a bare path, a version string or a
+/// timestamp, a comment such as `this is …`, the type again, words of no change such
+/// as `babyscraping`, the system message's example) cannot be generated; the
+/// draft-quality gate still judges the words. Not a rule: the validator never sees
+/// these, and other servers are not sent them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordPatterns {
+    /// The summary: one of [`SUMMARY_VERBS`] (`fix` and `test` too), then three to
+    /// eleven words (so at least three of letters, which the gate asks for, even
+    /// beside a path).
+    pub summary: String,
+    /// A bullet's `what_why` and a breaking-change note: three to twenty-five words.
+    pub what: String,
 }
+
+/// The Conventional Commits types: beside the summary's opening verb, never a word of
+/// a draft's, since a small model shown the type list repeats it (SmolLM2-135M wrote
+/// the bullets `test, refactor, test` and `fix, refactor, test, build, ci, style`).
+/// Allowing them where none follows another instead kept the model's drafts as
+/// often and agreed with the human's type less often (docs/quality.md).
+const TYPE_WORDS: &[&str] = &[
+    "feat", "fix", "perf", "refactor", "docs", "test", "build", "ci", "chore", "revert", "style",
+];
+
+impl WordPatterns {
+    /// The patterns for `bank`, without [`TYPE_WORDS`] and `types` (the types the
+    /// draft chooses from) as words after the summary's opening verb, unless the
+    /// change holds them itself (a `docs/` directory).
+    pub fn new(bank: &[String], types: &[String]) -> WordPatterns {
+        let mut seen = std::collections::HashSet::new();
+        let banked: Vec<&str> = bank
+            .iter()
+            .map(String::as_str)
+            .filter(|w| seen.insert(*w))
+            .collect();
+        seen.extend(TYPE_WORDS.iter().copied());
+        seen.extend(types.iter().map(String::as_str));
+        let words: Vec<String> = banked
+            .into_iter()
+            .chain(
+                FUNCTION_WORDS
+                    .iter()
+                    .chain(SUMMARY_VERBS)
+                    .copied()
+                    .filter(|w| seen.insert(*w)),
+            )
+            .map(regex_literal)
+            .collect();
+        let word = format!("({})(s|es|'s)?", words.join("|"));
+        WordPatterns {
+            summary: format!("^({}) {word}(,? {word}){{2,10}}$", SUMMARY_VERBS.join("|")),
+            what: format!("^{word}(,? {word}){{2,24}}$"),
+        }
+    }
+}
+
+/// Most bullets whose words take [`WordPatterns::what`]; the bullets of a larger
+/// change get [`WHAT_WHY_PATTERN`], so a grammar does not hold the bank once per
+/// bullet (about 10 kB each).
+pub const MAX_BANK_BULLETS: usize = 8;
 
 /// `w` as a pattern that matches it and nothing else (a bank word holds letters,
 /// digits, `_`, `-` and `.`): the dot as the class `[.]`, since llama-cpp-python's
@@ -90,7 +135,7 @@ const MAX_BANK_BYTES: usize = 32 * 1024;
 #[rustfmt::skip]
 pub const FUNCTION_WORDS: &[&str] = &[
     "a", "about", "across", "after", "again", "against", "all", "along", "also", "always",
-    "an", "and", "any", "around", "as", "at", "back", "before", "behind", "below", "beside",
+    "an", "and", "any", "around", "as", "at", "back", "because", "before", "behind", "below", "beside",
     "between", "both", "but", "by", "down", "during", "each", "early", "either", "else",
     "empty", "even", "every", "few", "first", "for", "from", "fewer", "here", "how", "if",
     "in", "inside", "instead", "into", "its", "last", "late", "less", "like", "many", "more",
@@ -269,6 +314,10 @@ pub struct Structure {
     pub summary_max: Option<usize>,
     /// The change's own words a summary may use ([`change_words`]).
     pub words: Vec<String>,
+    /// The public items the change removes or alters
+    /// ([`crate::offline::changed_public_items`]): when empty, the evidence shows no
+    /// breaking change, and the draft has no `breaking_change` note to write.
+    pub breaking_evidence: Vec<String>,
 }
 
 impl Structure {
@@ -306,14 +355,11 @@ impl Structure {
                 }
             })
             .collect();
-        let longest_type = if conv.types.is_empty() {
+        let types = crate::offline::type_choices(state, conv);
+        let longest_type = if types.is_empty() {
             ANY_TYPE_CHARS
         } else {
-            conv.types
-                .iter()
-                .map(|t| t.chars().count())
-                .max()
-                .unwrap_or(0)
+            types.iter().map(|t| t.chars().count()).max().unwrap_or(0)
         };
         let scope_chars = scopes
             .iter()
@@ -328,10 +374,11 @@ impl Structure {
         let words = change_words(state, &scopes);
         Structure {
             bullets,
-            types: conv.types.clone(),
+            types,
             scopes,
             summary_max,
             words,
+            breaking_evidence: crate::offline::changed_public_items(state),
         }
     }
 
@@ -368,9 +415,12 @@ impl Structure {
                 .find(|a| a.eq_ignore_ascii_case(s.trim()))
                 .cloned()
         });
+        // No public item removed or changed: a note is dropped (the schema allows
+        // only null then; a server without the schema's grammar may still write one).
         let breaking = d
             .breaking_change
             .as_deref()
+            .filter(|_| !self.breaking_evidence.is_empty())
             .map(|t| message::one_line(t).trim().to_owned())
             .filter(|t| has_words(t, 2));
         let bullets: Vec<Bullet> = self
@@ -677,7 +727,7 @@ mod tests {
             "set explicit binstall pkg-url, bin-dir and pkg-fmt",
             "add worktree support by using git_dir instead of repo dir",
             "check all tags at once when building cache",
-            "remove dog fooding test which does not apply to monorepo",
+            "remove dog fooding tests which do not apply to monorepo",
             "open repo at path",
             "skip the model when the budget cannot hold the floors",
             "regenerate the changelog through the review's mends",
@@ -689,7 +739,7 @@ mod tests {
             .flat_map(|h| h.split(' '))
             .map(|w| w.trim_end_matches(',').to_owned())
             .collect();
-        let summary = regex::Regex::new(&summary_pattern(&bank)).unwrap();
+        let summary = regex::Regex::new(&WordPatterns::new(&bank, &[]).summary).unwrap();
         let what = regex::Regex::new(WHAT_WHY_PATTERN).unwrap();
         // The system message's own example answer fits them.
         let example = crate::prompt::CORE_INSTRUCTIONS
@@ -708,10 +758,12 @@ mod tests {
         ] {
             assert!(what.is_match(ok), "{ok}");
         }
-        // Human subjects of real histories that open with a verb are all taken.
+        // Human subjects of real histories that open with a verb are all taken,
+        // unless a type word follows the verb: the price of refusing type lists.
         for human in humans {
             assert!(summary.is_match(human), "{human}");
         }
+        assert!(!summary.is_match("remove dog fooding test which does not apply"));
         // The filler SmolLM2-135M wrote once the grammar forced words: it opens with
         // no verb, so it cannot be generated.
         for filler in [
@@ -753,6 +805,41 @@ mod tests {
         ] {
             assert!(!what.is_match(junk), "what_why {junk:?}");
         }
+    }
+
+    #[test]
+    fn a_bullet_takes_the_change_own_words_and_never_a_list_of_types() {
+        let bank: Vec<String> = ["CI.yml", "workflow", "paths", "docs", "builds"]
+            .iter()
+            .map(|w| (*w).to_owned())
+            .collect();
+        let p = WordPatterns::new(&bank, &["feat".to_owned(), "fix".to_owned()]);
+        let what = regex::Regex::new(&p.what).unwrap();
+        for ok in [
+            "skip the workflow for docs paths only",
+            "add paths to CI.yml, so builds skip docs",
+            "use workflow paths because builds skip docs",
+        ] {
+            assert!(what.is_match(ok), "{ok}");
+        }
+        // What SmolLM2-135M wrote in free bullets: lists of the prompt's types,
+        // timestamps, the system message's example, too few words.
+        for junk in [
+            "test, refactor, test",
+            "fix, refactor, test, build, ci, style",
+            "cog-bump-test-1234567890 2023-01-01T00:00:00Z 2023-01-01T00:00:00Z",
+            "retry a failed request twice so that a dropped connection does not fail the sync",
+            "add the fix to the workflow",
+            "update CI.yml",
+        ] {
+            assert!(!what.is_match(junk), "{junk:?}");
+        }
+        // The summary still opens with `fix` or `test`, and uses no type word after.
+        let summary = regex::Regex::new(&p.summary).unwrap();
+        assert!(summary.is_match("fix the workflow paths for docs"));
+        assert!(summary.is_match("test the workflow paths for docs"));
+        assert!(!summary.is_match("fix refactor test build"));
+        assert!(!summary.is_match("update CI.yml, test"));
     }
 
     #[test]
@@ -819,7 +906,7 @@ mod tests {
             .into(),
         });
         let s = Structure::new(&state, &conv(), vec!["core".into()], &|_| None);
-        let summary = regex::Regex::new(&summary_pattern(&s.words)).unwrap();
+        let summary = regex::Regex::new(&WordPatterns::new(&s.words, &s.types).summary).unwrap();
         for ok in [
             "match placeholders and breaking footers without regexes",
             "check each line for a placeholder instead of a regex",
@@ -848,7 +935,8 @@ mod tests {
         assert!(!summary.is_match("update placeholderXrs and its rules"));
         // No escape: llama-cpp-python's converter copies one into a grammar its
         // parser refuses.
-        assert!(!summary_pattern(&s.words).contains('\\'));
+        let p = WordPatterns::new(&s.words, &s.types);
+        assert!(!p.summary.contains('\\') && !p.what.contains('\\'));
     }
 
     #[test]
@@ -915,10 +1003,24 @@ mod tests {
         let bad = DraftJson {
             bullets: vec![("src/c.rs".into(), "invented".into())],
             kind: "chores".into(),
-            ..d
+            ..d.clone()
         };
         let problems = s.assemble(&c, &bad).expect_err("cannot be fixed");
         assert_eq!(problems.len(), 4, "{problems:?}");
+        // A note is kept only where a public item was removed or changed.
+        let noted = DraftJson {
+            breaking_change: Some("callers of parse must pass a flag".into()),
+            ..d.clone()
+        };
+        let m = s.assemble(&c, &noted).expect("assembles");
+        assert!(!m.subject.breaking && m.trailers.is_empty(), "{m:?}");
+        let s = Structure {
+            breaking_evidence: vec!["parse".into()],
+            ..s
+        };
+        let m = s.assemble(&c, &noted).expect("assembles");
+        assert!(m.subject.breaking, "{m:?}");
+        assert_eq!(m.trailers[0].value, "callers of parse must pass a flag");
         assert!(problems[0].starts_with("type \"chores\" is not one of"));
         assert!(
             problems

@@ -62,7 +62,7 @@ const UNSENT_KEYWORDS: &[&str] = &[
 /// (llama.cpp's server and llama-cpp-python) gets them. It turns lengths into bounded
 /// repetitions, so a small model cannot run one string past the answer's token
 /// limit, and a `^…$` pattern into grammar rules, so a summary is words (see
-/// `jitcommit_core::structure::summary_pattern`). Neither is a rule: validation
+/// `jitcommit_core::structure::WordPatterns`). Neither is a rule: validation
 /// judges every draft whatever the server generated.
 const GRAMMAR_KEYWORDS: &[&str] = &["minLength", "maxLength", "pattern"];
 
