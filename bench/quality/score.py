@@ -36,6 +36,34 @@ SCAFFOLD_SCOPES = {
 }
 
 
+def _function_words():
+    """structure::FUNCTION_WORDS, read from the source so the two never differ."""
+    import pathlib
+    src = pathlib.Path(__file__).resolve().parents[2] / "crates/core/src/structure.rs"
+    m = re.search(r"pub const FUNCTION_WORDS: &\[&str\] = &\[(.*?)\];", src.read_text(), re.S)
+    return set(re.findall(r'"([^"]+)"', m.group(1))) if m else set()
+
+
+FUNCTION_WORDS = _function_words()
+
+
+def repeats_a_word(text):
+    """rules/quality.rs's repeats_a_word: one word twice in a row, or a word that is
+    not a function word three times or more and a third of the words at least,
+    compared without case, plural endings and a final e."""
+    low = [w.lower() for w in re.split(r"[^0-9A-Za-z_']+", text) if w]
+    stems = [w.removesuffix("'s").rstrip("s").removesuffix("e") for w in low]
+    content = [w not in FUNCTION_WORDS and len(s) > 1 for w, s in zip(low, stems)]
+    if any(a == b and ca and cb
+           for a, b, ca, cb in zip(stems, stems[1:], content, content[1:])):
+        return True
+    counts = {}
+    for stem, c in zip(stems, content):
+        if c:
+            counts[stem] = counts.get(stem, 0) + 1
+    return any(n >= 3 and n * 3 >= len(low) for n in counts.values())
+
+
 def strip_comments(text, prefix="#"):
     """The message as git would keep it: comment lines and everything below a scissors
     line dropped, trailing blank lines removed."""
@@ -150,6 +178,8 @@ def gate(parsed, paths, diff_set, placeholder_ok=False):
         why.append("summary is a version string")
     if low and low in diff_set:
         why.append("summary is a copy of a diff line")
+    if repeats_a_word(summary):
+        why.append("summary repeats a word")
     for verb, path, what in parsed["bullets"]:
         if placeholder_ok:
             what = what.replace("<why?>", "")
@@ -166,6 +196,9 @@ def gate(parsed, paths, diff_set, placeholder_ok=False):
             break
         if _norm(what) in diff_set:
             why.append(f"bullet for {path} is a copy of a diff line")
+            break
+        if repeats_a_word(what):
+            why.append(f"bullet for {path} repeats a word")
             break
     return why
 

@@ -625,18 +625,24 @@ pub fn changed_public_items(state: &StagedState) -> Vec<String> {
         if !has_code(f) || classify(&path) != Class::Source {
             continue;
         }
-        let added: std::collections::HashSet<&str> = f
+        let removed = f
             .hunks
             .iter()
             .flat_map(|h| h.body.lines())
-            .filter_map(|l| l.strip_prefix('+'))
-            .map(str::trim)
-            .collect();
-        for line in f.hunks.iter().flat_map(|h| h.body.lines()) {
-            let Some(text) = line.strip_prefix('-') else {
-                continue;
-            };
-            if !is_public(text) || added.contains(text.trim()) {
+            .filter_map(|l| l.strip_prefix('-'))
+            .filter(|t| is_public(t));
+        // Most files remove no public line: their added lines are not gathered.
+        let mut added: Option<std::collections::HashSet<&str>> = None;
+        for text in removed {
+            let added = added.get_or_insert_with(|| {
+                f.hunks
+                    .iter()
+                    .flat_map(|h| h.body.lines())
+                    .filter_map(|l| l.strip_prefix('+'))
+                    .map(str::trim)
+                    .collect()
+            });
+            if added.contains(text.trim()) {
                 continue;
             }
             let name = defined_name(text).or_else(|| field_name(text));

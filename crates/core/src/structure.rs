@@ -45,8 +45,8 @@ pub const SUMMARY_VERBS: &[&str] = &[
 /// The word shapes of a draft for a grammar-constrained server (llama.cpp's converter
 /// takes `pattern` into the grammar, see the model crate's wire), built from the
 /// change's own words `bank` ([`change_words`]). A word is a bank word, one of
-/// [`FUNCTION_WORDS`] or of [`SUMMARY_VERBS`], each maybe with a plural or possessive
-/// ending (`s`, `es`, `'s`), and maybe a comma between two of them.
+/// [`FUNCTION_WORDS`] or of [`SUMMARY_VERBS`], each maybe with its plural or
+/// possessive ending ([`inflected`]), and maybe a comma between two of them.
 ///
 /// What a small model otherwise writes (`{"type"`, a bare path, a version string or a
 /// timestamp, a comment such as `this is …`, the type again, words of no change such
@@ -96,11 +96,27 @@ impl WordPatterns {
             )
             .map(regex_literal)
             .collect();
-        let word = format!("({})(s|es|'s)?", words.join("|"));
+        let word = inflected(&words);
         WordPatterns {
             summary: format!("^({}) {word}(,? {word}){{2,10}}$", SUMMARY_VERBS.join("|")),
             what: format!("^{word}(,? {word}){{2,24}}$"),
         }
+    }
+}
+
+/// One of `words` (each a pattern literal), maybe with its plural (`-es` after `s`,
+/// `x`, `z`, `ch` or `sh`, else `-s`) or possessive ending: `fixes`, `crates`,
+/// `parser's`, never `cratess` or `refactores` (which SmolLM2-135M wrote when any word
+/// took any ending).
+fn inflected(words: &[String]) -> String {
+    let (es, s): (Vec<&str>, Vec<&str>) = words
+        .iter()
+        .map(String::as_str)
+        .partition(|w| w.ends_with(['s', 'x', 'z']) || w.ends_with("ch") || w.ends_with("sh"));
+    match (es.is_empty(), s.is_empty()) {
+        (true, _) => format!("({})(s|'s)?", s.join("|")),
+        (_, true) => format!("({})(es|'s)?", es.join("|")),
+        _ => format!("(({})(s|'s)?|({})(es|'s)?)", s.join("|"), es.join("|")),
     }
 }
 
@@ -834,6 +850,16 @@ mod tests {
         ] {
             assert!(!what.is_match(junk), "{junk:?}");
         }
+        // Each word takes its own plural only.
+        assert!(what.is_match("add workflows and paths for the builds"));
+        for doubled in ["add the pathss of builds", "skip the workflowes for docs"] {
+            assert!(!what.is_match(doubled), "{doubled:?}");
+        }
+        let p = WordPatterns::new(&["cache".to_owned(), "match".to_owned()], &[]);
+        let what = regex::Regex::new(&p.what).unwrap();
+        assert!(what.is_match("matches the caches in one run"));
+        assert!(!what.is_match("matchs the cachees in one run"));
+        let p = WordPatterns::new(&bank, &["feat".to_owned(), "fix".to_owned()]);
         // The summary still opens with `fix` or `test`, and uses no type word after.
         let summary = regex::Regex::new(&p.summary).unwrap();
         assert!(summary.is_match("fix the workflow paths for docs"));

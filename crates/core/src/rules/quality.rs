@@ -121,6 +121,40 @@ fn is_type_list(value: &str) -> bool {
     (value.contains(',') && types >= 2 && others <= 1) || (types >= 3 && others == 0)
 }
 
+/// Whether `value` repeats a word the way a small model loops (`update crates crates`,
+/// `refactor refactor refactores`, `crates, cratess, caches, cratess, …`): the same
+/// word twice in a row, or one word that is not a function word three times or more
+/// and a third of the words at least.
+/// A word is compared without case, its plural endings and a final `e`.
+fn repeats_a_word(value: &str) -> bool {
+    let words: Vec<(String, String)> = value
+        .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let w = w.to_lowercase();
+            let stem = w.trim_end_matches("'s").trim_end_matches('s');
+            let stem = stem.strip_suffix('e').unwrap_or(stem).to_owned();
+            (w, stem)
+        })
+        .collect();
+    let content =
+        |w: &str, stem: &str| stem.len() > 1 && !crate::structure::FUNCTION_WORDS.contains(&w);
+    if words
+        .windows(2)
+        .any(|p| p[0].1 == p[1].1 && content(&p[0].0, &p[0].1) && content(&p[1].0, &p[1].1))
+    {
+        return true;
+    }
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (w, stem) in &words {
+        if content(w, stem) {
+            *counts.entry(stem).or_default() += 1;
+        }
+    }
+    // A long human description may name its subject thrice; a loop fills a third.
+    counts.values().any(|&n| n >= 3 && n * 3 >= words.len())
+}
+
 /// The summary needs at least this many words of letters.
 pub const SUMMARY_WORDS: usize = 3;
 
@@ -305,6 +339,8 @@ fn junk(at: &Spanned<String>, what: &str, ev: &Evidence<'_>, out: &mut Vec<Findi
         Some("is a version string".to_owned())
     } else if is_type_list(value) {
         Some("is a list of commit types, not a description".to_owned())
+    } else if repeats_a_word(value) {
+        Some("repeats a word instead of describing the change".to_owned())
     } else if ev.names.contains(&n) {
         Some("is a path, not a description".to_owned())
     } else if ev.lines.contains(&n) {
@@ -418,6 +454,10 @@ mod tests {
             "name = \"core\"",
             "feat, fix, perf",
             "feat, diffs, test",
+            // What SmolLM2-135M wrote under the word bank: loops over one word.
+            "crates, cratess, caches, cratess, cratess, cratess",
+            "update crates crates",
+            "refactor the refactor of refactores",
         ] {
             let f = rules_hit(&format!(
                 "build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n"
@@ -448,6 +488,8 @@ mod tests {
             "fix: thisis ok, this isn't an opening\n",
             "test: test the reader on a packed history\n",
             "build: build the fuzz crate outside the workspace\n",
+            "refactor: move the parser to the core of the crate, as the docs say\n",
+            "test: a 600-file directory loose, packed and as a delta, with bullet sets\n",
             "feat: features behind a flag for the reader\n",
             "docs: a summary of the changelog's sections\n",
         ] {
