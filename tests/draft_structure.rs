@@ -211,10 +211,9 @@ fn breaking_change_is_a_described_note_only_where_a_public_item_changes() {
         "feat!: return an owned greeting\n\n- Update: src/lib.rs — greet returns an owned String\n\nBREAKING CHANGE: callers that borrowed the &str must take a String\n\n"
     );
     let first = &server.requests()[0];
-    assert_eq!(
-        schema_of(first)["properties"]["breaking_change"]["type"],
-        json!(["string", "null"])
-    );
+    let note = &schema_of(first)["properties"]["breaking_change"]["anyOf"];
+    assert_eq!(note[0]["type"], "string", "{note}");
+    assert_eq!(note[1], json!({"type": "null"}), "{note}");
     let user = first.body["messages"][1]["content"].as_str().unwrap();
     assert!(
         user.contains("public items removed or changed: greet."),

@@ -127,7 +127,13 @@ pub fn output_schema(structure: &Structure) -> Value {
         if structure.breaking_evidence.is_empty() {
             json!({"type": "null"})
         } else {
-            json!({"type": ["string", "null"], "maxLength": 200, "pattern": patterns.what})
+            // `anyOf`, not a list of types: llama-cpp-python's converter drops the
+            // pattern of a `["string", "null"]` (SmolLM2 wrote the note `null; no
+            // longer can use this behavior …`).
+            json!({"anyOf": [
+                {"type": "string", "maxLength": 200, "pattern": patterns.what},
+                {"type": "null"},
+            ]})
         },
     );
     required.push("breaking_change");
@@ -147,7 +153,10 @@ fn shown_schema(schema: &Value) -> Value {
     if let Some(summary) = props["summary"].as_object_mut() {
         summary.remove("pattern");
     }
-    if let Some(note) = props["breaking_change"].as_object_mut() {
+    if let Some(note) = props
+        .pointer_mut("/breaking_change/anyOf/0")
+        .and_then(Value::as_object_mut)
+    {
         note.remove("pattern");
     }
     if let Some(bullets) = props["bullets"]["properties"].as_object_mut() {
