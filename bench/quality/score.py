@@ -54,8 +54,8 @@ def repeats_a_word(text):
     low = [w.lower() for w in re.split(r"[^0-9A-Za-z_']+", text) if w]
     stems = [w.removesuffix("'s").rstrip("s").removesuffix("e") for w in low]
     content = [w not in FUNCTION_WORDS and len(s) > 1 for w, s in zip(low, stems)]
-    if any(a == b and ca and cb
-           for a, b, ca, cb in zip(stems, stems[1:], content, content[1:])):
+    if any(x == y for x, y in zip(low, low[1:])) or any(
+            a == b and ca and cb for a, b, ca, cb in zip(stems, stems[1:], content, content[1:])):
         return True
     counts = {}
     for stem, c in zip(stems, content):

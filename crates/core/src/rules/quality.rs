@@ -139,10 +139,11 @@ fn repeats_a_word(value: &str) -> bool {
         .collect();
     let content =
         |w: &str, stem: &str| stem.len() > 1 && !crate::structure::FUNCTION_WORDS.contains(&w);
-    if words
-        .windows(2)
-        .any(|p| p[0].1 == p[1].1 && content(&p[0].0, &p[0].1) && content(&p[1].0, &p[1].1))
-    {
+    // The same word twice (`no, no, no`), or two forms of one content word.
+    if words.windows(2).any(|p| {
+        p[0].0 == p[1].0
+            || (p[0].1 == p[1].1 && content(&p[0].0, &p[0].1) && content(&p[1].0, &p[1].1))
+    }) {
         return true;
     }
     let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
@@ -458,6 +459,7 @@ mod tests {
             "crates, cratess, caches, cratess, cratess, cratess",
             "update crates crates",
             "refactor the refactor of refactores",
+            "no, no, no",
         ] {
             let f = rules_hit(&format!(
                 "build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n"
