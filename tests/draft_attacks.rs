@@ -526,3 +526,64 @@ fn no_secret_leaves_through_the_grammar_of_a_llama_cpp_server() {
     );
     assert_gone(&sent, &["tiger7", "swordfish", "51HaBcDeFgHiJkLmN"]);
 }
+
+/// What the prompt never shows of a file (an environment file's contents, a path the
+/// convention's `context.exclude` names) must not reach llama.cpp's grammar as the
+/// change's words either; nor may a secret in the name of a public item the change
+/// removes reach the contract's list of breaking evidence.
+#[test]
+fn files_the_prompt_withholds_give_the_grammar_and_the_contract_no_words() {
+    use jitcommit_testkit::model_server::servers;
+    let r = Repo::new();
+    write(
+        &r.dir,
+        ".commit-convention.toml",
+        "[context]\nexclude = [\"private/**\"]\n",
+    );
+    write(
+        &r.dir,
+        "src/api.rs",
+        format!("pub fn {GH}() {{}}\npub fn kept_entry() {{}}\n"),
+    );
+    r.git(&["add", "."]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "chore: base"]);
+    write(&r.dir, ".env.production", "INTERNAL_HOST=payroll7db.corp\n");
+    write(
+        &r.dir,
+        "private/plan.rs",
+        "fn acquire_rivalcorp_quietly() {}\n",
+    );
+    write(
+        &r.dir,
+        "src/api.rs",
+        "pub fn kept_entry() {}\npub fn visible_helper() {}\n",
+    );
+    r.git(&["add", "."]);
+    let server =
+        ModelServer::with_routes(servers::llama_cpp(8192, 4), vec![Script::Status(500); 3]);
+    r.use_model(&server.url(), "openai");
+    r.ok(&["commit", "--no-edit"]);
+    let sent = all_sent(&server.requests());
+    assert!(
+        sent.contains("\"pattern\""),
+        "the grammar was sent:\n{sent}"
+    );
+    assert!(
+        sent.contains("visible_helper"),
+        "the bank was sent:\n{sent}"
+    );
+    assert!(
+        sent.contains("public items removed or changed: [REDACTED"),
+        "the removed item is evidence, redacted:\n{sent}"
+    );
+    assert_gone(
+        &sent,
+        &[
+            GH,
+            "aB3dE6gH9jK2mN5pQ8rS",
+            "payroll7db",
+            "rivalcorp",
+            "acquire_rivalcorp_quietly",
+        ],
+    );
+}

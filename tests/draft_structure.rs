@@ -238,6 +238,50 @@ fn breaking_change_is_a_described_note_only_where_a_public_item_changes() {
     );
 }
 
+/// Where the staged paths settle the type (only documents), the schema offers that
+/// type alone; a change of source leaves the convention's whole list.
+#[test]
+fn the_type_the_paths_settle_is_the_only_choice() {
+    let r = Repo::new();
+    write(&r.dir, "docs/guide.md", "# Guide\n\nHow to start.\n");
+    write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
+    r.git(&["add", "."]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "chore: base"]);
+    write(
+        &r.dir,
+        "docs/guide.md",
+        "# Guide\n\nHow to start, and stop.\n",
+    );
+    r.git(&["add", "."]);
+    let docs = answer(
+        json!({"docs/guide.md": "say how to stop the service as well"}),
+        "document how to stop",
+        "docs",
+        Value::Null,
+    );
+    let server = ModelServer::start(vec![docs]);
+    assert_eq!(commit_with(&r, &server), "model");
+    let schema = schema_of(&server.requests()[0]);
+    assert_eq!(schema["properties"]["type"]["enum"], json!(["docs"]));
+    assert!(r.last_message().starts_with("docs: document how to stop"));
+
+    write(&r.dir, "src/lib.rs", "pub fn a() {}\npub fn b() {}\n");
+    r.git(&["add", "."]);
+    let feat = answer(
+        json!({"src/lib.rs": "add b beside a for the callers"}),
+        "add the second function",
+        "feat",
+        Value::Null,
+    );
+    let server = ModelServer::start(vec![feat]);
+    assert_eq!(commit_with(&r, &server), "model");
+    let schema = schema_of(&server.requests()[0]);
+    assert_eq!(
+        schema["properties"]["type"]["enum"],
+        json!(jitcommit_core::config::DEFAULT_TYPES)
+    );
+}
+
 #[test]
 fn scopes_come_from_a_list_never_free_text() {
     // The convention's list.

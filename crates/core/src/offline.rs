@@ -614,15 +614,20 @@ const MAX_BREAKING_NAMES: usize = 10;
 /// The public items whose declaration the change removes or alters: a removed line of
 /// a source file (not a test) that declares a public item ([`is_public`]) and is not
 /// added back the same (trimmed), so `pub fn parse(a)` → `pub fn parse(a, b)` counts,
-/// a moved line does not. What a user of the code can break on is there, or nothing
+/// a moved line does not; never of a file whose hunks a prompt does not show
+/// (`shown`: excluded, generated, vendored). What a user of the code can break on is
+/// there, or nothing
 /// of the kind is: a model draft may call a change breaking only when this is not
 /// empty ([`crate::structure::Structure::breaking_evidence`]). At most
 /// [`MAX_BREAKING_NAMES`], in diff order.
-pub fn changed_public_items(state: &StagedState) -> Vec<String> {
+pub fn changed_public_items(
+    state: &StagedState,
+    shown: &crate::fragments::Classifier,
+) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for f in &state.files {
         let path = lossy(&f.change.path);
-        if !has_code(f) || classify(&path) != Class::Source {
+        if !has_code(f) || classify(&path) != Class::Source || shown.classify(f).stat_only() {
             continue;
         }
         let removed = f
@@ -1097,7 +1102,8 @@ mod tests {
             f.hunks[0].body = body.to_owned();
             f
         };
-        let items = |files| changed_public_items(&state(files));
+        let shown = crate::fragments::Classifier::new(&["private/**".to_owned()]);
+        let items = |files| changed_public_items(&state(files), &shown);
         // A changed signature, a removed public field, a removed exported function.
         assert_eq!(
             items(vec![
@@ -1118,6 +1124,8 @@ mod tests {
                 ),
                 with("tests/api.rs", "-pub fn helper() {}\n"),
                 with("docs/api.md", "-pub fn shown() {}\n"),
+                // Excluded from the prompt's context: the contract does not name it.
+                with("private/api.rs", "-pub fn withheld() {}\n"),
             ])
             .is_empty()
         );

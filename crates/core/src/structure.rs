@@ -11,7 +11,8 @@
 //! public item was removed or changed) so that a repair request is only sent for what
 //! it cannot.
 
-use crate::config::Convention;
+use crate::config::{Convention, DEFAULT_TYPES};
+use crate::fragments::Classifier;
 use crate::message::{self, Bullet, Message, Subject, Target, Trailer};
 use crate::prompt::DraftJson;
 use crate::redact;
@@ -63,19 +64,14 @@ pub struct WordPatterns {
     pub what: String,
 }
 
-/// The Conventional Commits types: beside the summary's opening verb, never a word of
-/// a draft's, since a small model shown the type list repeats it (SmolLM2-135M wrote
-/// the bullets `test, refactor, test` and `fix, refactor, test, build, ci, style`).
-/// Allowing them where none follows another instead kept the model's drafts as
-/// often and agreed with the human's type less often (docs/quality.md).
-const TYPE_WORDS: &[&str] = &[
-    "feat", "fix", "perf", "refactor", "docs", "test", "build", "ci", "chore", "revert", "style",
-];
-
 impl WordPatterns {
-    /// The patterns for `bank`, without [`TYPE_WORDS`] and `types` (the types the
-    /// draft chooses from) as words after the summary's opening verb, unless the
-    /// change holds them itself (a `docs/` directory).
+    /// The patterns for `bank`, without the Conventional Commits types
+    /// ([`DEFAULT_TYPES`]) and `types` (the types the draft chooses from) as words
+    /// after the summary's opening verb, unless the change holds them itself (a
+    /// `docs/` directory): a small model shown the type list repeats it (SmolLM2-135M
+    /// wrote the bullets `test, refactor, test` and `fix, refactor, test, build, ci,
+    /// style`). Allowing them where none follows another instead kept the model's
+    /// drafts as often and agreed with the human's type less often (docs/quality.md).
     pub fn new(bank: &[String], types: &[String]) -> WordPatterns {
         let mut seen = std::collections::HashSet::new();
         let banked: Vec<&str> = bank
@@ -83,7 +79,7 @@ impl WordPatterns {
             .map(String::as_str)
             .filter(|w| seen.insert(*w))
             .collect();
-        seen.extend(TYPE_WORDS.iter().copied());
+        seen.extend(DEFAULT_TYPES.iter().copied());
         seen.extend(types.iter().map(String::as_str));
         let words: Vec<String> = banked
             .into_iter()
@@ -184,10 +180,11 @@ const CODE_KEYWORDS: &[&str] = &[
 /// renames too), the scope choices `scopes`, and the identifiers of the added and
 /// removed lines with their snake- and camel-case parts (`parse_answer`, `parse`,
 /// `answer`; `LazyLock`, `lazy`, `lock`), each at least two letters long. Paths and
-/// lines are redacted first, so no word a prompt would not show is taken. Function
+/// lines are redacted first, and only the hunks of files `shown` lets a prompt show
+/// are read, so no word a prompt would not show is taken. Function
 /// words, [`SUMMARY_VERBS`], [`CODE_KEYWORDS`] and [`POINTING_WORDS`] are left out
 /// (the first two are in every summary's grammar anyway).
-pub fn change_words(state: &StagedState, scopes: &[String]) -> Vec<String> {
+pub fn change_words(state: &StagedState, scopes: &[String], shown: &Classifier) -> Vec<String> {
     // word → (weight, first seen), so the order is deterministic.
     let mut seen: std::collections::HashMap<String, (usize, usize)> =
         std::collections::HashMap::new();
@@ -240,7 +237,13 @@ pub fn change_words(state: &StagedState, scopes: &[String]) -> Vec<String> {
         }
     }
     let mut bytes = 0;
-    'files: for f in &state.files {
+    // Only the hunks a prompt may show: never those of a key or environment file, an
+    // excluded, generated, vendored or lock file.
+    let shown_files = state
+        .files
+        .iter()
+        .filter(|f| !shown.classify(f).stat_only());
+    'files: for f in shown_files {
         for h in &f.hunks {
             bytes += h.body.len();
             if bytes > MAX_BANK_BYTES {
@@ -387,14 +390,15 @@ impl Structure {
                 .max(MIN_SUMMARY_CHARS)
                 .min(max)
         });
-        let words = change_words(state, &scopes);
+        let shown = Classifier::new(&conv.context.exclude);
+        let words = change_words(state, &scopes, &shown);
         Structure {
             bullets,
             types,
             scopes,
             summary_max,
             words,
-            breaking_evidence: crate::offline::changed_public_items(state),
+            breaking_evidence: crate::offline::changed_public_items(state, &shown),
         }
     }
 
@@ -885,7 +889,7 @@ mod tests {
             )
             .into(),
         });
-        let words = change_words(&state, &["core".to_owned()]);
+        let words = change_words(&state, &["core".to_owned()], &Classifier::new(&[]));
         // Path names first (scope, directories, file name and stem), then the lines'
         // identifiers by frequency, with their parts.
         let mut first: Vec<&str> = words[..6].iter().map(String::as_str).collect();
