@@ -12,10 +12,12 @@
 //! - type: every path docs → `docs`, CI → `ci`, build → `build`; tests (with at most
 //!   docs or config beside them) → `test`; only renames and deletions of source →
 //!   `refactor`; a new source file → `feat`; otherwise the type the repository's recent
-//!   history used most for these paths ([`TypeHistory`], `feat` and `chore` not counted:
-//!   a modification adds nothing), else `feat` for a new public item, else `fix`. A type
-//!   the convention does not allow falls back to the next candidate it allows, then to
-//!   its first type. Never `chore` for source.
+//!   history used most for these paths ([`TypeHistory`]; `feat` not counted, a
+//!   modification adds nothing; `chore` counted only for a change without source, such
+//!   as a version bump), else `feat` for a new public item, else `fix`. A type the
+//!   convention does not allow falls back to the next candidate it allows, then to its
+//!   first type. Never `chore` for source. `bench/quality/offline.py` measures it over
+//!   whole histories (docs/quality.md).
 //! - summary: what happens to the dominant file (the source file with the most changed
 //!   lines) and its main symbol — the item it adds, else the item its first hunk
 //!   changes — and how many files change beside it (`update parse in lib.rs and 2 more
@@ -250,8 +252,11 @@ fn infer_type(
     {
         return pick(&["feat", "fix"]);
     }
-    // Otherwise the type this repository uses most for these paths …
-    if let Some(t) = history.most_used(|t| allowed(t) && !matches!(t, "chore" | "feat")) {
+    // Otherwise the type this repository uses most for these paths: never `feat` (a
+    // modification adds nothing), and `chore` only for a change without source (a
+    // version bump's manifests and changelog, a dependency update): never for code …
+    let voted = |t: &str| allowed(t) && t != "feat" && (t != "chore" || source.is_empty());
+    if let Some(t) = history.most_used(voted) {
         return t.to_owned();
     }
     // … and with no history, a new public item is a feature too.
@@ -1252,8 +1257,21 @@ mod tests {
             kind_with(f(), &[], &[("refactor", 9), ("fix", 2)]),
             "refactor"
         );
-        // feat and chore are not the history's to give: a modification adds nothing.
+        // feat and chore are not the history's to give for code: a modification adds
+        // nothing, and code is never a chore.
         assert_eq!(kind_with(f(), &[("feat", 9), ("chore", 8)], &[]), "fix");
+        // A change without source takes the history's chore: a version bump's
+        // manifest, lock file and changelog, as the repository commits them.
+        let bump = || {
+            vec![
+                file(Modified, "CHANGELOG.md", None, &[]),
+                file(Modified, "Cargo.lock", None, &[]),
+                file(Modified, "Cargo.toml", None, &[]),
+            ]
+        };
+        assert_eq!(kind_with(bump(), &[("chore", 9), ("docs", 2)], &[]), "chore");
+        assert_eq!(kind_with(bump(), &[("feat", 9)], &[]), "build");
+        assert_eq!(kind_with(bump(), &[], &[]), "build");
         // Ties go to the type that sorts first.
         assert_eq!(kind_with(f(), &[("perf", 2), ("fix", 2)], &[]), "fix");
         // A new file is a feature whatever the history says.

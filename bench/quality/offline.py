@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""The offline draft over a whole history (docs/quality.md, "The offline draft over whole
+histories"): every non-merge commit of a repository whose subject follows Conventional
+Commits is replayed in one scratch clone (checked out at its first parent, the commit's
+tree staged with `git read-tree -m -u`), drafted by the real `jitcommit-draft` hook with
+no model, and scored against the human subject: type agreement, ROUGE-L of the summary,
+and the confusion of types. No model, no server: a few hundred commits take a minute or
+two. Python 3's standard library only.
+
+    python3 bench/quality/offline.py --bin-dir target/release --source /path/to/repo \
+        [--range A..B] [--limit N] [--out results.json]
+"""
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import score  # noqa: E402
+
+# git's comment block as `git commit` leaves it for prepare-commit-msg.
+COMMENT_BLOCK = (
+    "\n# Please enter the commit message for your changes. Lines starting\n"
+    "# with '#' will be ignored, and an empty message aborts the commit.\n#\n"
+)
+
+
+def git(repo, *args, env=None, check=True):
+    r = subprocess.run(["git", "-C", repo, *args], capture_output=True, env=env)
+    if check and r.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)}: {r.stderr.decode(errors='replace')}")
+    return r.stdout.decode(errors="replace")
+
+
+def hermetic_env(home):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("GIT_", "JITCOMMIT_"))}
+    env.update({
+        "HOME": home,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.path.join(home, ".gitconfig"),
+        "GIT_EDITOR": "vi",
+        "LC_ALL": "C",
+    })
+    return env
+
+
+def cases(source, rng, limit):
+    """(commit, human subject) of every non-merge commit with a parent whose subject
+    parses as Conventional Commits, oldest first."""
+    args = ["log", "--no-merges", "--reverse", "--format=%H%x00%P%x00%s"]
+    args.append(rng or "HEAD")
+    out = []
+    for line in git(source, *args).splitlines():
+        c, parents, subject = line.split("\x00", 2)
+        if not parents:
+            continue
+        if score.parse(subject + "\n")["type"] is None:
+            continue
+        out.append((c, subject))
+    return out[-limit:] if limit else out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bin-dir", required=True, help="directory holding jitcommit-draft")
+    ap.add_argument("--source", required=True, help="the repository whose history is replayed")
+    ap.add_argument("--range", help="revision range (default: all of HEAD)")
+    ap.add_argument("--limit", type=int, default=0, help="only the last N commits")
+    ap.add_argument("--out", help="write every result as JSON here")
+    a = ap.parse_args()
+
+    draft = os.path.join(os.path.abspath(a.bin_dir), "jitcommit-draft")
+    todo = cases(a.source, a.range, a.limit)
+    results = []
+    t0 = time.time()
+    with tempfile.TemporaryDirectory(prefix="jitcommit-offline-") as work:
+        home = os.path.join(work, "home")
+        os.makedirs(home)
+        env = hermetic_env(home)
+        repo = os.path.join(work, "repo")
+        subprocess.run(["git", "clone", "-q", "--no-checkout", a.source, repo], check=True, env=env)
+        git(repo, "config", "user.name", "bench", env=env)
+        git(repo, "config", "user.email", "bench@example.invalid", env=env)
+        msg = os.path.join(repo, ".git", "COMMIT_EDITMSG")
+        for c, subject in todo:
+            git(repo, "checkout", "-q", "-f", "--detach", c + "^", env=env)
+            git(repo, "clean", "-qfdx", env=env)
+            git(repo, "read-tree", "-m", "-u", "HEAD", c, env=env)
+            with open(msg, "w", encoding="utf-8") as f:
+                f.write(COMMENT_BLOCK)
+            r = subprocess.run([draft, ".git/COMMIT_EDITMSG"], cwd=repo, env=env,
+                               capture_output=True)
+            with open(msg, encoding="utf-8", errors="replace") as f:
+                text = score.strip_comments(f.read())
+            got = score.parse(text)
+            human = score.parse(subject + "\n")
+            results.append({
+                "commit": c[:7],
+                "human": subject,
+                "draft": text.splitlines()[0] if text.strip() else "",
+                "type_human": human["type"],
+                "type_draft": got["type"],
+                "rouge_l": score.rouge_l(got["summary"] or "", human["summary"] or ""),
+                "files": len(git(repo, "diff", "--cached", "--name-only", env=env).splitlines()),
+                "hook_exit": r.returncode,
+            })
+    secs = time.time() - t0
+    n = len(results)
+    if not n:
+        print("no commits replayed")
+        return 1
+    agree = sum(r["type_human"] == r["type_draft"] for r in results)
+    rouge = sum(r["rouge_l"] for r in results) / n
+    print(f"commits: {n} ({secs:.0f} s)")
+    print(f"type agreement: {agree} of {n} ({100 * agree / n:.1f}%)")
+    print(f"ROUGE-L of the summary (mean): {rouge:.3f}")
+    conf = collections.Counter((r["type_human"], r["type_draft"]) for r in results)
+    humans = collections.Counter(r["type_human"] for r in results)
+    print("\nhuman type: n, agreement, what the draft said instead (most often first)")
+    for t, m in humans.most_common():
+        ok = conf[(t, t)]
+        other = collections.Counter({d: k for (h, d), k in conf.items() if h == t and d != t})
+        shown = ", ".join(f"{d} {k}" for d, k in other.most_common(4))
+        print(f"  {t:9} {m:4}  {100 * ok / m:5.1f}%  {shown}")
+    if a.out:
+        with open(a.out, "w", encoding="utf-8") as f:
+            json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
