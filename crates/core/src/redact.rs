@@ -1256,8 +1256,10 @@ mod tests {
                 }
                 text.push_str(glue);
             }
+            // `holds_keyword` is not asserted here: once this line has built the
+            // automaton, it answers with the automaton itself. Its switch from one
+            // search to the other is the next test's.
             proptest::prop_assert_eq!(search_keywords(&text), prefilter().ac.is_match(&text), "{:?}", text);
-            proptest::prop_assert_eq!(holds_keyword(&text), prefilter().ac.is_match(&text), "{:?}", text);
         }
     }
 
