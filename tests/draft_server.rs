@@ -447,3 +447,44 @@ fn a_server_slow_to_describe_itself_costs_at_most_the_short_timeouts() {
     assert!(budget_line(&err).contains("from the settings"), "{err}");
     assert_eq!(server.all_requests().len(), 3, "{:?}", paths(&server));
 }
+
+#[test]
+fn a_draft_that_loops_gets_a_repair_whose_grammar_refuses_the_word() {
+    // What SmolLM2-135M wrote for cocogitto's ce24789: every bullet `no, no, no`.
+    const LOOP: &str = r#"{"bullets":{"src/lib.rs":"no, no, no greet"},"summary":"add greet with hello","type":"feat","scope":null,"breaking_change":null}"#;
+    let r = repo_with_change();
+    let server = serve(
+        servers::llama_cpp_python(4),
+        vec![Script::answer(LOOP), Script::answer(GOOD)],
+    );
+    let err = commit(&r, &server, "openai");
+    assert_eq!(used(&err), Some("model-repaired"), "{err}");
+    assert!(
+        err.contains("jitcommit-draft: the repair's grammar refuses no"),
+        "{err}"
+    );
+    let chats = server.requests();
+    assert_eq!(chats.len(), 2, "{:?}", paths(&server));
+    let what = |req: &Recorded| {
+        let p = schema_of(req)["properties"]["bullets"]["properties"]["src/lib.rs"]["pattern"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        regex::Regex::new(&p).unwrap()
+    };
+    let (first, repair) = (what(&chats[0]), what(&chats[1]));
+    assert!(first.is_match("no greet for the lib"));
+    assert!(!repair.is_match("no greet for the lib"));
+    assert!(repair.is_match("greet with hello from the lib"));
+    // The repair's text is the fresh prompt and the checks that failed.
+    assert!(
+        text(&chats[1]).contains("repeats a word"),
+        "{}",
+        text(&chats[1])
+    );
+    assert!(
+        r.last_message().starts_with("feat: add a greeting"),
+        "{}",
+        r.last_message()
+    );
+}

@@ -73,11 +73,20 @@ impl WordPatterns {
     /// style`). Allowing them where none follows another instead kept the model's
     /// drafts as often and agreed with the human's type less often (docs/quality.md).
     pub fn new(bank: &[String], types: &[String]) -> WordPatterns {
+        WordPatterns::refusing(bank, types, &[])
+    }
+
+    /// [`WordPatterns::new`] without the words whose [`word_stem`] is in `refused`
+    /// (bank, function words and verbs alike; a summary still opens with any verb): a
+    /// repair request's grammar, after a draft looped on one word
+    /// ([`crate::rules::quality::looped_words`]), cannot write the loop again.
+    pub fn refusing(bank: &[String], types: &[String], refused: &[String]) -> WordPatterns {
         let mut seen = std::collections::HashSet::new();
+        let refused = |w: &str| refused.iter().any(|r| *r == word_stem(w));
         let banked: Vec<&str> = bank
             .iter()
             .map(String::as_str)
-            .filter(|w| seen.insert(*w))
+            .filter(|w| !refused(w) && seen.insert(*w))
             .collect();
         seen.extend(DEFAULT_TYPES.iter().copied());
         seen.extend(types.iter().map(String::as_str));
@@ -88,7 +97,7 @@ impl WordPatterns {
                     .iter()
                     .chain(SUMMARY_VERBS)
                     .copied()
-                    .filter(|w| seen.insert(*w)),
+                    .filter(|w| !refused(w) && seen.insert(*w)),
             )
             .map(regex_literal)
             .collect();
@@ -98,6 +107,14 @@ impl WordPatterns {
             what: format!("^{word}(,? {word}){{2,24}}$"),
         }
     }
+}
+
+/// A word as the loop check compares it: lower case, without a possessive, a plural
+/// `s` or a final `e` (`Crates`, `crate's` and `crate` are one word).
+pub fn word_stem(w: &str) -> String {
+    let w = w.to_lowercase();
+    let stem = w.trim_end_matches("'s").trim_end_matches('s');
+    stem.strip_suffix('e').unwrap_or(stem).to_owned()
 }
 
 /// One of `words` (each a pattern literal), maybe with its plural (`-es` after `s`,
@@ -734,6 +751,33 @@ mod tests {
             repair_summary(&long, "feat", &c, Some(20)).chars().count(),
             20
         );
+    }
+
+    #[test]
+    fn a_repair_grammar_refuses_the_words_a_draft_looped_on() {
+        let bank = vec!["crates".to_owned(), "cache".to_owned(), "order".to_owned()];
+        let words = |refused: &[&str]| {
+            let refused: Vec<String> = refused.iter().map(|w| word_stem(w)).collect();
+            let p = WordPatterns::refusing(&bank, &[], &refused);
+            (
+                regex::Regex::new(&p.summary).unwrap(),
+                regex::Regex::new(&p.what).unwrap(),
+            )
+        };
+        let (summary, what) = words(&[]);
+        assert!(what.is_match("no cache for the crates"));
+        assert!(summary.is_match("fix the order of crates"));
+        // A function word, a bank word in any of its forms, and nothing else.
+        let (summary, what) = words(&["no", "Crate's"]);
+        assert!(!what.is_match("no cache for the crates"));
+        assert!(!what.is_match("order the crate"));
+        assert!(what.is_match("order the cache"));
+        assert!(!summary.is_match("fix the order of crates"));
+        assert!(summary.is_match("fix the order of the cache"));
+        // The summary still opens with any verb.
+        let (summary, _) = words(&["fix"]);
+        assert!(summary.is_match("fix the order of the cache"));
+        assert!(!summary.is_match("fix the fix of the cache"));
     }
 
     #[test]

@@ -520,6 +520,9 @@ fn draft(
         .collect();
     let mut latency = Duration::ZERO;
     let mut user = p.user.clone();
+    let mut schema = p.schema.clone();
+    // The words the first answer looped on, which the repair's grammar refuses.
+    let mut looped: Vec<String> = Vec::new();
     // The prompt's own fixed wording, which a draft must not echo as its content.
     let fixed_texts = [prompt::CORE_INSTRUCTIONS, REPAIR_HEAD, REPAIR_TAIL];
     let evidence = quality::Evidence::new(&state, &fixed_texts);
@@ -527,7 +530,7 @@ fn draft(
         if Instant::now() >= deadline {
             return offline_draft("the deadline passed".to_owned());
         }
-        let reply = match client.draft(&p.system, &user, &p.schema, deadline) {
+        let reply = match client.draft(&p.system, &user, &schema, deadline) {
             Ok(r) => r,
             Err(e) => return offline_draft(e.to_string()),
         };
@@ -548,6 +551,13 @@ fn draft(
                     let mut findings = rules::check(&text, &conv, Some(&paths));
                     let gate = quality::check_draft(&text, &evidence);
                     gate_failed = !gate.is_empty();
+                    if gate_failed {
+                        looped = quality::looped_words(
+                            std::iter::once(m.subject.summary.as_str())
+                                .chain(m.bullets.iter().map(|b| b.what_why.as_str()))
+                                .chain(m.trailers.iter().map(|t| t.value.as_str())),
+                        );
+                    }
                     findings.extend(gate);
                     if findings.is_empty() {
                         return Ok(Drafted::Model {
@@ -576,6 +586,13 @@ fn draft(
                 problems.join(" | ")
             ));
             user = repair_prompt(&p.user, &problems);
+            if !looped.is_empty() {
+                debug(&format!(
+                    "jitcommit-draft: the repair's grammar refuses {}",
+                    looped.join(", ")
+                ));
+                schema = prompt::output_schema_refusing(&p.structure, &looped);
+            }
         } else {
             let what = if gate_failed {
                 "failed the draft-quality gate"

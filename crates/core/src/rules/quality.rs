@@ -13,7 +13,7 @@ use super::{Finding, RuleInfo};
 use crate::config::DEFAULT_TYPES;
 use crate::message::{Pos, Spanned, parse};
 use crate::repo::StagedState;
-use crate::structure::has_words;
+use crate::structure::{has_words, word_stem};
 
 #[doc = include_str!("docs/draft-quality.md")]
 pub const DRAFT_QUALITY: RuleInfo = RuleInfo {
@@ -125,35 +125,62 @@ fn is_type_list(value: &str) -> bool {
 /// `refactor refactor refactores`, `crates, cratess, caches, cratess, …`): the same
 /// word twice in a row, or one word that is not a function word three times or more
 /// and a third of the words at least.
-/// A word is compared without case, its plural endings and a final `e`.
+/// A word is compared without case, its plural endings and a final `e`
+/// ([`word_stem`]).
 fn repeats_a_word(value: &str) -> bool {
+    !looped(value).is_empty()
+}
+
+/// The stems ([`word_stem`]) `value` loops on, in order; empty when it does not loop
+/// ([`repeats_a_word`]).
+fn looped(value: &str) -> Vec<String> {
     let words: Vec<(String, String)> = value
         .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '\'')
         .filter(|w| !w.is_empty())
-        .map(|w| {
-            let w = w.to_lowercase();
-            let stem = w.trim_end_matches("'s").trim_end_matches('s');
-            let stem = stem.strip_suffix('e').unwrap_or(stem).to_owned();
-            (w, stem)
-        })
+        .map(|w| (w.to_lowercase(), word_stem(w)))
         .collect();
     let content =
         |w: &str, stem: &str| stem.len() > 1 && !crate::structure::FUNCTION_WORDS.contains(&w);
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |stem: &str| {
+        if !out.iter().any(|s| s == stem) {
+            out.push(stem.to_owned());
+        }
+    };
     // The same word twice (`no, no, no`), or two forms of one content word.
-    if words.windows(2).any(|p| {
-        p[0].0 == p[1].0
+    for p in words.windows(2) {
+        if p[0].0 == p[1].0
             || (p[0].1 == p[1].1 && content(&p[0].0, &p[0].1) && content(&p[1].0, &p[1].1))
-    }) {
-        return true;
+        {
+            add(&p[0].1);
+        }
     }
-    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for (w, stem) in &words {
         if content(w, stem) {
             *counts.entry(stem).or_default() += 1;
         }
     }
     // A long human description may name its subject thrice; a loop fills a third.
-    counts.values().any(|&n| n >= 3 && n * 3 >= words.len())
+    for (stem, &n) in &counts {
+        if n >= 3 && n * 3 >= words.len() {
+            add(stem);
+        }
+    }
+    out
+}
+
+/// The stems the texts of a draft (its summary, each bullet's what-and-why, its
+/// breaking note) loop on, each once: what a repair request's grammar refuses
+/// ([`crate::prompt::output_schema_refusing`]), so the loop cannot come back.
+pub fn looped_words<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for stem in texts.into_iter().flat_map(looped) {
+        if !out.contains(&stem) {
+            out.push(stem);
+        }
+    }
+    out
 }
 
 /// The summary needs at least this many words of letters.
@@ -443,6 +470,30 @@ mod tests {
                 "{subject:?} passed: {f:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_loop_names_the_words_it_loops_on() {
+        assert_eq!(looped_words(["no, no, no"]), ["no"]);
+        assert_eq!(
+            looped_words(["update crates crates", "crates, cratess, caches, cratess"]),
+            ["crat"]
+        );
+        assert_eq!(
+            looped_words([
+                "CACHE_BYTES, CACHE_BYTES and more",
+                "order, type, type, order"
+            ]),
+            ["cache_byt", "typ"]
+        );
+        // A word thrice in a long text is no loop; words that do not loop are not named.
+        assert!(
+            looped_words([
+                "the cache keeps the cache small so that the cache is read once per commit",
+                "greet new users with a welcome",
+            ])
+            .is_empty()
+        );
     }
 
     #[test]
