@@ -1324,7 +1324,7 @@ mod tests {
         // A private item and ten lines added, none removed: a feature, whatever the
         // history says of the path.
         assert_eq!(kind_with(vec![grown("")], &[("perf", 9)], &[]), "feat");
-        // Two lines removed for eleven added is a rework: the history decides.
+        // Two lines removed for ten added is a rework: the history decides.
         assert_eq!(
             kind_with(vec![grown("-    a();\n-    b();\n")], &[("perf", 9)], &[]),
             "perf"
