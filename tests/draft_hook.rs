@@ -38,6 +38,71 @@ fn plain_commit_gets_the_offline_draft_above_gits_comments() {
     assert!(!msg.contains("jitcommit:"), "the footer is stripped: {msg}");
 }
 
+/// Commits what is staged with `message` as the repository's own history, hooks skipped.
+fn commit_as(r: &Repo, message: &str) {
+    r.git(&["commit", "-q", "--no-verify", "-m", message]);
+}
+
+#[test]
+fn the_offline_type_reads_the_history_and_what_the_change_adds() {
+    let r = Repo::new();
+    // A repository that commits its version bumps as chores.
+    for v in ["0.1.0", "0.2.0"] {
+        stage(
+            &r,
+            "Cargo.toml",
+            &format!("[package]\nname = \"r\"\nversion = \"{v}\"\n"),
+        );
+        stage(&r, "CHANGELOG.md", &format!("# Changelog\n\n## {v}\n"));
+        commit_as(&r, &format!("chore(version): {v}"));
+    }
+    stage(
+        &r,
+        "Cargo.toml",
+        "[package]\nname = \"r\"\nversion = \"0.3.0\"\n",
+    );
+    stage(&r, "CHANGELOG.md", "# Changelog\n\n## 0.3.0\n");
+    let err = r.ok(&["commit"]);
+    assert_eq!(used(&err), Some("offline"), "{err}");
+    let first = r.shown()[0].lines().next().unwrap().to_owned();
+    assert!(
+        first.starts_with("chore"),
+        "a bump, as this history commits one: {first}"
+    );
+
+    // Code this history calls perf work: a change that mostly adds code and defines
+    // something new is a feature all the same.
+    let body = "fn old() -> u32 {\n    1\n}\n";
+    stage(&r, "src/lib.rs", body);
+    commit_as(&r, "perf: start the library");
+    stage(
+        &r,
+        "src/lib.rs",
+        &format!("{body}fn old_twice() -> u32 {{\n    2\n}}\n"),
+    );
+    commit_as(&r, "perf: a second old function");
+    let grown: String = (0..6)
+        .map(|i| format!("fn added_{i}() -> u32 {{\n    {i}\n}}\n"))
+        .collect();
+    stage(
+        &r,
+        "src/lib.rs",
+        &format!("{body}fn old_twice() -> u32 {{\n    2\n}}\n{grown}"),
+    );
+    r.ok(&["commit"]);
+    let first = r.shown()[1].lines().next().unwrap().to_owned();
+    assert!(first.starts_with("feat"), "{first}");
+    // A rework of the same code keeps the history's type.
+    stage(
+        &r,
+        "src/lib.rs",
+        &format!("{body}fn old_twice() -> u32 {{\n    3\n}}\n{grown}"),
+    );
+    r.ok(&["commit"]);
+    let first = r.shown()[2].lines().next().unwrap().to_owned();
+    assert!(first.starts_with("perf"), "{first}");
+}
+
 #[test]
 fn the_offline_summary_is_a_sentence_named_test_or_a_new_heading() {
     let r = Repo::new();
