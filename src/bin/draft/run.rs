@@ -520,8 +520,8 @@ fn draft(
         .collect();
     let mut latency = Duration::ZERO;
     let mut user = p.user.clone();
-    let mut schema = p.schema.clone();
-    // The words the first answer looped on, which the repair's grammar refuses.
+    // After a loop, the repair's schema: its grammar refuses the words looped on.
+    let mut repair_schema: Option<serde_json::Value> = None;
     let mut looped: Vec<String> = Vec::new();
     // The prompt's own fixed wording, which a draft must not echo as its content.
     let fixed_texts = [prompt::CORE_INSTRUCTIONS, REPAIR_HEAD, REPAIR_TAIL];
@@ -530,7 +530,8 @@ fn draft(
         if Instant::now() >= deadline {
             return offline_draft("the deadline passed".to_owned());
         }
-        let reply = match client.draft(&p.system, &user, &schema, deadline) {
+        let schema = repair_schema.as_ref().unwrap_or(&p.schema);
+        let reply = match client.draft(&p.system, &user, schema, deadline) {
             Ok(r) => r,
             Err(e) => return offline_draft(e.to_string()),
         };
@@ -541,6 +542,8 @@ fn draft(
             Ok(json) => match p.structure.assemble(&conv, &json) {
                 Err(missing) => missing,
                 Ok(mut m) => {
+                    // The model's own trailer (its breaking note) comes before the user's.
+                    let own_trailers = m.trailers.len();
                     if let Some(words) = keep {
                         // The user's words and trailers, after the model's breaking note.
                         let (prose, trailers) = user_words(words);
@@ -555,7 +558,7 @@ fn draft(
                         looped = quality::looped_words(
                             std::iter::once(m.subject.summary.as_str())
                                 .chain(m.bullets.iter().map(|b| b.what_why.as_str()))
-                                .chain(m.trailers.iter().map(|t| t.value.as_str())),
+                                .chain(m.trailers[..own_trailers].iter().map(|t| t.value.as_str())),
                         );
                     }
                     findings.extend(gate);
@@ -591,7 +594,7 @@ fn draft(
                     "jitcommit-draft: the repair's grammar refuses {}",
                     looped.join(", ")
                 ));
-                schema = prompt::output_schema_refusing(&p.structure, &looped);
+                repair_schema = Some(prompt::output_schema_refusing(&p.structure, &looped));
             }
         } else {
             let what = if gate_failed {

@@ -128,12 +128,14 @@ fn is_type_list(value: &str) -> bool {
 /// A word is compared without case, its plural endings and a final `e`
 /// ([`word_stem`]).
 fn repeats_a_word(value: &str) -> bool {
-    !looped(value).is_empty()
+    let mut stems = Vec::new();
+    looped(value, &mut stems);
+    !stems.is_empty()
 }
 
-/// The stems ([`word_stem`]) `value` loops on, in order; empty when it does not loop
-/// ([`repeats_a_word`]).
-fn looped(value: &str) -> Vec<String> {
+/// Adds the stems ([`word_stem`]) `value` loops on to `out`, each once, in order;
+/// none when it does not loop ([`repeats_a_word`]).
+fn looped(value: &str, out: &mut Vec<String>) {
     let words: Vec<(String, String)> = value
         .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '\'')
         .filter(|w| !w.is_empty())
@@ -141,7 +143,6 @@ fn looped(value: &str) -> Vec<String> {
         .collect();
     let content =
         |w: &str, stem: &str| stem.len() > 1 && !crate::structure::FUNCTION_WORDS.contains(&w);
-    let mut out: Vec<String> = Vec::new();
     let mut add = |stem: &str| {
         if !out.iter().any(|s| s == stem) {
             out.push(stem.to_owned());
@@ -167,7 +168,6 @@ fn looped(value: &str) -> Vec<String> {
             add(stem);
         }
     }
-    out
 }
 
 /// The stems the texts of a draft (its summary, each bullet's what-and-why, its
@@ -175,10 +175,8 @@ fn looped(value: &str) -> Vec<String> {
 /// ([`crate::prompt::output_schema_refusing`]), so the loop cannot come back.
 pub fn looped_words<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for stem in texts.into_iter().flat_map(looped) {
-        if !out.contains(&stem) {
-            out.push(stem);
-        }
+    for text in texts {
+        looped(text, &mut out);
     }
     out
 }
