@@ -15,7 +15,6 @@ import argparse
 import collections
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -23,19 +22,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import score  # noqa: E402
-
-# git's comment block as `git commit` leaves it for prepare-commit-msg.
-COMMENT_BLOCK = (
-    "\n# Please enter the commit message for your changes. Lines starting\n"
-    "# with '#' will be ignored, and an empty message aborts the commit.\n#\n"
-)
-
-
-def git(repo, *args, env=None, check=True):
-    r = subprocess.run(["git", "-C", repo, *args], capture_output=True, env=env)
-    if check and r.returncode != 0:
-        raise RuntimeError(f"git {' '.join(args)}: {r.stderr.decode(errors='replace')}")
-    return r.stdout.decode(errors="replace")
+from run import git, run_hook  # noqa: E402  (the model bench's git and hook runners)
 
 
 def hermetic_env(home):
@@ -57,7 +44,7 @@ def cases(source, rng, limit):
     args = ["log", "--no-merges", "--reverse", "--format=%H%x00%P%x00%s"]
     args.append(rng or "HEAD")
     out = []
-    for line in git(source, *args).splitlines():
+    for line in git(*args, cwd=source).splitlines():
         c, parents, subject = line.split("\x00", 2)
         if not parents:
             continue
@@ -76,7 +63,7 @@ def main():
     ap.add_argument("--out", help="write every result as JSON here")
     a = ap.parse_args()
 
-    draft = os.path.join(os.path.abspath(a.bin_dir), "jitcommit-draft")
+    bin_dir = os.path.abspath(a.bin_dir)
     todo = cases(a.source, a.range, a.limit)
     results = []
     t0 = time.time()
@@ -85,20 +72,15 @@ def main():
         os.makedirs(home)
         env = hermetic_env(home)
         repo = os.path.join(work, "repo")
-        subprocess.run(["git", "clone", "-q", "--no-checkout", a.source, repo], check=True, env=env)
-        git(repo, "config", "user.name", "bench", env=env)
-        git(repo, "config", "user.email", "bench@example.invalid", env=env)
-        msg = os.path.join(repo, ".git", "COMMIT_EDITMSG")
+        git("clone", "-q", "--no-checkout", a.source, repo, env=env)
+        git("config", "user.name", "bench", cwd=repo, env=env)
+        git("config", "user.email", "bench@example.invalid", cwd=repo, env=env)
         for c, subject in todo:
-            git(repo, "checkout", "-q", "-f", "--detach", c + "^", env=env)
-            git(repo, "clean", "-qfdx", env=env)
-            git(repo, "read-tree", "-m", "-u", "HEAD", c, env=env)
-            with open(msg, "w", encoding="utf-8") as f:
-                f.write(COMMENT_BLOCK)
-            r = subprocess.run([draft, ".git/COMMIT_EDITMSG"], cwd=repo, env=env,
-                               capture_output=True)
-            with open(msg, encoding="utf-8", errors="replace") as f:
-                text = score.strip_comments(f.read())
+            git("checkout", "-q", "-f", "--detach", c + "^", cwd=repo, env=env)
+            git("clean", "-qfdx", cwd=repo, env=env)
+            git("read-tree", "-m", "-u", "HEAD", c, cwd=repo, env=env)
+            r = run_hook(bin_dir, repo, env)
+            text = r["message"]
             got = score.parse(text)
             human = score.parse(subject + "\n")
             results.append({
@@ -108,8 +90,9 @@ def main():
                 "type_human": human["type"],
                 "type_draft": got["type"],
                 "rouge_l": score.rouge_l(got["summary"] or "", human["summary"] or ""),
-                "files": len(git(repo, "diff", "--cached", "--name-only", env=env).splitlines()),
-                "hook_exit": r.returncode,
+                "files": len(git("diff", "--cached", "--name-only", cwd=repo,
+                                 env=env).splitlines()),
+                "hook_exit": r["exit"],
             })
     secs = time.time() - t0
     n = len(results)
