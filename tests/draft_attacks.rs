@@ -23,6 +23,22 @@ fn all_sent(reqs: &[Recorded]) -> String {
     reqs.iter().map(|r| r.body_text.as_str()).collect()
 }
 
+/// Commits what is staged with a llama.cpp server that fails every chat request and
+/// returns every request body it saw, which held the grammar's word patterns.
+fn sent_to_llama_cpp(r: &Repo) -> String {
+    use jitcommit_testkit::model_server::servers;
+    let server =
+        ModelServer::with_routes(servers::llama_cpp(8192, 4), vec![Script::Status(500); 3]);
+    r.use_model(&server.url(), "openai");
+    r.ok(&["commit", "--no-edit"]);
+    let sent = all_sent(&server.requests());
+    assert!(
+        sent.contains("\"pattern\""),
+        "the grammar was sent:\n{sent}"
+    );
+    sent
+}
+
 /// Commits what is staged with a model that fails (one request, then offline) and
 /// returns every request body the server saw.
 fn sent_for(r: &Repo, extra: &[&str]) -> (String, usize) {
@@ -501,7 +517,6 @@ fn intent_mode_never_replaces_what_the_user_wrote() {
 /// them, while the change's harmless words do.
 #[test]
 fn no_secret_leaves_through_the_grammar_of_a_llama_cpp_server() {
-    use jitcommit_testkit::model_server::servers;
     let r = Repo::new();
     write(
         &r.dir,
@@ -511,15 +526,7 @@ fn no_secret_leaves_through_the_grammar_of_a_llama_cpp_server() {
     write(&r.dir, "app/settings.ini", "[db]\npassword = swordfish\n");
     write(&r.dir, "keys/sk_live_51HaBcDeFgHiJkLmN.txt", "x\n");
     r.git(&["add", "."]);
-    let server =
-        ModelServer::with_routes(servers::llama_cpp(8192, 4), vec![Script::Status(500); 3]);
-    r.use_model(&server.url(), "openai");
-    r.ok(&["commit", "--no-edit"]);
-    let sent = all_sent(&server.requests());
-    assert!(
-        sent.contains("\"pattern\""),
-        "the grammar was sent:\n{sent}"
-    );
+    let sent = sent_to_llama_cpp(&r);
     assert!(
         sent.contains("harmless_counter"),
         "the bank was sent:\n{sent}"
@@ -533,7 +540,6 @@ fn no_secret_leaves_through_the_grammar_of_a_llama_cpp_server() {
 /// removes reach the contract's list of breaking evidence.
 #[test]
 fn files_the_prompt_withholds_give_the_grammar_and_the_contract_no_words() {
-    use jitcommit_testkit::model_server::servers;
     let r = Repo::new();
     write(
         &r.dir,
@@ -559,15 +565,7 @@ fn files_the_prompt_withholds_give_the_grammar_and_the_contract_no_words() {
         "pub fn kept_entry() {}\npub fn visible_helper() {}\n",
     );
     r.git(&["add", "."]);
-    let server =
-        ModelServer::with_routes(servers::llama_cpp(8192, 4), vec![Script::Status(500); 3]);
-    r.use_model(&server.url(), "openai");
-    r.ok(&["commit", "--no-edit"]);
-    let sent = all_sent(&server.requests());
-    assert!(
-        sent.contains("\"pattern\""),
-        "the grammar was sent:\n{sent}"
-    );
+    let sent = sent_to_llama_cpp(&r);
     assert!(
         sent.contains("visible_helper"),
         "the bank was sent:\n{sent}"
