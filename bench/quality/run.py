@@ -29,6 +29,9 @@ import threading
 import time
 import urllib.parse
 
+# The generation endpoints: what sends the prompt to the model.
+CHAT_PATHS = ("/chat/completions", "/api/chat", "/api/generate", "/completions")
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import score  # noqa: E402
 
@@ -483,7 +486,15 @@ def report(results, total, a):
                   f"({pct(sum(d['fell_back'] for d in ds), n)}); model drafts "
                   f"{pct(n - sum(d['fell_back'] for d in ds), n)}")
             print(f"    requests / commit   mean {statistics.mean(reqs):.2f}, max {max(reqs)}, "
-                  f"one-request commits {pct(sum(x == 1 for x in reqs), n)}")
+                  f"one-request commits {pct(sum(x == 1 for x in reqs), n)} (every POST: "
+                  f"the prompt's token count too)")
+            chats = [sum(q["method"] == "POST" and q["path"].split("?")[0].endswith(CHAT_PATHS)
+                         for q in d["all_requests"]) for d in ds]
+            print(f"    chat requests       mean {statistics.mean(chats):.2f} per commit, "
+                  f"one-chat commits {pct(sum(x == 1 for x in chats), n)}")
+            tool = [d for d in mine if any("in the tool's words" in f for f in d["footer"])]
+            print(f"    the tool's bullets  {len(tool)} of {len(mine)} model drafts hold bullets in "
+                  f"the tool's words (the model's failed the gate)")
             statuses = {}
             for d in ds:
                 for q in d["all_requests"]:

@@ -50,8 +50,9 @@ FUNCTION_WORDS = _function_words()
 def repeats_a_word(text):
     """rules/quality.rs's repeats_a_word: one word twice in a row, or a word that is
     not a function word three times or more and a third of the words at least,
-    compared without case, plural endings and a final e."""
-    low = [w.lower() for w in re.split(r"[^0-9A-Za-z_']+", text) if w]
+    compared without case, plural endings and a final e; numbers are not words."""
+    # Numbers are no words (`+1 −1 lines`): only a word with a letter can loop.
+    low = [w.lower() for w in re.split(r"[^0-9A-Za-z_']+", text) if re.search("[A-Za-z]", w)]
     stems = [w.removesuffix("'s").rstrip("s").removesuffix("e") for w in low]
     content = [w not in FUNCTION_WORDS and len(s) > 1 for w, s in zip(low, stems)]
     if any(x == y for x, y in zip(low, low[1:])) or any(
