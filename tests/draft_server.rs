@@ -9,7 +9,7 @@
 mod draft_support;
 use draft_support::*;
 use jitcommit_testkit::model_server::{Meta, ModelServer, Recorded, Route, Script, servers};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
 const GOOD: &str = r#"{"type":"feat","scope":null,"breaking":false,"summary":"add a greeting","bullets":[{"verb":"Add","path":"src/lib.rs","what_why":"greet so that new users see a welcome"}]}"#;
@@ -94,7 +94,13 @@ fn llama_cpp_python_gets_exactly_one_chat_request_in_the_mode_it_takes() {
     // llama.cpp's grammar converter bounds strings: the lengths and the word patterns
     // go out, so a small model cannot run a string past the answer's limit or write
     // a summary that is not words; nothing else of the subset.
-    assert_eq!(schema["properties"]["summary"]["maxLength"], 56, "{schema}");
+    // The new file settles the type (`feat`): 72 less `feat(src)!: ` is 60.
+    assert_eq!(schema["properties"]["summary"]["maxLength"], 60, "{schema}");
+    assert_eq!(
+        schema["properties"]["type"]["enum"],
+        json!(["feat"]),
+        "{schema}"
+    );
     // The summary opens with a verb and takes the change's own words: the staged
     // file's stem and its identifiers, not its language's keywords.
     let pattern = schema["properties"]["summary"]["pattern"].as_str().unwrap();
@@ -123,7 +129,7 @@ fn llama_cpp_python_gets_exactly_one_chat_request_in_the_mode_it_takes() {
     );
     // The contract the model reads shows the schema without the patterns.
     let user = chats[0].body["messages"][1]["content"].as_str().unwrap();
-    assert!(user.contains("\"maxLength\":56"), "{user}");
+    assert!(user.contains("\"maxLength\":60"), "{user}");
     assert!(!user.contains("pattern"), "{user}");
     assert!(
         paths(&server).contains(&"GET /v1/models".to_owned()),
@@ -449,9 +455,10 @@ fn a_server_slow_to_describe_itself_costs_at_most_the_short_timeouts() {
 }
 
 #[test]
-fn a_draft_that_loops_gets_a_repair_whose_grammar_refuses_the_word() {
-    // What SmolLM2-135M wrote for cocogitto's ce24789: every bullet `no, no, no`.
-    const LOOP: &str = r#"{"bullets":{"src/lib.rs":"no, no, no greet"},"summary":"add greet with hello","type":"feat","scope":null,"breaking_change":null}"#;
+fn a_summary_that_loops_gets_a_repair_whose_grammar_refuses_the_word() {
+    // SmolLM2-135M's loops (cocogitto's 0438ea6 and ce24789: `no, no, no`), here in
+    // the summary, which only the model can word.
+    const LOOP: &str = r#"{"bullets":{"src/lib.rs":"greet with hello"},"summary":"add no, no, no greet","type":"feat","scope":null,"breaking_change":null}"#;
     let r = repo_with_change();
     let server = serve(
         servers::llama_cpp_python(4),
@@ -465,17 +472,17 @@ fn a_draft_that_loops_gets_a_repair_whose_grammar_refuses_the_word() {
     );
     let chats = server.requests();
     assert_eq!(chats.len(), 2, "{:?}", paths(&server));
-    let what = |req: &Recorded| {
-        let p = schema_of(req)["properties"]["bullets"]["properties"]["src/lib.rs"]["pattern"]
+    let summary = |req: &Recorded| {
+        let p = schema_of(req)["properties"]["summary"]["pattern"]
             .as_str()
             .unwrap()
             .to_owned();
         regex::Regex::new(&p).unwrap()
     };
-    let (first, repair) = (what(&chats[0]), what(&chats[1]));
-    assert!(first.is_match("no greet for the lib"));
-    assert!(!repair.is_match("no greet for the lib"));
-    assert!(repair.is_match("greet with hello from the lib"));
+    let (first, repair) = (summary(&chats[0]), summary(&chats[1]));
+    assert!(first.is_match("add no greet for the lib"));
+    assert!(!repair.is_match("add no greet for the lib"));
+    assert!(repair.is_match("add greet with hello to the lib"));
     // The repair's text is the fresh prompt and the checks that failed.
     assert!(
         text(&chats[1]).contains("repeats a word"),
@@ -487,4 +494,31 @@ fn a_draft_that_loops_gets_a_repair_whose_grammar_refuses_the_word() {
         "{}",
         r.last_message()
     );
+}
+
+#[test]
+fn a_bullet_that_says_nothing_gets_the_tool_words_without_a_second_request() {
+    // What SmolLM2-135M wrote for cocogitto's bullets: a loop, and lists of the path's
+    // own words. The summary is the model's; the bullet takes the offline draft's
+    // description of the path, with no repair request.
+    for words in ["no, no, no", "src, lib", "up to no more than new"] {
+        let answer = format!(
+            r#"{{"bullets":{{"src/lib.rs":"{words}"}},"summary":"add a greeting for new users","type":"feat","scope":null,"breaking_change":null}}"#
+        );
+        let r = repo_with_change();
+        let server = serve(servers::llama_cpp_python(4), vec![Script::answer(&answer)]);
+        let err = commit(&r, &server, "openai");
+        assert_eq!(used(&err), Some("model"), "{words}: {err}");
+        assert!(err.contains("the tool's words"), "{err}");
+        assert_eq!(server.requests().len(), 1, "{:?}", paths(&server));
+        let msg = r.last_message();
+        assert!(
+            msg.starts_with(
+                "feat: add a greeting for new users\n\n- Add: src/lib.rs — new file with greet\n"
+            ),
+            "{words}: {msg}"
+        );
+        // The tool's description is a fact, with no placeholder left to fill.
+        assert!(!msg.contains("<why?>"), "{msg}");
+    }
 }

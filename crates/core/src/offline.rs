@@ -90,7 +90,7 @@ pub fn draft_in(
         return Err(OfflineError::NothingStaged);
     }
     let paths: Vec<String> = state.files.iter().map(|f| lossy(&f.change.path)).collect();
-    let kind = infer_type(state, &paths, conv, history);
+    let (kind, _) = infer_type(state, &paths, conv, history);
     let scope = scope
         .or_else(|| infer_scope(&paths, conv))
         .filter(|s| *s != kind);
@@ -200,19 +200,26 @@ fn settled_by_paths(state: &StagedState, paths: &[String]) -> Option<&'static [&
     }
 }
 
-/// The types a model draft of `state` may choose from: where the paths settle the
-/// type as `docs`, `ci` or `test` ([`settled_by_paths`]), that type alone (a change
-/// of documents only is no fix; offered `revert` beside `test`, SmolLM2-135M took
-/// it for a change of tests); otherwise the convention's list (empty: any type).
-/// Build files are left open: a fix is often a build file's change.
-pub fn type_choices(state: &StagedState, conv: &Convention) -> Vec<String> {
+/// The types a model draft of `state` may choose from. Where the change settles the
+/// type ([`infer_type`]: its paths, a new source file, code that mostly grows, a
+/// rename, `history`'s type for these paths), that type alone:
+/// what the repository determines is computed, not asked (SmolLM2-135M answered
+/// `refactor` whenever offered, docs/quality.md). Build files are left open (a fix is
+/// often a build file's change), and so is a change the rules can only guess at:
+/// then the convention's list (empty: any type).
+pub fn type_choices(state: &StagedState, conv: &Convention, history: &TypeHistory) -> Vec<String> {
     let paths: Vec<String> = state.files.iter().map(|f| lossy(&f.change.path)).collect();
-    match settled_by_paths(state, &paths) {
-        Some(wanted) if matches!(wanted.first(), Some(&("docs" | "ci" | "test"))) => {
-            vec![pick(conv, wanted)]
-        }
-        _ => conv.types.clone(),
+    match infer_type(state, &paths, conv, history) {
+        (kind, Guess::Settled) => vec![kind],
+        (_, Guess::Guessed) => conv.types.clone(),
     }
+}
+
+/// Whether [`infer_type`]'s type is settled by the change and the history, or a guess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Guess {
+    Settled,
+    Guessed,
 }
 
 fn infer_type(
@@ -220,11 +227,16 @@ fn infer_type(
     paths: &[String],
     conv: &Convention,
     history: &TypeHistory,
-) -> String {
+) -> (String, Guess) {
     let allowed = |t: &str| conv.allowed_type(t).is_some();
-    let pick = |wanted: &[&str]| pick(conv, wanted);
+    let settled = |wanted: &[&str]| (pick(conv, wanted), Guess::Settled);
     if let Some(wanted) = settled_by_paths(state, paths) {
-        return pick(wanted);
+        let how = if wanted.first() == Some(&"build") {
+            Guess::Guessed
+        } else {
+            Guess::Settled
+        };
+        return (pick(conv, wanted), how);
     }
     // Generated and vendored files say nothing about the kind of change: the rest decides.
     let (files, paths): (Vec<&FileDiff>, Vec<&String>) = state
@@ -244,34 +256,36 @@ fn infer_type(
     let kinds = || files.iter().map(|f| f.change.kind);
     if !source.is_empty() && kinds().all(|k| matches!(k, ChangeKind::Renamed | ChangeKind::Deleted))
     {
-        return pick(&["refactor", "chore"]);
+        return settled(&["refactor", "chore"]);
     }
     // New code: a new source file is a feature.
     if source
         .iter()
         .any(|f| matches!(f.change.kind, ChangeKind::Added | ChangeKind::Copied))
     {
-        return pick(&["feat", "fix"]);
+        return settled(&["feat", "fix"]);
     }
     // A change that mostly adds code, and defines something new in it, is a feature.
     if adds_code(&source) {
-        return pick(&["feat", "fix"]);
+        return settled(&["feat", "fix"]);
     }
     // Otherwise the type this repository uses most for these paths: never `feat` (a
     // modification adds nothing), and `chore` only for a change without source (a
     // version bump's manifests and changelog, a dependency update): never for code …
     let voted = |t: &str| allowed(t) && t != "feat" && (t != "chore" || source.is_empty());
     if let Some(t) = history.most_used(voted) {
-        return t.to_owned();
+        return (t.to_owned(), Guess::Settled);
     }
-    // … and with no history, a new public item is a feature too.
+    // … and with no history, a new public item is a feature too; a guess, as a
+    // renamed function is one.
+    let guess = |wanted: &[&str]| (pick(conv, wanted), Guess::Guessed);
     if source.iter().any(|f| !new_public_items(f).is_empty()) {
-        return pick(&["feat", "fix"]);
+        return guess(&["feat", "fix"]);
     }
     if no_source {
-        return pick(&["build", "chore"]);
+        return guess(&["build", "chore"]);
     }
-    pick(&["fix", "refactor", "feat"])
+    guess(&["fix", "refactor", "feat"])
 }
 
 /// How many times the removed lines a change's added source lines must be, at least,
@@ -1079,10 +1093,11 @@ mod tests {
     }
 
     #[test]
-    fn a_model_draft_chooses_the_type_only_where_the_paths_leave_it_open() {
+    fn a_model_draft_chooses_the_type_only_where_the_change_leaves_it_open() {
         use ChangeKind::*;
         let conv = Convention::default();
-        let choices = |files| type_choices(&state(files), &conv);
+        let none = TypeHistory::default();
+        let choices = |files| type_choices(&state(files), &conv, &none);
         assert_eq!(
             choices(vec![file(Modified, "docs/a.md", None, &[])]),
             ["docs"]
@@ -1098,7 +1113,22 @@ mod tests {
             choices(vec![file(Modified, ".github/workflows/ci.yml", None, &[])]),
             ["ci"]
         );
-        // Build files, source, or source beside tests: the convention's whole list.
+        // A new source file, a rename, and the history's type for these paths settle it.
+        assert_eq!(
+            choices(vec![file(Added, "src/new.rs", None, &[])]),
+            ["feat"]
+        );
+        assert_eq!(
+            choices(vec![file(Renamed, "src/b.rs", Some("src/a.rs"), &[])]),
+            ["refactor"]
+        );
+        let perf = TypeHistory {
+            exact: [("perf".to_owned(), 3), ("fix".to_owned(), 1)].into(),
+            near: Default::default(),
+        };
+        let lib = state(vec![file(Modified, "src/lib.rs", None, &[])]);
+        assert_eq!(type_choices(&lib, &conv, &perf), ["perf"]);
+        // Build files, or source the rules can only guess at: the convention's list.
         for files in [
             vec![file(Modified, "Cargo.toml", None, &[])],
             vec![file(Modified, "src/lib.rs", None, &[])],
@@ -1114,7 +1144,7 @@ mod tests {
         no_docs.types.retain(|t| t != "docs");
         let docs_only = state(vec![file(Modified, "docs/a.md", None, &[])]);
         assert_eq!(
-            type_choices(&docs_only, &no_docs),
+            type_choices(&docs_only, &no_docs, &none),
             [draft(&docs_only, &no_docs).unwrap().subject.kind]
         );
     }

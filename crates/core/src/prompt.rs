@@ -333,7 +333,7 @@ pub fn build(
     build_for(&PromptInput {
         state,
         conv,
-        structure: &Structure::new(state, conv, Vec::new(), &|_| None),
+        structure: &Structure::new(state, conv, &Default::default(), Vec::new(), &|_| None),
         intent,
         counter,
         store: &facts::Store::from_table(&conv.facts),

@@ -334,6 +334,10 @@ pub struct FixedBullet {
     pub target: Target,
     /// The schema's property name for this bullet's `what_why`.
     pub key: String,
+    /// The offline draft's description of the path, without its `<why?>`: what the
+    /// draft says when the model's words for this bullet fail the gate.
+    #[serde(skip)]
+    pub tool_words: String,
 }
 
 /// The tool's part of a model draft.
@@ -358,12 +362,14 @@ pub struct Structure {
 
 impl Structure {
     /// The structure of a draft for `state` under `conv`: the offline draft's bullets,
-    /// and the scopes `first` (the repository's `SCOPE` facts for the staged paths),
-    /// then [`scope_choices`] with manifests read through `read`. The offline draft is
-    /// computed once for both.
+    /// the types the change and `history` leave open
+    /// ([`crate::offline::type_choices`]), and the scopes `first` (the repository's
+    /// `SCOPE` facts for the staged paths), then [`scope_choices`] with manifests read
+    /// through `read`. The offline draft is computed once for both.
     pub fn new(
         state: &StagedState,
         conv: &Convention,
+        history: &crate::repo::TypeHistory,
         first: Vec<String>,
         read: &dyn Fn(&str) -> Option<String>,
     ) -> Structure {
@@ -384,14 +390,20 @@ impl Structure {
                     Target::Path(p) => p.clone(),
                     Target::Move { to, .. } => to.clone(),
                 };
+                let tool_words = b
+                    .what_why
+                    .strip_suffix(crate::offline::WHY_PLACEHOLDER)
+                    .map_or(b.what_why.as_str(), |w| w.trim_end().trim_end_matches(';'))
+                    .to_owned();
                 FixedBullet {
                     verb: b.verb,
                     target: b.target,
                     key: redact::redact_text(&path).text,
+                    tool_words,
                 }
             })
             .collect();
-        let types = crate::offline::type_choices(state, conv);
+        let types = crate::offline::type_choices(state, conv, history);
         let longest_type = if types.is_empty() {
             ANY_TYPE_CHARS
         } else {
@@ -426,6 +438,10 @@ impl Structure {
         let mut problems = Vec::new();
         let kind = if self.types.is_empty() {
             d.kind.trim().to_owned()
+        } else if let [settled] = self.types.as_slice() {
+            // The change settles the type: the tool's, whatever a server without the
+            // schema's grammar answered.
+            settled.clone()
         } else {
             match self
                 .types
@@ -983,7 +999,13 @@ mod tests {
             )
             .into(),
         });
-        let s = Structure::new(&state, &conv(), vec!["core".into()], &|_| None);
+        let s = Structure::new(
+            &state,
+            &conv(),
+            &Default::default(),
+            vec!["core".into()],
+            &|_| None,
+        );
         let summary = regex::Regex::new(&WordPatterns::new(&s.words, &s.types).summary).unwrap();
         for ok in [
             "match placeholders and breaking footers without regexes",
@@ -1060,7 +1082,9 @@ mod tests {
     fn assemble_fills_the_fixed_bullets_and_repairs_what_it_can() {
         let state = jitcommit_testkit_free_state(&["src/a.rs", "src/b.rs"]);
         let c = conv();
-        let s = Structure::new(&state, &c, vec!["src".into()], &|_| None);
+        let s = Structure::new(&state, &c, &Default::default(), vec!["src".into()], &|_| {
+            None
+        });
         assert_eq!(s.scopes, ["src"]);
         assert_eq!(s.summary_max, Some(72 - "refactor(src)!: ".len()));
         let d = DraftJson {

@@ -207,7 +207,9 @@ fn schema_fixes_the_offline_bullets_and_the_lists() {
     let state = small_state();
     let p = prompt::build(&state, &c, None, &ByteCounter).expect("fits");
     let props = &p.schema["properties"];
-    assert_eq!(props["type"]["enum"], serde_json::json!(c.types));
+    // A new source file settles the type: the schema offers that one only.
+    assert_eq!(props["type"]["enum"], serde_json::json!(["feat"]));
+    assert!(c.types.len() > 1);
     let offline = jitcommit_core::offline::draft(&state, &c).expect("offline");
     let paths: Vec<String> = offline
         .bullets

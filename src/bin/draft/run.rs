@@ -83,6 +83,8 @@ pub enum Drafted {
         omitted: Vec<String>,
         /// A repair request was needed.
         repaired: bool,
+        /// Bullets whose words are the tool's: the model's failed the gate.
+        tool_bullets: usize,
     },
     /// The offline draft, and why.
     Offline {
@@ -109,6 +111,7 @@ impl Drafted {
                 tokens,
                 omitted,
                 repaired,
+                tool_bullets,
                 ..
             } => {
                 // The server names the model: one printable line, and short.
@@ -123,6 +126,15 @@ impl Drafted {
                     tokens.0,
                     tokens.1
                 )];
+                if *tool_bullets > 0 {
+                    v.push(format!(
+                        "jitcommit: {} in the tool's words (the model's said nothing).",
+                        match tool_bullets {
+                            1 => "one bullet".to_owned(),
+                            n => format!("{n} bullets"),
+                        }
+                    ));
+                }
                 if !omitted.is_empty() {
                     v.push(format!(
                         "jitcommit: omitted for the budget: {}",
@@ -469,15 +481,8 @@ fn draft(
     );
     let store = fact_store(repo, &conv);
     let offline_draft = |why: String| -> Result<Drafted, RunError> {
-        // The history settles a type the change does not show; unreadable, it says nothing.
-        let names: Vec<String> = state
-            .files
-            .iter()
-            .map(|f| String::from_utf8_lossy(&f.change.path).into_owned())
-            .collect();
-        let history = repo
-            .type_history(&names, jitcommit_core::repo::HISTORY_COMMITS)
-            .unwrap_or_default();
+        let names = staged_names(&state);
+        let history = type_history(repo, &names);
         let scope = facts::scope_of_all(&store, &names);
         let m = offline::draft_in(&state, &conv, &history, scope)
             .map_err(|_| RunError::NothingStaged)?;
@@ -525,7 +530,8 @@ fn draft(
     let mut looped: Vec<String> = Vec::new();
     // The prompt's own fixed wording, which a draft must not echo as its content.
     let fixed_texts = [prompt::CORE_INSTRUCTIONS, REPAIR_HEAD, REPAIR_TAIL];
-    let evidence = quality::Evidence::new(&state, &fixed_texts);
+    let evidence = quality::Evidence::new(&state, &fixed_texts)
+        .trusting(p.structure.bullets.iter().map(|b| b.tool_words.clone()));
     for attempt in 0..2 {
         if Instant::now() >= deadline {
             return offline_draft("the deadline passed".to_owned());
@@ -542,6 +548,18 @@ fn draft(
             Ok(json) => match p.structure.assemble(&conv, &json) {
                 Err(missing) => missing,
                 Ok(mut m) => {
+                    // A bullet whose words fail the gate says what the tool knows of its
+                    // path instead: a mechanical fix, not a reason to ask again.
+                    let mut tool_bullets = 0;
+                    for (b, fixed) in m.bullets.iter_mut().zip(&p.structure.bullets) {
+                        if let Some(why) = quality::bullet_problem(&b.what_why, &evidence)
+                            && !fixed.tool_words.is_empty()
+                        {
+                            debug(&format!("jitcommit-draft: the tool's words: {why}"));
+                            b.what_why = fixed.tool_words.clone();
+                            tool_bullets += 1;
+                        }
+                    }
                     // The model's own trailer (its breaking note) comes before the user's.
                     let own_trailers = m.trailers.len();
                     if let Some(words) = keep {
@@ -570,6 +588,7 @@ fn draft(
                             tokens,
                             omitted,
                             repaired: attempt > 0,
+                            tool_bullets,
                         });
                     }
                     findings
@@ -643,14 +662,31 @@ fn structure_for(
     conv: &Convention,
     store: &facts::Store,
 ) -> Structure {
-    let paths: Vec<String> = state
+    let paths = staged_names(state);
+    let history = type_history(repo, &paths);
+    Structure::new(
+        state,
+        conv,
+        &history,
+        facts::scopes_for(store, &paths),
+        &|p| read_manifest(repo, p),
+    )
+}
+
+/// The staged paths, as text.
+fn staged_names(state: &StagedState) -> Vec<String> {
+    state
         .files
         .iter()
         .map(|f| String::from_utf8_lossy(&f.change.path).into_owned())
-        .collect();
-    Structure::new(state, conv, facts::scopes_for(store, &paths), &|p| {
-        read_manifest(repo, p)
-    })
+        .collect()
+}
+
+/// The types the recent history used for `paths`: they settle a type the change does
+/// not show. Unreadable, the history says nothing.
+fn type_history(repo: &Repo, paths: &[String]) -> jitcommit_core::repo::TypeHistory {
+    repo.type_history(paths, jitcommit_core::repo::HISTORY_COMMITS)
+        .unwrap_or_default()
 }
 
 /// The largest manifest read for a scope name.

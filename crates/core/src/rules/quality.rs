@@ -13,7 +13,7 @@ use super::{Finding, RuleInfo};
 use crate::config::DEFAULT_TYPES;
 use crate::message::{Pos, Spanned, parse};
 use crate::repo::StagedState;
-use crate::structure::{has_words, word_stem};
+use crate::structure::{FUNCTION_WORDS, SUMMARY_VERBS, has_words, word_stem};
 
 #[doc = include_str!("docs/draft-quality.md")]
 pub const DRAFT_QUALITY: RuleInfo = RuleInfo {
@@ -141,8 +141,12 @@ fn looped(value: &str, out: &mut Vec<String>) {
         .filter(|w| !w.is_empty())
         .map(|w| (w.to_lowercase(), word_stem(w)))
         .collect();
-    let content =
-        |w: &str, stem: &str| stem.len() > 1 && !crate::structure::FUNCTION_WORDS.contains(&w);
+    // Numbers are no words (`+1 −1 lines`): only a word with a letter can loop.
+    let words: Vec<(String, String)> = words
+        .into_iter()
+        .filter(|(w, _)| w.chars().any(char::is_alphabetic))
+        .collect();
+    let content = |w: &str, stem: &str| stem.len() > 1 && !FUNCTION_WORDS.contains(&w);
     let mut add = |stem: &str| {
         if !out.iter().any(|s| s == stem) {
             out.push(stem.to_owned());
@@ -208,8 +212,13 @@ fn is_version(s: &str) -> bool {
 /// names, the diff's lines, and the prompt's fixed texts.
 pub struct Evidence<'a> {
     names: HashSet<String>,
+    /// The stems ([`word_stem`]) of the words of the staged paths (`src`, `cargo`,
+    /// `toml`): a bullet of only these says no more than its path.
+    path_words: HashSet<String>,
     lines: HashSet<String>,
     prompt: &'a [&'a str],
+    /// The tool's own descriptions ([`Evidence::trusting`]), which pass as they are.
+    tool: HashSet<String>,
 }
 
 impl<'a> Evidence<'a> {
@@ -217,10 +226,16 @@ impl<'a> Evidence<'a> {
     /// message, a repair request) whose words a draft must not echo.
     pub fn new(state: &StagedState, prompt: &'a [&'a str]) -> Evidence<'a> {
         let mut names = HashSet::new();
+        let mut path_words = HashSet::new();
         let mut lines = HashSet::new();
         for f in &state.files {
             for p in std::iter::once(&f.change.path).chain(f.change.old_path.as_ref()) {
                 let p = String::from_utf8_lossy(p).to_lowercase();
+                path_words.extend(
+                    p.split(|c: char| !c.is_alphanumeric())
+                        .filter(|w| !w.is_empty())
+                        .map(word_stem),
+                );
                 let mut d = p.as_str();
                 if let Some((_, name)) = d.rsplit_once('/') {
                     names.insert(name.to_owned());
@@ -245,9 +260,36 @@ impl<'a> Evidence<'a> {
         }
         Evidence {
             names,
+            path_words,
             lines,
             prompt,
+            tool: HashSet::new(),
         }
+    }
+
+    /// The same evidence, with `texts` (the tool's own bullet descriptions, which the
+    /// draft puts where the model's words fail) passing the bullet checks as they are.
+    pub fn trusting(mut self, texts: impl IntoIterator<Item = String>) -> Evidence<'a> {
+        self.tool.extend(texts);
+        self
+    }
+
+    /// Whether `value` names something beyond its path: a word of letters that is
+    /// not a word of the staged paths, a commit type, a summary verb or a function
+    /// word (`src, tests, cogs`, `feat, update, add` and `up to new, no more than
+    /// new` name nothing; `fix the parser's retry` does).
+    fn names_something(&self, value: &str) -> bool {
+        value
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|w| w.chars().any(char::is_alphabetic))
+            .any(|w| {
+                let low = w.to_lowercase();
+                let stem = word_stem(w);
+                !(FUNCTION_WORDS.contains(&low.as_str())
+                    || DEFAULT_TYPES.iter().any(|t| word_stem(t) == stem)
+                    || SUMMARY_VERBS.iter().any(|v| word_stem(v) == stem)
+                    || self.path_words.contains(&stem))
+            })
     }
 }
 
@@ -321,14 +363,7 @@ pub fn check_draft(text: &str, evidence: &Evidence<'_>) -> Vec<Finding> {
     }
     for b in parsed.bullets() {
         let Some(w) = &b.what_why else { continue };
-        if !has_words(&w.value, 1) {
-            out.push(finding(
-                w,
-                format!("a bullet's description {:?} has no words", w.value),
-                "say what changed in that path and why",
-            ));
-        }
-        junk(w, "a bullet's description", evidence, &mut out);
+        check_bullet(w, evidence, &mut out);
     }
     for t in &parsed.trailers {
         if t.token.value.eq_ignore_ascii_case("BREAKING CHANGE")
@@ -338,6 +373,48 @@ pub fn check_draft(text: &str, evidence: &Evidence<'_>) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// A bullet's what-and-why: words, and no junk ([`junk`]).
+fn check_bullet(w: &Spanned<String>, evidence: &Evidence<'_>, out: &mut Vec<Finding>) {
+    if evidence.tool.contains(w.value.trim()) {
+        return;
+    }
+    let before = out.len();
+    if !has_words(&w.value, 1) {
+        out.push(finding(
+            w,
+            format!("a bullet's description {:?} has no words", w.value),
+            "say what changed in that path and why",
+        ));
+    }
+    junk(w, "a bullet's description", evidence, out);
+    if out.len() == before && !evidence.names_something(&w.value) {
+        out.push(finding(
+            w,
+            format!(
+                "a bullet's description {:?} names only its path, types and common words",
+                w.value
+            ),
+            "say what changed in that path and why",
+        ));
+    }
+}
+
+/// What the gate finds wrong with one bullet's what-and-why taken alone (`None`: it
+/// passes), as [`check_draft`] would say it: the draft can then put the tool's own
+/// words in that bullet instead of asking the model again.
+pub fn bullet_problem(what_why: &str, evidence: &Evidence<'_>) -> Option<String> {
+    let mut out = Vec::new();
+    check_bullet(
+        &Spanned {
+            value: what_why.to_owned(),
+            pos: Pos::new(1, 1),
+        },
+        evidence,
+        &mut out,
+    );
+    out.into_iter().next().map(|f| f.message)
 }
 
 fn finding(at: &Spanned<String>, message: String, hint: &str) -> Finding {
@@ -509,6 +586,11 @@ mod tests {
             "update crates crates",
             "refactor the refactor of refactores",
             "no, no, no",
+            // … and lists of the path's words, types and verbs (cocogitto, run T).
+            "crates, core, cargo",
+            "feat, update, add",
+            "up to no more than new",
+            "fix tests",
         ] {
             let f = rules_hit(&format!(
                 "build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n"
@@ -526,13 +608,32 @@ mod tests {
     }
 
     #[test]
+    fn a_bullet_is_judged_alone_and_the_tool_own_words_pass() {
+        let s = state();
+        let prompt = [crate::prompt::CORE_INSTRUCTIONS];
+        let ev = Evidence::new(&s, &prompt);
+        let problem = |w: &str, ev: &Evidence<'_>| bullet_problem(w, ev).unwrap_or_default();
+        assert!(problem("no, no, no", &ev).contains("repeats a word"));
+        assert!(problem("", &ev).contains("has no words"));
+        assert!(problem("in core", &ev).contains("names only its path"));
+        assert_eq!(bullet_problem("raise the version for the beta", &ev), None);
+        // Numbers are no words: the offline draft's line counts do not loop.
+        assert_eq!(bullet_problem("+1 −1 lines", &ev), None);
+        assert!(!repeats_a_word("1 1 11 lines"));
+        // The tool's description of the path passes as it is; nothing else does.
+        let ev = ev.trusting(["in core".to_owned()]);
+        assert_eq!(bullet_problem("in core", &ev), None);
+        assert!(problem("in the core", &ev).contains("names only its path"));
+    }
+
+    #[test]
     fn real_drafts_pass() {
         for text in [
             "build(core): raise the version to the first beta\n\n- Update: crates/core/Cargo.toml — 1.3.0-beta2, so testers can pin it\n",
             "fix: handle an empty staged set\n\n- Fix: crates/core/Cargo.toml — name the core crate's feature\n",
             "feat!: drop the --old flag\n\n- Update: crates/core/Cargo.toml — the flag is gone\n\nBREAKING CHANGE: scripts that pass --old fail\n",
             "docs: explain parse_answer's leniency\n",
-            "docs: fix the test docs\n\n- Update: crates/core/Cargo.toml — fix tests\n",
+            "docs: fix the test docs\n\n- Update: crates/core/Cargo.toml — fix the tests' feature flags\n",
             // Human subjects of this repository that are noun phrases, not imperatives.
             "docs: the threat model, the rules' source and intent mode's limits\n",
             "feat: a summary line for each range check\n",
