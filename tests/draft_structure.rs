@@ -277,10 +277,33 @@ fn the_type_the_paths_settle_is_the_only_choice() {
     );
     let server = ModelServer::start(vec![feat]);
     assert_eq!(commit_with(&r, &server), "model");
+    // A new public function that replaces none settles `feat` too.
+    let schema = schema_of(&server.requests()[0]);
+    assert_eq!(schema["properties"]["type"]["enum"], json!(["feat"]));
+    assert!(
+        r.last_message()
+            .starts_with("feat: add the second function")
+    );
+
+    // A function renamed leaves the type to the model: the whole list.
+    write(&r.dir, "src/lib.rs", "pub fn a() {}\npub fn c() {}\n");
+    r.git(&["add", "."]);
+    let rename = answer(
+        json!({"src/lib.rs": "rename b to c for the callers"}),
+        "rename the second function",
+        "refactor",
+        Value::Null,
+    );
+    let server = ModelServer::start(vec![rename]);
+    assert_eq!(commit_with(&r, &server), "model");
     let schema = schema_of(&server.requests()[0]);
     assert_eq!(
         schema["properties"]["type"]["enum"],
         json!(jitcommit_core::config::DEFAULT_TYPES)
+    );
+    assert!(
+        r.last_message()
+            .starts_with("refactor: rename the second function")
     );
 }
 

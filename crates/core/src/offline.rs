@@ -202,7 +202,8 @@ fn settled_by_paths(state: &StagedState, paths: &[String]) -> Option<&'static [&
 
 /// The types a model draft of `state` may choose from. Where the change settles the
 /// type ([`infer_type`]: its paths, a new source file, code that mostly grows, a
-/// rename, `history`'s type for these paths), that type alone:
+/// rename, `history`'s type for these paths, a new public item where none is removed
+/// or changed), that type alone:
 /// what the repository determines is computed, not asked (SmolLM2-135M answered
 /// `refactor` whenever offered, docs/quality.md). Build files are left open (a fix is
 /// often a build file's change), and so is a change the rules can only guess at:
@@ -276,11 +277,16 @@ fn infer_type(
     if let Some(t) = history.most_used(voted) {
         return (t.to_owned(), Guess::Settled);
     }
-    // … and with no history, a new public item is a feature too; a guess, as a
-    // renamed function is one.
+    // … and with no history, a new public item is a feature too: settled when no
+    // public item is removed or changed, a guess when one is (a renamed function).
     let guess = |wanted: &[&str]| (pick(conv, wanted), Guess::Guessed);
     if source.iter().any(|f| !new_public_items(f).is_empty()) {
-        return guess(&["feat", "fix"]);
+        let shown = crate::fragments::Classifier::new(&conv.context.exclude);
+        return if changed_public_items(state, &shown).is_empty() {
+            settled(&["feat", "fix"])
+        } else {
+            guess(&["feat", "fix"])
+        };
     }
     if no_source {
         return guess(&["build", "chore"]);
@@ -1128,6 +1134,20 @@ mod tests {
         };
         let lib = state(vec![file(Modified, "src/lib.rs", None, &[])]);
         assert_eq!(type_choices(&lib, &conv, &perf), ["perf"]);
+        // With no history: a new public function settles `feat`; one that replaces
+        // another (a rename) leaves the type open.
+        let with = |body: &str| {
+            state(vec![hunk_file(
+                Modified,
+                "src/lib.rs",
+                "@@ -1 +1,2 @@",
+                body,
+            )])
+        };
+        let added = with(" pub fn a() {}\n+pub fn b() {}\n");
+        assert_eq!(type_choices(&added, &conv, &none), ["feat"]);
+        let renamed = with("-pub fn a() {}\n+pub fn b() {}\n");
+        assert_eq!(type_choices(&renamed, &conv, &none), conv.types);
         // Build files, or source the rules can only guess at: the convention's list.
         for files in [
             vec![file(Modified, "Cargo.toml", None, &[])],
