@@ -240,8 +240,9 @@ fn breaking_change_is_a_described_note_only_where_a_public_item_changes() {
     );
 }
 
-/// Where the staged paths settle the type (only documents), the schema offers that
-/// type alone; a change of source leaves the convention's whole list.
+/// Where the change settles the type (only documents; a new public function), the
+/// schema offers that type alone; a change the rules can only guess at (a function
+/// renamed) leaves the convention's whole list.
 #[test]
 fn the_type_the_paths_settle_is_the_only_choice() {
     let r = Repo::new();
@@ -249,61 +250,55 @@ fn the_type_the_paths_settle_is_the_only_choice() {
     write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
     r.git(&["add", "."]);
     r.git(&["commit", "-q", "--no-verify", "-m", "chore: base"]);
-    write(
-        &r.dir,
+    // Stages `text` as `path`, commits with the model's answer, and returns the types
+    // the schema offered and the message.
+    let offered = |path: &str, text: &str, words: &str, summary: &str, kind: &str| {
+        write(&r.dir, path, text);
+        r.git(&["add", "."]);
+        let server = ModelServer::start(vec![answer(
+            json!({path: words}),
+            summary,
+            kind,
+            Value::Null,
+        )]);
+        assert_eq!(commit_with(&r, &server), "model");
+        let schema = schema_of(&server.requests()[0]);
+        (
+            schema["properties"]["type"]["enum"].clone(),
+            r.last_message(),
+        )
+    };
+    let (types, msg) = offered(
         "docs/guide.md",
         "# Guide\n\nHow to start, and stop.\n",
-    );
-    r.git(&["add", "."]);
-    let docs = answer(
-        json!({"docs/guide.md": "say how to stop the service as well"}),
+        "say how to stop the service as well",
         "document how to stop",
         "docs",
-        Value::Null,
     );
-    let server = ModelServer::start(vec![docs]);
-    assert_eq!(commit_with(&r, &server), "model");
-    let schema = schema_of(&server.requests()[0]);
-    assert_eq!(schema["properties"]["type"]["enum"], json!(["docs"]));
-    assert!(r.last_message().starts_with("docs: document how to stop"));
-
-    write(&r.dir, "src/lib.rs", "pub fn a() {}\npub fn b() {}\n");
-    r.git(&["add", "."]);
-    let feat = answer(
-        json!({"src/lib.rs": "add b beside a for the callers"}),
+    assert_eq!(types, json!(["docs"]));
+    assert!(msg.starts_with("docs: document how to stop"), "{msg}");
+    // A new public function that replaces none settles `feat` too.
+    let (types, msg) = offered(
+        "src/lib.rs",
+        "pub fn a() {}\npub fn b() {}\n",
+        "add b beside a for the callers",
         "add the second function",
         "feat",
-        Value::Null,
     );
-    let server = ModelServer::start(vec![feat]);
-    assert_eq!(commit_with(&r, &server), "model");
-    // A new public function that replaces none settles `feat` too.
-    let schema = schema_of(&server.requests()[0]);
-    assert_eq!(schema["properties"]["type"]["enum"], json!(["feat"]));
-    assert!(
-        r.last_message()
-            .starts_with("feat: add the second function")
-    );
-
+    assert_eq!(types, json!(["feat"]));
+    assert!(msg.starts_with("feat: add the second function"), "{msg}");
     // A function renamed leaves the type to the model: the whole list.
-    write(&r.dir, "src/lib.rs", "pub fn a() {}\npub fn c() {}\n");
-    r.git(&["add", "."]);
-    let rename = answer(
-        json!({"src/lib.rs": "rename b to c for the callers"}),
+    let (types, msg) = offered(
+        "src/lib.rs",
+        "pub fn a() {}\npub fn c() {}\n",
+        "rename b to c for the callers",
         "rename the second function",
         "refactor",
-        Value::Null,
     );
-    let server = ModelServer::start(vec![rename]);
-    assert_eq!(commit_with(&r, &server), "model");
-    let schema = schema_of(&server.requests()[0]);
-    assert_eq!(
-        schema["properties"]["type"]["enum"],
-        json!(jitcommit_core::config::DEFAULT_TYPES)
-    );
+    assert_eq!(types, json!(jitcommit_core::config::DEFAULT_TYPES));
     assert!(
-        r.last_message()
-            .starts_with("refactor: rename the second function")
+        msg.starts_with("refactor: rename the second function"),
+        "{msg}"
     );
 }
 
