@@ -900,8 +900,10 @@ fn contract_lines(structure: &Structure) -> String {
     if let Some(max) = structure.summary_max {
         s.push_str(&format!("summary: at most {max} characters.\n"));
     }
-    if !structure.types.is_empty() {
-        s.push_str(&format!("type: one of {}.\n", structure.types.join(", ")));
+    match structure.types.as_slice() {
+        [] => {}
+        [settled] => s.push_str(&format!("type: {settled}.\n")),
+        types => s.push_str(&format!("type: one of {}.\n", types.join(", "))),
     }
     if !structure.scopes.is_empty() {
         s.push_str(&format!(

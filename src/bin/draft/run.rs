@@ -10,7 +10,7 @@ use jitcommit_core::gitenv::CleanupMode;
 use jitcommit_core::invocation;
 use jitcommit_core::message;
 use jitcommit_core::prompt;
-use jitcommit_core::repo::{Repo, StagedState};
+use jitcommit_core::repo::{Repo, StagedState, TypeHistory};
 use jitcommit_core::rules::{self, ChangedPaths, quality};
 use jitcommit_core::structure::Structure;
 use jitcommit_core::{budget, facts, offline};
@@ -307,10 +307,12 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             c.discover(deadline);
             c
         });
+    let history = type_history(&repo, &staged_names(&state));
     let p = with_prompt_input(
         &repo,
         &state,
         &conv,
+        &history,
         &store,
         intent,
         |input| match &client {
@@ -480,9 +482,11 @@ fn draft(
             .collect::<Vec<_>>(),
     );
     let store = fact_store(repo, &conv);
+    // Every draft reads the history once: the offline draft's type and the model
+    // draft's type list alike.
+    let names = staged_names(&state);
+    let history = type_history(repo, &names);
     let offline_draft = |why: String| -> Result<Drafted, RunError> {
-        let names = staged_names(&state);
-        let history = type_history(repo, &names);
         let scope = facts::scope_of_all(&store, &names);
         let m = offline::draft_in(&state, &conv, &history, scope)
             .map_err(|_| RunError::NothingStaged)?;
@@ -508,7 +512,7 @@ fn draft(
     };
     client.discover(deadline);
     debug(&format!("jitcommit-draft: budget {}", client.budget().1));
-    let p = match with_prompt_input(repo, &state, &conv, &store, intent, |input| {
+    let p = match with_prompt_input(repo, &state, &conv, &history, &store, intent, |input| {
         client.compose(deadline, input)
     }) {
         Ok(p) => p,
@@ -632,17 +636,18 @@ fn draft(
 
 /// What a prompt is built from, for `--print-context` and the model's draft alike: the
 /// staged `state`, the convention, the fact store, the intent, the message's structure
-/// and the convention's token counter, handed to `f`.
+/// (its type list from `history`) and the convention's token counter, handed to `f`.
 fn with_prompt_input<T>(
     repo: &Repo,
     state: &StagedState,
     conv: &Convention,
+    history: &TypeHistory,
     store: &facts::Store,
     intent: Option<&str>,
     f: impl FnOnce(&PromptInput<'_>) -> T,
 ) -> T {
     let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
-    let structure = structure_for(repo, state, conv, store);
+    let structure = structure_for(repo, state, conv, history, store);
     f(&PromptInput {
         state,
         conv,
@@ -660,14 +665,14 @@ fn structure_for(
     repo: &Repo,
     state: &StagedState,
     conv: &Convention,
+    history: &TypeHistory,
     store: &facts::Store,
 ) -> Structure {
     let paths = staged_names(state);
-    let history = type_history(repo, &paths);
     Structure::new(
         state,
         conv,
-        &history,
+        history,
         facts::scopes_for(store, &paths),
         &|p| read_manifest(repo, p),
     )
@@ -684,7 +689,7 @@ fn staged_names(state: &StagedState) -> Vec<String> {
 
 /// The types the recent history used for `paths`: they settle a type the change does
 /// not show. Unreadable, the history says nothing.
-fn type_history(repo: &Repo, paths: &[String]) -> jitcommit_core::repo::TypeHistory {
+fn type_history(repo: &Repo, paths: &[String]) -> TypeHistory {
     repo.type_history(paths, jitcommit_core::repo::HISTORY_COMMITS)
         .unwrap_or_default()
 }
