@@ -6,7 +6,7 @@
 //! examples: the workflow uses the action, the GitLab job writes a Code Quality report.
 #![allow(clippy::unwrap_used)]
 
-mod check_support;
+use crate::check_support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

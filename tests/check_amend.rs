@@ -6,7 +6,7 @@
 //! `--fixup=amend:` with autosquash go through.
 #![allow(clippy::unwrap_used)]
 
-mod check_support;
+use crate::check_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

@@ -2,7 +2,7 @@
 //! bad input (non-UTF-8, NUL, 10 MB, corrupt config) and a closed pipe.
 #![allow(clippy::unwrap_used)]
 
-mod check_support;
+use crate::check_support;
 
 use std::path::PathBuf;
 

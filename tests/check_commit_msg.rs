@@ -2,7 +2,7 @@
 //! GIT-HOOKS.md's commit-msg and cleanup sections that the validator depends on.
 #![allow(clippy::unwrap_used)]
 
-mod check_support;
+use crate::check_support;
 
 use check_support::*;
 use jitcommit_testkit::{Sandbox, write};

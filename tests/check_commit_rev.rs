@@ -3,7 +3,7 @@
 //! against whatever is staged now (the README's old recipe, issue 13).
 #![allow(clippy::unwrap_used)]
 
-mod check_support;
+use crate::check_support;
 
 use check_support::*;
 use jitcommit_testkit::{Sandbox, run_with_input, write};

@@ -4,7 +4,7 @@
 //! real git.
 #![allow(clippy::unwrap_used)]
 
-mod check_support;
+use crate::check_support;
 
 use check_support::*;
 use jitcommit_testkit::{Sandbox, write};

@@ -5,7 +5,7 @@
 //! never blocks a commit for the tool's own limitation; a server fails closed.
 #![allow(clippy::unwrap_used)]
 
-mod check_support;
+use crate::check_support;
 
 use std::path::PathBuf;
 

@@ -10,7 +10,7 @@
 //! `location.path`, `location.range.start.line`, `severity`, `code.value`).
 #![allow(clippy::unwrap_used)]
 
-mod check_support;
+use crate::check_support;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

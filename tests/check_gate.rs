@@ -6,7 +6,7 @@
 //! with the reader gone stores nothing.
 #![allow(clippy::unwrap_used)]
 
-mod check_support;
+use crate::check_support;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -3,7 +3,7 @@
 //! holds afterwards. Every row of GIT-HOOKS.md's pre-receive section.
 #![allow(clippy::unwrap_used)]
 
-mod check_support;
+use crate::check_support;
 
 use std::path::Path;
 use std::process::Output;

@@ -2,7 +2,7 @@
 //! fixups and non-conforming commits; human and JSON output snapshotted.
 #![allow(clippy::unwrap_used)]
 
-mod check_support;
+use crate::check_support;
 
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,7 @@
 //! cannot size the server's resources, and the user's own text is never replaced.
 #![allow(clippy::unwrap_used)]
 
-mod draft_support;
+use crate::draft_support;
 use draft_support::*;
 use jitcommit_testkit::model_server::{ModelServer, Recorded, Script};
 

@@ -3,7 +3,7 @@
 //! none are needed).
 #![allow(clippy::unwrap_used)]
 
-mod draft_support;
+use crate::draft_support;
 use draft_support::*;
 
 fn fixed_repo() -> Repo {

@@ -5,7 +5,7 @@
 //! before the evidence and the omission note names them; a broken store never blocks.
 #![allow(clippy::unwrap_used)]
 
-mod draft_support;
+use crate::draft_support;
 use draft_support::*;
 
 const STORE: &str = "\

@@ -4,7 +4,7 @@
 //! prefix. No model is configured here: the drafts are offline drafts.
 #![allow(clippy::unwrap_used)]
 
-mod draft_support;
+use crate::draft_support;
 use draft_support::*;
 
 const PLACEHOLDER: &str = jitcommit_core::offline::WHY_PLACEHOLDER;

@@ -6,7 +6,7 @@
 //! planted secret never leaves.
 #![allow(clippy::unwrap_used)]
 
-mod draft_support;
+use crate::draft_support;
 use draft_support::*;
 use jitcommit_testkit::model_server::{ModelServer, Recorded, Script, answers, refused_url};
 use std::time::Duration;

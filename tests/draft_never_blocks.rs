@@ -4,7 +4,7 @@
 //! from a parent process never makes the hook write into the work tree.
 #![allow(clippy::unwrap_used)]
 
-mod draft_support;
+use crate::draft_support;
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

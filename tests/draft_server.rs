@@ -6,7 +6,7 @@
 //! keeps Ollama's loaded `num_ctx`, and the server's own tokenizer holds the window.
 #![allow(clippy::unwrap_used)]
 
-mod draft_support;
+use crate::draft_support;
 use draft_support::*;
 use jitcommit_testkit::model_server::{Meta, ModelServer, Recorded, Route, Script, servers};
 use serde_json::{Value, json};

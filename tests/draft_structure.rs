@@ -6,7 +6,7 @@
 //! drafts fail the draft-quality gate: one repair request, then the offline draft.
 #![allow(clippy::unwrap_used)]
 
-mod draft_support;
+use crate::draft_support;
 use draft_support::*;
 use jitcommit_testkit::model_server::{ModelServer, Recorded, Script};
 use serde_json::{Value, json};

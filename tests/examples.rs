@@ -4,7 +4,7 @@
 //! examples (the GitHub Action and the GitLab job) are run in tests/action.rs.
 #![allow(clippy::unwrap_used)]
 
-mod install_support;
+use crate::install_support;
 
 use std::process::Stdio;
 

@@ -5,7 +5,7 @@
 //! commands that call the binaries are run the same way.
 #![allow(clippy::unwrap_used)]
 
-mod install_support;
+use crate::install_support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};

@@ -5,7 +5,7 @@
 //! and real commits and pushes through the installed hooks.
 #![allow(clippy::unwrap_used)]
 
-mod install_support;
+use crate::install_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

@@ -9,7 +9,7 @@
 //!   executable file of `hooks/<hook>.d/`, among them the forge's own `gitea` hook.
 #![allow(clippy::unwrap_used)]
 
-mod install_support;
+use crate::install_support;
 
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,7 @@
 //! added as printed, drafts and checks real commits through the manager.
 #![allow(clippy::unwrap_used)]
 
-mod install_support;
+use crate::install_support;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

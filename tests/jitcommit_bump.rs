@@ -3,7 +3,7 @@
 //! creating an annotated tag with the release notes (refused on a dirty work tree).
 #![allow(clippy::unwrap_used)]
 
-mod jitcommit_support;
+use crate::jitcommit_support;
 
 use jitcommit_support::*;
 use jitcommit_testkit::{Sandbox, write};

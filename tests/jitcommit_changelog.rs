@@ -4,7 +4,7 @@
 //! round-trips whatever hand text surrounds it.
 #![allow(clippy::unwrap_used)]
 
-mod jitcommit_support;
+use crate::jitcommit_support;
 
 use jitcommit_support::*;
 use jitcommit_testkit::{Sandbox, write};

@@ -3,7 +3,7 @@
 //! answering (with its context window) or not.
 #![allow(clippy::unwrap_used)]
 
-mod jitcommit_support;
+use crate::jitcommit_support;
 
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 //! rejecting a broken store with its file and line.
 #![allow(clippy::unwrap_used)]
 
-mod jitcommit_support;
+use crate::jitcommit_support;
 
 use std::process::Stdio;
 

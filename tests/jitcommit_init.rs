@@ -3,7 +3,7 @@
 //! and that it shows first and never overwrites without `--force`.
 #![allow(clippy::unwrap_used)]
 
-mod jitcommit_support;
+use crate::jitcommit_support;
 
 use jitcommit_support::*;
 use jitcommit_testkit::{Sandbox, write};

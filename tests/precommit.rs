@@ -9,7 +9,7 @@
 //! `.ci/run` installs it. Without it this test fails: it is never skipped.
 #![allow(clippy::unwrap_used)]
 
-mod install_support;
+use crate::install_support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

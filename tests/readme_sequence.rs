@@ -9,7 +9,7 @@
 //! the one that checks).
 #![allow(clippy::unwrap_used)]
 
-mod install_support;
+use crate::install_support;
 
 use std::path::Path;
 use std::process::Stdio;

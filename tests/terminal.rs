@@ -4,7 +4,7 @@
 //! terminal and writes no escape sequence under `NO_COLOR` / `CLICOLOR=0`.
 #![allow(clippy::unwrap_used)]
 
-mod draft_support;
+use crate::draft_support;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -1,7 +1,7 @@
 //! Table-driven tests for every rule: each failing case lists the exact findings
 //! (rule, line, column); each passing case gives none.
 
-mod rules_common;
+use crate::rules_common;
 
 use jitcommit_core::config::{Convention, Exemption, TypeCase};
 use jitcommit_core::gitenv::{CleanupMode, CommentPrefix, MessageCleanup};

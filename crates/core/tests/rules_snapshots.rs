@@ -1,6 +1,6 @@
 //! Snapshots of the findings, as JSON, for a few realistic bad messages.
 
-mod rules_common;
+use crate::rules_common;
 
 use jitcommit_core::rules::check;
 

@@ -2,7 +2,7 @@
 //! (https://www.conventionalcommits.org/en/v1.0.0/, typed in from its "Examples"
 //! section and its FAQ) passes with `body = "optional"` and the default types.
 
-mod rules_common;
+use crate::rules_common;
 
 use jitcommit_core::message::parse;
 use jitcommit_core::rules::check;

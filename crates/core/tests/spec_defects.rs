@@ -2,7 +2,7 @@
 //! every message here is one that the Conventional Commits 1.0.0 text and its peers
 //! accept, or a finding whose message or hint was wrong.
 
-mod rules_common;
+use crate::rules_common;
 
 use jitcommit_core::config::{BodyPolicy, Convention, TypeCase};
 use jitcommit_core::message::parse;

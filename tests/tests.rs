@@ -1,0 +1,45 @@
+//! The integration tests of the jitcommit binaries, driven through real git.
+//!
+//! One test binary for the whole crate (as ripgrep and cocogitto lay theirs out):
+//! every area is a module, so the crate and its dependencies are linked once.
+
+mod check_support;
+mod draft_support;
+mod install_support;
+mod jitcommit_support;
+
+mod action;
+mod check_amend;
+mod check_cli;
+mod check_commit_msg;
+mod check_commit_rev;
+mod check_coverage;
+mod check_formats;
+mod check_formats_ci;
+mod check_gate;
+mod check_push;
+mod check_range;
+mod draft_attacks;
+mod draft_context;
+mod draft_facts;
+mod draft_hook;
+mod draft_model;
+mod draft_never_blocks;
+mod draft_server;
+mod draft_structure;
+mod examples;
+mod help_examples;
+mod install;
+mod install_forges;
+mod install_managers;
+mod jitcommit_bump;
+mod jitcommit_changelog;
+mod jitcommit_doctor;
+mod jitcommit_facts;
+mod jitcommit_init;
+mod lean;
+mod precommit;
+mod precommit_manifest;
+mod readme;
+mod readme_sequence;
+mod terminal;
