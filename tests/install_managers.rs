@@ -1,5 +1,5 @@
 //! install.sh in a repository whose hooks belong to a hook manager: real husky and
-//! real lefthook, installed from the npm registry (`.ci/run` does it; the test finds
+//! real lefthook, installed from the npm registry (`./test.sh` does it; the test finds
 //! them in `JITCOMMIT_NPM_BIN` or on `PATH`). install.sh must not write into a folder
 //! the manager regenerates; it prints the snippet to add instead, and that snippet,
 //! added as printed, drafts and checks real commits through the manager.
@@ -23,8 +23,8 @@ fn npm_bin() -> PathBuf {
     from_env.or_else(on_path).unwrap_or_else(|| {
         panic!(
             "husky and lefthook are required by this test and were not found (JITCOMMIT_NPM_BIN \
-             or PATH); .ci/run installs them: npm install --prefix <dir> husky@9 lefthook@1, \
-             then JITCOMMIT_NPM_BIN=<dir>/node_modules/.bin"
+             or PATH); ./test.sh, the README's test command, installs them into its own tools \
+             directory and sets JITCOMMIT_NPM_BIN"
         )
     })
 }

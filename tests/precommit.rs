@@ -6,7 +6,7 @@
 //! finished in an editor, one rejected for a bad verb, one accepted.
 //!
 //! Needs the `pre-commit` executable (on PATH, or named by `JITCOMMIT_PRE_COMMIT`);
-//! `.ci/run` installs it. Without it this test fails: it is never skipped.
+//! `./test.sh` installs it. Without it this test fails: it is never skipped.
 #![allow(clippy::unwrap_used)]
 
 use crate::install_support;
@@ -28,8 +28,8 @@ fn pre_commit_exe() -> PathBuf {
         .unwrap_or_else(|| {
             panic!(
                 "the pre-commit framework is required by this test and was not found on PATH \
-                 (or in JITCOMMIT_PRE_COMMIT). .ci/run installs it: \
-                 python3 -m venv <dir> && <dir>/bin/pip install pre-commit, then puts <dir>/bin on PATH"
+                 (or in JITCOMMIT_PRE_COMMIT). ./test.sh, the README's test command, installs it \
+                 into its own tools directory and puts it on PATH"
             )
         })
 }
@@ -80,7 +80,7 @@ fn pre_commit_framework_drafts_rejects_and_accepts_real_commits() {
     let mut vars: Vec<(String, std::ffi::OsString)> = vec![
         (
             "PRE_COMMIT_HOME".into(),
-            sb.path().join("pre-commit-home").into(),
+            shared_install_target().join("pre-commit-home").into(),
         ),
         ("CARGO_TARGET_DIR".into(), shared_install_target().into()),
         (

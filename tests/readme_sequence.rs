@@ -4,9 +4,9 @@
 //! same shell environment. It failed before: the tests dropped every PATH directory
 //! holding a jitcommit binary, and `cargo` with it.
 //!
-//! The inner test run runs this file too; it is told so by
-//! `JITCOMMIT_README_SEQUENCE=inner` and then has nothing more to do (the outer run is
-//! the one that checks).
+//! The nested test command proves the point with one cheap test, not the whole suite
+//! again: it runs only [`the_inner_run_sees_what_install_sh_installed`], told by
+//! `JITCOMMIT_README_SEQUENCE=inner` that it is the inner run.
 #![allow(clippy::unwrap_used)]
 
 use crate::install_support;
@@ -22,7 +22,7 @@ fn readme_test_command() -> String {
     let readme = std::fs::read_to_string(source_root().join("README.md")).unwrap();
     let line = readme
         .lines()
-        .find(|l| l.starts_with("cargo test") || l.starts_with("cargo nextest"))
+        .find(|l| l.starts_with("./test.sh"))
         .expect("README.md has a line starting with the test command");
     line.split('#').next().unwrap().trim().to_string()
 }
@@ -48,7 +48,7 @@ fn install_root(sb: &Sandbox) -> std::path::PathBuf {
 #[test]
 fn install_then_the_test_command_pass_one_after_the_other() {
     if std::env::var_os("JITCOMMIT_README_SEQUENCE").is_some() {
-        return; // the inner run: the outer one is checking it
+        return; // the inner run runs only the probe below
     }
     require_dash();
     let sb = Sandbox::new();
@@ -62,12 +62,13 @@ fn install_then_the_test_command_pass_one_after_the_other() {
     // `<source>/target` would be one more release build of everything).
     let script = format!(
         "set -e\ncd '{repo}'\nCARGO_TARGET_DIR='{target}' '{install}'\n\
-         command -v jitcommit-check\ncd '{src}'\n{test}\n",
+         command -v jitcommit-check\ncd '{src}'\n{test} -- {probe} --exact\n",
         repo = repo.display(),
         target = shared_install_target().display(),
         install = source_root().join("install.sh").display(),
         src = source_root().display(),
         test = readme_test_command(),
+        probe = INNER_PROBE,
     );
     let out = sb
         .cmd("sh", Path::new("/"))
@@ -100,7 +101,36 @@ fn install_then_the_test_command_pass_one_after_the_other() {
         "the installed binary was on PATH for the test command"
     );
     assert!(
-        text.contains("test result: ok") && !text.contains("test result: FAILED"),
-        "the inner test run ran tests and all passed"
+        text.contains(&format!("test {INNER_PROBE} ... ok"))
+            && text.contains("test result: ok. 1 passed")
+            && !text.contains("test result: FAILED"),
+        "the inner test run ran its probe and it passed:\n{tail}"
+    );
+}
+
+/// The inner run's one test, by its full name in the test binary.
+const INNER_PROBE: &str = "readme_sequence::the_inner_run_sees_what_install_sh_installed";
+
+/// In the inner run: the test command found `cargo` and the binaries install.sh put in
+/// `$CARGO_HOME/bin` on PATH (the failure this file guards against dropped both).
+#[test]
+fn the_inner_run_sees_what_install_sh_installed() {
+    let Some(root) = std::env::var_os("CARGO_INSTALL_ROOT") else {
+        return; // not the inner run: the test above runs it
+    };
+    if std::env::var_os("JITCOMMIT_README_SEQUENCE").is_none() {
+        return;
+    }
+    let bin = Path::new(&root).join("bin");
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dirs: Vec<_> = std::env::split_paths(&path).collect();
+    for program in ["cargo", "jitcommit-check", "jitcommit-draft", "jitcommit"] {
+        let found = dirs.iter().map(|d| d.join(program)).find(|p| p.is_file());
+        assert!(found.is_some(), "{program} is on the test command's PATH");
+    }
+    assert!(
+        dirs.iter().any(|d| d == &bin),
+        "install.sh's bin directory {} is on PATH",
+        bin.display()
     );
 }

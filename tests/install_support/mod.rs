@@ -110,11 +110,17 @@ pub fn real_rust_homes() -> [(&'static str, PathBuf); 2] {
     [("CARGO_HOME", cargo), ("RUSTUP_HOME", rustup)]
 }
 
-/// A target directory kept between runs for the release builds that install.sh and
-/// the pre-commit framework make, so a second test run does not compile everything
-/// again.
+/// The target directory the tests were built in (`<target>/debug/deps/tests-…`), given
+/// to the release builds that install.sh and the pre-commit framework make. It is where
+/// the README's `./install.sh` builds too, so after it those builds only copy, and a
+/// second test run compiles nothing again.
 pub fn shared_install_target() -> PathBuf {
-    source_root().join("target").join("dist-install")
+    let exe = std::env::current_exe().unwrap();
+    exe.ancestors()
+        .find(|d| d.file_name().is_some_and(|n| n == "debug"))
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| source_root().join("target"))
 }
 
 /// Panics with a message naming what installs it unless `dash` runs.
@@ -127,7 +133,7 @@ pub fn require_dash() {
         .unwrap_or(false);
     assert!(
         ok,
-        "`dash` is required to test the hooks as POSIX sh; .ci/run installs it (apt-get install -y dash)"
+        "`dash` is required to test the hooks as POSIX sh; ./test.sh installs it (apt-get install -y dash)"
     );
 }
 
