@@ -1,5 +1,5 @@
 //! `jitcommit-check` as a real commit-msg hook under `git commit`: every row of
-//! GIT-HOOKS.md's commit-msg and cleanup sections that the validator depends on.
+//! docs/git-hooks.md's commit-msg and cleanup sections that the validator depends on.
 #![allow(clippy::unwrap_used)]
 
 use crate::check_support;

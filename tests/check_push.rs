@@ -1,6 +1,6 @@
 //! `jitcommit-check --pre-receive` and `--update` as real server hooks: `git push` into a
 //! bare repository, asserting on the pusher's `remote:` lines and on what the server
-//! holds afterwards. Every row of GIT-HOOKS.md's pre-receive section.
+//! holds afterwards. Every row of docs/git-hooks.md's pre-receive section.
 #![allow(clippy::unwrap_used)]
 
 use crate::check_support;

@@ -1,4 +1,4 @@
-//! Every prepare-commit-msg row of GIT-HOOKS.md with real `git commit`s: the hook
+//! Every prepare-commit-msg row of docs/git-hooks.md with real `git commit`s: the hook
 //! drafts only for a plain commit and above a template, never replaces text the user
 //! or git wrote, keeps the `commit -v` scissors part intact, and respects the comment
 //! prefix. No model is configured here: the drafts are offline drafts.

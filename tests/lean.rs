@@ -1,5 +1,5 @@
 //! The validator runs on every commit and every push, so it must stay lean: it links
-//! neither the HTTP client nor the tokenizer (DESIGN §1). Debug builds keep symbol names
+//! neither the HTTP client nor the tokenizer (docs/design.md §1). Debug builds keep symbol names
 //! that carry the crate name, so a linked crate leaves its name in the binary; the draft
 //! binary, which does link both, is the control that shows the probe works.
 

@@ -7,7 +7,7 @@ score the drafts against the human messages. Run by hand, never by .ci/run.
 
 DIR holds jitcommit-draft and jitcommit-check (e.g. target/release after
 `cargo build --release --bins`). URL is an OpenAI-compatible server on 127.0.0.1
-(../shared/real-llm/serve.sh start PORT); the hook reaches it through a recording
+(the llama-cpp-python server script in $SERVE_SH: start PORT); the hook reaches it through a recording
 proxy this script runs on 127.0.0.1, which counts the requests, their time in the
 server and the prompt tokens. --server-log is that server's log (serve.sh writes
 $LLM_HOME/server-PORT.log), read for llama.cpp's prefix-match lines.

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The quality bench's model server (docs/quality.md): ../shared/real-llm/serve.sh, with
+# The quality bench's model server (docs/quality.md): the llama-cpp-python server script
+# named by SERVE_SH (start|stop PORT), with
 # one thread for prompt batches as well as for generation. serve.sh passes
 # --n_threads_batch "$(nproc)"; on the shared 2-core machine under load, two batch
 # threads evaluated prompts at half the speed of one (21 against 40 tokens/s), so this
@@ -11,7 +12,7 @@
 # hook gave up on, which would hold up the next commit's request.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 start|stop|restart PORT" >&2; exit 2; }
-serve=${SERVE_SH:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/real-llm/serve.sh}
+serve=${SERVE_SH:?SERVE_SH names the llama-cpp-python server script (start|stop PORT)}
 shim=$(mktemp -d)
 trap 'rm -rf -- "$shim"' EXIT
 printf '#!/bin/sh\necho 1\n' > "$shim/nproc"

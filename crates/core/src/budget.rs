@@ -1,4 +1,4 @@
-//! The token budget (DESIGN §6): how many tokens a prompt may take, how they are
+//! The token budget (docs/design.md §6): how many tokens a prompt may take, how they are
 //! counted, and the composer that chooses a level for every candidate piece. It owns
 //! the choice alone — the texts are [`crate::fragments`]'s, their render is
 //! [`crate::prompt`]'s — so that the budget's promises (never over the limit, floors
@@ -212,7 +212,7 @@ pub struct Frame<'a> {
     pub tokens: &'a dyn Fn() -> usize,
 }
 
-/// Chooses a level for every piece within `limits` (DESIGN §6): every piece whole
+/// Chooses a level for every piece within `limits` (docs/design.md §6): every piece whole
 /// when the bytes of everything fit (no tokenizer runs), else [`compose`]'s walk,
 /// with `extra` tokens reserved beyond the frame's (the caller's correction for a
 /// counter whose counts do not add up).

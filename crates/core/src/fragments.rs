@@ -1,4 +1,4 @@
-//! The prompt's candidate pieces (DESIGN §6): every text that may go into the user
+//! The prompt's candidate pieces (docs/design.md §6): every text that may go into the user
 //! message, each as a ladder of levels the composer can climb — convention,
 //! environment, task, intent, the status floor, one piece per staged file, the output
 //! contract. It owns the section texts, how a diff is cut into pieces, what a file's
@@ -67,7 +67,7 @@ pub struct Level {
     pub note: String,
 }
 
-/// Where a fragment goes in the prompt (DESIGN §5 order).
+/// Where a fragment goes in the prompt (docs/design.md §5 order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Section {
@@ -772,7 +772,7 @@ pub struct Sources<'a> {
     pub facts: Option<Fragment>,
 }
 
-/// Every candidate piece of the user message, in prompt order (DESIGN §5), the
+/// Every candidate piece of the user message, in prompt order (docs/design.md §5), the
 /// applicability of each applied: convention, facts, environment, task, intent,
 /// status, one piece per staged file, output contract.
 pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {

@@ -1,7 +1,7 @@
 //! Which `git commit` ran this hook, read from the git process's own command line.
 //!
 //! git tells commit-msg nothing about the commit it is making: for `git commit --amend`
-//! its arguments and `GIT_*` environment are those of a plain commit (GIT-HOOKS.md). An
+//! its arguments and `GIT_*` environment are those of a plain commit (docs/git-hooks.md). An
 //! amend replaces HEAD, so its bullets must be traced against HEAD's first parent, not
 //! HEAD; only the git process that runs the hook knows it is amending. On Linux its
 //! argv is `/proc/<pid>/cmdline` of the nearest ancestor that is git: the hook's parent

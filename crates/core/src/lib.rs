@@ -1,7 +1,7 @@
 //! jitcommit-core: everything jitcommit does between reading the repository and
 //! writing a message, as pure stages with plain data between them.
 //!
-//! The data flows one way (DESIGN.md §2):
+//! The data flows one way (docs/design.md §2):
 //! [`config`] and [`repo`] read the outside world; [`message`] and [`rules`]
 //! parse and check messages; [`redact`], [`fragments`], [`budget`] and
 //! [`prompt`] turn the repository state into a prompt that fits a token budget;

@@ -1,4 +1,4 @@
-//! The prompt (DESIGN §5): what the model is asked and the JSON shape it must answer
+//! The prompt (docs/design.md §5): what the model is asked and the JSON shape it must answer
 //! with. It owns the system message, the output contract's schema, the model's
 //! answer type ([`DraftJson`]) and the one pass that makes a [`Prompt`]
 //! ([`build_for`]): the redaction gate on the change's names and the intent, the
@@ -322,7 +322,7 @@ fn render_user(pieces: &[Piece], levels: &[usize]) -> String {
 }
 
 /// Builds the prompt for the staged state within the convention's budget, counting
-/// with `counter` (DESIGN §6, docs/composer.md): the structure from the convention
+/// with `counter` (docs/design.md §6, docs/composer.md): the structure from the convention
 /// or the staged paths, the facts from the convention's table alone.
 pub fn build(
     state: &StagedState,
@@ -345,7 +345,7 @@ pub fn build(
 /// The facts that apply to the staged change go into the prompt as data, after the
 /// convention (docs/facts.md).
 pub fn build_for(input: &PromptInput) -> Result<Prompt, DoesNotFit> {
-    // The redaction gate (DESIGN §8): names, headers, the branch and the intent here;
+    // The redaction gate (docs/trust.md): names, headers, the branch and the intent here;
     // each file's hunk bodies where its whole fragment is built, so nothing reaches a
     // piece unredacted.
     let (state, _) = redact::redact_names(input.state);
@@ -463,7 +463,7 @@ fn report(
     }
 }
 
-/// The model's whole answer (DESIGN §5): the words for the tool's structure, in
+/// The model's whole answer (docs/design.md §5): the words for the tool's structure, in
 /// generation order — `{bullets: {path: what_why, …}, summary, type, scope,
 /// breaking_change}`. jitcommit renders the message text from it
 /// ([`Structure::assemble`]); nothing in it is ever executed.

@@ -1,5 +1,5 @@
 //! What the tool decides about a model draft before the model writes a word, and
-//! how the model's words are put into it (DESIGN §5, issue 14).
+//! how the model's words are put into it (docs/design.md §5, issue 14).
 //!
 //! The repository determines the bullets (verb and path: exactly the offline draft's,
 //! [`crate::offline::draft`]), the types and scopes a draft may choose from, and how

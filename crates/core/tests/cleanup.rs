@@ -142,7 +142,7 @@ fn editor_default_cleanup_matches_git() {
         // `commit -v`: git cuts at the scissors line, as `cleanup` always does.
         check(&mut repo, config, &["-v"], &|seen| cleanup(seen, prefix));
         // Without -v git does not cut at a scissors line the user typed; `cleanup`
-        // cannot see -v and cuts (DESIGN §3). Everywhere else the two agree.
+        // cannot see -v and cuts (docs/design.md §3). Everywhere else the two agree.
         for input in INPUTS {
             let (seen, stored) = repo.commit(config, &[], input);
             let stored = stored_or_empty(stored);

@@ -1,4 +1,4 @@
-//! Personal settings (DESIGN §4): which model, where it listens, how long to wait and
+//! Personal settings (docs/design.md §4): which model, where it listens, how long to wait and
 //! which credentials to send. They never come from the repository — a cloned
 //! repository must not be able to choose where your code is sent — only from, highest
 //! first: command-line flags, `JITCOMMIT_*` environment variables, git config

@@ -1,4 +1,4 @@
-//! The drafting flow (DESIGN §2), one pass: settings → repository state → convention
+//! The drafting flow (docs/design.md §2), one pass: settings → repository state → convention
 //! → prompt → model → answer → render → validate → (one repair) → message file, with
 //! the offline draft as the answer to every failure on the model side.
 

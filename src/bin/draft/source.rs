@@ -2,7 +2,7 @@
 //! git's marker files only — never from the repository's objects or config — so the
 //! no-op path (every `-m`, amend, merge, rebase pick) costs about a millisecond.
 //!
-//! The facts behind each branch are in GIT-HOOKS.md's prepare-commit-msg table.
+//! The facts behind each branch are in docs/git-hooks.md's prepare-commit-msg table.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};

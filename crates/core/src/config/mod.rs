@@ -301,7 +301,7 @@ impl std::fmt::Display for Origin {
     }
 }
 
-/// The discovery order of DESIGN §4; first found wins.
+/// The discovery order of docs/design.md §4; first found wins.
 const SOURCES: [&str; 3] = [".commit-convention.toml", "pyproject.toml", "Cargo.toml"];
 
 /// Finds the repository's convention through `read`, which returns the bytes of a

@@ -7,7 +7,7 @@
 //! line, length cap, globs, unique IDs); [`select`] picks the facts that apply to a
 //! staged change and builds the prompt's facts fragment, whose values stay data
 //! inside evidence blocks marked with their source. A store is repository text: not
-//! trusted (DESIGN §8).
+//! trusted (docs/trust.md).
 
 pub mod scan;
 pub mod select;

@@ -1,4 +1,4 @@
-//! The message grammar (DESIGN §3): the [`Message`] model, a lenient [`parse`] that
+//! The message grammar (docs/design.md §3): the [`Message`] model, a lenient [`parse`] that
 //! keeps the 1-based line and column of every element so the rules can point at
 //! them, and [`render`] / [`render_wrapped`], which write the canonical text.
 //!

@@ -5,7 +5,7 @@ use jitcommit_core::config::{BodyPolicy, Convention};
 use jitcommit_core::repo::{Change, ChangeKind};
 use jitcommit_core::rules::ChangedPaths;
 
-/// The built-in convention (DESIGN §4), body required.
+/// The built-in convention (docs/design.md §4), body required.
 pub fn conv() -> Convention {
     Convention::default()
 }
