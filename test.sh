@@ -7,7 +7,7 @@
 #   ./test.sh -- draft_hook        # arguments after `--` go to the test binaries
 #   ./test.sh --tools-only         # install the tools and print where they are
 #
-# The tools (docs/install.md, "Testing"):
+# The tools (docs/install.md, "The test command"):
 #   dash                    the hook shims are tested under it (POSIX sh, no bashisms)
 #   pre-commit (PyPI)       the tests drive the real framework
 #   husky, lefthook (npm)   the tests install beside them

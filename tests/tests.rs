@@ -44,3 +44,4 @@ mod precommit_manifest;
 mod readme;
 mod readme_sequence;
 mod terminal;
+mod test_tools;
