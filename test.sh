@@ -88,7 +88,7 @@ cargo test --workspace --locked --no-run --quiet
 phase_done build
 
 status=0
-cargo test --workspace --locked "$@" || status=$?
+cargo test --workspace --locked --no-fail-fast "$@" || status=$?
 phase_done tests
 
 echo
