@@ -94,10 +94,24 @@ fn same_ids_as_tiktoken_beyond_ascii() {
 
 #[test]
 fn every_character_is_classed_as_tiktoken_does() {
-    // Every scalar value of the BMP and the supplementary planes in use, next to
-    // letters, digits, spaces, newlines and itself; 24 characters per text.
+    // The scalar values of the BMP and the supplementary planes in use, next to
+    // letters, digits, spaces, newlines and itself; 24 characters per text. Every value
+    // below U+3000 (the scripts and punctuation commits are written in) and, above it,
+    // every value where a class changes (letter, number, space, as std's Unicode tables
+    // see them) with its neighbours, and every 7th between: all 262,000 values took
+    // 27 s of the test command on 2 cores, and a table is wrong at its edges.
+    let class =
+        |c: u32| char::from_u32(c).map(|c| (c.is_alphabetic(), c.is_numeric(), c.is_whitespace()));
     let chars: Vec<char> = (0x80..=0x3_FFFF)
         .chain(0xE_0000..=0xE_01EF)
+        .filter(|&c| {
+            c < 0x3000
+                || c % 7 == 0
+                || class(c) != class(c - 1)
+                || class(c) != class(c + 1)
+                || class(c + 1) != class(c + 2)
+                || class(c - 1) != class(c - 2)
+        })
         .filter_map(char::from_u32)
         .collect();
     let around = |c: char| format!("a{c}b {c}x {c}{c} 1{c}2 \n{c}\n {c}'s{c} {c}|");
@@ -145,6 +159,15 @@ const UNICODE: &[&str] = &[
     "é", "ж", "日", "🦀", "ſ", "²", "\u{301}", "\u{3000}", "Ⅻ", "١", "\u{200d}",
 ];
 
+/// Cases per property: 500 in the test command (3,000 took most of this file's 44 s on
+/// 2 cores); `PROPTEST_CASES=3000` for a deeper run.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(500)
+}
+
 fn text(alphabet: &'static [&'static str]) -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(alphabet), 0..100).prop_map(|v| v.concat())
 }
@@ -158,7 +181,7 @@ fn mixed() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn same_ids_as_tiktoken_on_tricky_text(t in text(SURE)) {
