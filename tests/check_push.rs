@@ -664,7 +664,10 @@ fn an_existing_project_is_pushed_into_a_new_server_from_its_adoption_point() {
     let c = sb.init("c");
     for (file, msg) in [
         ("a.txt", "initial import"),
-        ("b.txt", "feat: add b\n\nA prose body, as before jitcommit.\n"),
+        (
+            "b.txt",
+            "feat: add b\n\nA prose body, as before jitcommit.\n",
+        ),
         ("c.txt", "Fix the thing"),
     ] {
         write(&c, file, "x\n");
@@ -679,7 +682,11 @@ fn an_existing_project_is_pushed_into_a_new_server_from_its_adoption_point() {
     assert_ne!(code(&o), 0, "no adoption point: the old history is refused");
 
     // A pusher cannot name the point: the pushed convention is not the policy.
-    write(&c, ".commit-convention.toml", &format!("adopted = \"{point}\"\n"));
+    write(
+        &c,
+        ".commit-convention.toml",
+        &format!("adopted = \"{point}\"\n"),
+    );
     sb.git(&c, &["add", "."]);
     sb.git(
         &c,
@@ -709,7 +716,13 @@ fn an_existing_project_is_pushed_into_a_new_server_from_its_adoption_point() {
     sb.git(&c, &["add", "."]);
     sb.git(
         &c,
-        &["commit", "-q", "--no-verify", "-m", "feat: add d\n\nprose\n"],
+        &[
+            "commit",
+            "-q",
+            "--no-verify",
+            "-m",
+            "feat: add d\n\nprose\n",
+        ],
     );
     let o = git_try(&sb, &c, &["push", bare.to_str().unwrap(), "main"], &[]);
     assert_ne!(code(&o), 0, "after the point the house style holds");

@@ -383,11 +383,20 @@ fn range_accepts_the_history_up_to_the_adoption_point() {
     let root = sb.git(&r, &["rev-list", "--max-parents=0", "HEAD"]);
     let o = run({
         let mut c = check(&sb, &r);
-        c.args(["--range", &format!("{}..HEAD", root.trim()), "--format", "json"]);
+        c.args([
+            "--range",
+            &format!("{}..HEAD", root.trim()),
+            "--format",
+            "json",
+        ]);
         c
     });
     assert_eq!(code(&o), 0, "{}", stdout(&o));
-    assert!(stdout(&o).contains("\"exempt\":\"adopted\""), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("\"exempt\":\"adopted\""),
+        "{}",
+        stdout(&o)
+    );
     // The house style holds after the point.
     commit(&sb, &r, "c.txt", "c\n", "feat: c\n\nA prose body.\n");
     let o = run({

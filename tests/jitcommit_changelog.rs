@@ -502,7 +502,10 @@ fn a_history_with_prose_bodies_lists_its_features_and_fixes() {
     let other = &unreleased["others"][0];
     assert_eq!(other["subject"], "Update the readme");
     assert!(
-        other["reason"].as_str().unwrap().contains("type(scope): description"),
+        other["reason"]
+            .as_str()
+            .unwrap()
+            .contains("type(scope): description"),
         "{other}"
     );
     let md = stdout(&r.jc(&["changelog"]));

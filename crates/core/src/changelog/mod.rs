@@ -28,8 +28,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::config::{Convention, Exemption};
 use crate::message::Target;
-use crate::rules::{self, Policy};
 use crate::repo::ObjectId;
+use crate::rules::{self, Policy};
 
 pub use bump::{BumpLevel, BumpRules, next_version};
 pub use render::{Links, render_json, render_markdown};

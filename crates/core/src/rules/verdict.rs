@@ -69,10 +69,9 @@ pub(crate) fn spec_findings(parsed: &Parsed) -> Vec<Finding> {
                 }
             ),
         )),
-        (_, Some(k)) if !is_word(&k.value) => Some((
-            k.pos,
-            format!("the type {:?} is not a word", k.value),
-        )),
+        (_, Some(k)) if !is_word(&k.value) => {
+            Some((k.pos, format!("the type {:?} is not a word", k.value)))
+        }
         _ => None,
     };
     problem

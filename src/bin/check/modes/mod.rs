@@ -187,7 +187,12 @@ pub struct Adoption {
 impl Adoption {
     /// Whether `conv`'s adoption point accepts `id` (false when there is none, or when
     /// its commit is not in the repository).
-    pub fn accepts(&mut self, repo: &Repo, conv: &Convention, id: ObjectId) -> Result<bool, CheckError> {
+    pub fn accepts(
+        &mut self,
+        repo: &Repo,
+        conv: &Convention,
+        id: ObjectId,
+    ) -> Result<bool, CheckError> {
         let Some(point) = &conv.adopted else {
             return Ok(false);
         };
