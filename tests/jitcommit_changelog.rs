@@ -552,3 +552,24 @@ fn check_changelog_and_bump_give_one_verdict() {
     assert_eq!(v["releases"][0]["types"]["feat"], 2);
     assert_eq!(stdout(&r.jc(&["bump"])), "1.1.0\n");
 }
+
+/// A revert whose reverted commit is outside the range read is still exempt: the
+/// repository backs it, as it does for `jitcommit-check`.
+#[test]
+fn a_revert_of_a_commit_outside_the_range_is_exempt_as_check_says() {
+    let sb = Sandbox::new();
+    let r = adopting(&sb);
+    r.git(&["revert", "--no-edit", "HEAD~1"]);
+    let o = r.jc(&[
+        "changelog",
+        "--format",
+        "json",
+        "--others",
+        "list",
+        "--range",
+        "HEAD~1..HEAD",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["releases"][0]["others"][0]["kind"], "revert", "{v}");
+}

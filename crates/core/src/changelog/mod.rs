@@ -77,7 +77,7 @@ pub enum Others {
 }
 
 /// The settings [`build`] needs besides the history.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Options<'a> {
     /// The repository's convention (types, sections, exemptions).
     pub convention: &'a Convention,
@@ -89,6 +89,9 @@ pub struct Options<'a> {
     /// out, while tags on them still claim its ancestors (what `--check` compares a file
     /// generated through this commit with). `None`: every commit.
     pub through: Option<ObjectId>,
+    /// Whether a full hex id names a commit of the repository: what backs a revert's
+    /// exemption, as `jitcommit-check` asks it. `None`: the commits given.
+    pub is_commit: Option<&'a dyn Fn(&str) -> bool>,
 }
 
 /// A release about to be tagged: the unreleased commits rendered as if it existed.
@@ -254,11 +257,19 @@ pub fn reverted_commit(message: &str) -> Option<ObjectId> {
 }
 
 /// What the reader makes of one commit: [`rules::verdict`] under [`Policy::Spec`], the
-/// exemptions backed by what git stored (`known`: the commits a revert may name), as
+/// exemptions backed by what git stored (`repo`, else `known`: the commits a revert may
+/// name), as
 /// `jitcommit-check` asks it.
-fn classify(c: &HistoryCommit, conv: &Convention, known: &HashSet<ObjectId>) -> Class {
-    let is_commit =
-        |hex: &str| ObjectId::from_hex(hex.as_bytes()).is_ok_and(|id| known.contains(&id));
+fn classify(
+    c: &HistoryCommit,
+    conv: &Convention,
+    known: &HashSet<ObjectId>,
+    repo: Option<&dyn Fn(&str) -> bool>,
+) -> Class {
+    let is_commit = |hex: &str| match repo {
+        Some(is_commit) => is_commit(hex),
+        None => ObjectId::from_hex(hex.as_bytes()).is_ok_and(|id| known.contains(&id)),
+    };
     let facts = rules::CommitFacts {
         parents: c.parents.len(),
         fixups: true,
@@ -490,7 +501,7 @@ fn release_of(
             left_out.reverted += 1;
             continue;
         }
-        match classify(c, conv, known) {
+        match classify(c, conv, known, opts.is_commit) {
             Class::Entry(e) => {
                 *types.entry(e.kind.clone()).or_default() += 1;
                 if e.breaking {
