@@ -685,7 +685,7 @@ fn an_existing_project_is_pushed_into_a_new_server_from_its_adoption_point() {
     write(
         &c,
         ".commit-convention.toml",
-        &format!("adopted = \"{point}\"\n"),
+        format!("adopted = \"{point}\"\n"),
     );
     sb.git(&c, &["add", "."]);
     sb.git(

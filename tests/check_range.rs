@@ -368,11 +368,6 @@ fn range_accepts_the_history_up_to_the_adoption_point() {
         c
     });
     assert_eq!(code(&all), 1, "without the point both are refused");
-    write(
-        &r,
-        ".commit-convention.toml",
-        &format!("adopted = \"{point}\"\n"),
-    );
     commit(
         &sb,
         &r,

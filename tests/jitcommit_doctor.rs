@@ -258,7 +258,7 @@ fn the_history_fit_and_the_adoption_point_are_reported() {
     write(
         &r.dir,
         ".commit-convention.toml",
-        &format!("body = \"free\"\ntrace-paths = false\nadopted = \"{head}\"\n"),
+        format!("body = \"free\"\ntrace-paths = false\nadopted = \"{head}\"\n"),
     );
     let d = detail(&r.jc(&["doctor", "--format", "json"]));
     assert!(
