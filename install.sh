@@ -446,6 +446,11 @@ fi
 if [ -n "$server" ]; then
 	say ""
 	say "Next: push to $target; every new commit is checked with jitcommit-check."
+	say "Existing history: what its default branch holds is accepted as it is; every pushed"
+	say "commit not yet there is checked, the history of a first push included. To push an"
+	say "existing project whose history predates the convention, name its adoption point in"
+	say "the server's policy: adopted = \"<commit id>\" (jitcommit init --write proposes it);"
+	say "that commit and its history are then accepted, and every commit after it is checked."
 	case $forge in
 	gitlab)
 		say "GitLab runs custom_hooks/$server_hook.d/jitcommit when the git user owns it and may execute it;"

@@ -653,3 +653,78 @@ fn a_server_policy_may_exempt_fixups() {
         stderr(&o)
     );
 }
+
+/// Issue 28: an existing project pushed into a fresh server whose policy names the
+/// project's adoption point is accepted, history and all; a later commit that breaks the
+/// house style is refused. The point comes from the server's policy: the same history
+/// pushed without it is refused.
+#[test]
+fn an_existing_project_is_pushed_into_a_new_server_from_its_adoption_point() {
+    let sb = Sandbox::new();
+    let c = sb.init("c");
+    for (file, msg) in [
+        ("a.txt", "initial import"),
+        (
+            "b.txt",
+            "feat: add b\n\nA prose body, as before jitcommit.\n",
+        ),
+        ("c.txt", "Fix the thing"),
+    ] {
+        write(&c, file, "x\n");
+        sb.git(&c, &["add", "."]);
+        sb.git(&c, &["commit", "-q", "--no-verify", "-m", msg]);
+    }
+    let point = sb.git(&c, &["rev-parse", "HEAD"]).trim().to_owned();
+
+    let strict = sb.init_bare("strict.git");
+    install_hook(&strict.join("hooks"), "pre-receive", "--pre-receive");
+    let o = git_try(&sb, &c, &["push", strict.to_str().unwrap(), "main"], &[]);
+    assert_ne!(code(&o), 0, "no adoption point: the old history is refused");
+
+    // A pusher cannot name the point: the pushed convention is not the policy.
+    write(
+        &c,
+        ".commit-convention.toml",
+        format!("adopted = \"{point}\"\n"),
+    );
+    sb.git(&c, &["add", "."]);
+    sb.git(
+        &c,
+        &[
+            "commit",
+            "-q",
+            "--no-verify",
+            "-m",
+            &good("chore: adopt jitcommit", &[".commit-convention.toml"]),
+        ],
+    );
+    let o = git_try(&sb, &c, &["push", strict.to_str().unwrap(), "main"], &[]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+
+    let bare = sb.init_bare("server.git");
+    let policy = sb.path().join("policy.toml");
+    std::fs::write(&policy, format!("adopted = \"{point}\"\n")).unwrap();
+    install_hook(
+        &bare.join("hooks"),
+        "pre-receive",
+        &format!("--pre-receive --config '{}'", policy.display()),
+    );
+    let o = git_try(&sb, &c, &["push", bare.to_str().unwrap(), "main"], &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+
+    write(&c, "d.txt", "d\n");
+    sb.git(&c, &["add", "."]);
+    sb.git(
+        &c,
+        &[
+            "commit",
+            "-q",
+            "--no-verify",
+            "-m",
+            "feat: add d\n\nprose\n",
+        ],
+    );
+    let o = git_try(&sb, &c, &["push", bare.to_str().unwrap(), "main"], &[]);
+    assert_ne!(code(&o), 0, "after the point the house style holds");
+    assert!(stderr(&o).contains("feat: add d"), "{}", stderr(&o));
+}

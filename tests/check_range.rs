@@ -352,3 +352,73 @@ fn a_long_range_is_checked_in_runs_with_the_same_findings() {
         }
     }
 }
+
+/// Issue 28: the convention's adoption point accepts it and its ancestors as they are;
+/// a commit after it is held to the convention.
+#[test]
+fn range_accepts_the_history_up_to_the_adoption_point() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    commit(&sb, &r, "a.txt", "a\n", "initial import");
+    commit(&sb, &r, "b.txt", "b\n", "feat: b\n\nA prose body.\n");
+    let point = sb.git(&r, &["rev-parse", "HEAD"]).trim().to_owned();
+    let all = run({
+        let mut c = check(&sb, &r);
+        c.args(["--range", "HEAD~1..HEAD", "--format", "json"]);
+        c
+    });
+    assert_eq!(code(&all), 1, "without the point both are refused");
+    commit(
+        &sb,
+        &r,
+        ".commit-convention.toml",
+        &format!("adopted = \"{point}\"\n"),
+        &good("chore: adopt jitcommit", &[".commit-convention.toml"]),
+    );
+    let root = sb.git(&r, &["rev-list", "--max-parents=0", "HEAD"]);
+    let o = run({
+        let mut c = check(&sb, &r);
+        c.args([
+            "--range",
+            &format!("{}..HEAD", root.trim()),
+            "--format",
+            "json",
+        ]);
+        c
+    });
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("\"exempt\":\"adopted\""),
+        "{}",
+        stdout(&o)
+    );
+    // The house style holds after the point.
+    commit(&sb, &r, "c.txt", "c\n", "feat: c\n\nA prose body.\n");
+    let o = run({
+        let mut c = check(&sb, &r);
+        c.args(["--range", &format!("{}..HEAD", root.trim())]);
+        c
+    });
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert!(stdout(&o).contains("1 of 3 commits"), "{}", stdout(&o));
+}
+
+/// The adoption point must be a full commit id: a name could move.
+#[test]
+fn an_adoption_point_that_is_not_a_commit_id_is_a_config_error() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    commit(&sb, &r, "a.txt", "a\n", &good("chore: a", &["a.txt"]));
+    write(&r, ".commit-convention.toml", "adopted = \"main\"\n");
+    let o = run({
+        let mut c = check(&sb, &r);
+        c.args(["--range", "HEAD~0..HEAD"]);
+        c
+    });
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(".commit-convention.toml:1") && stderr(&o).contains("adopted"),
+        "{}",
+        stderr(&o)
+    );
+}

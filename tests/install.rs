@@ -756,6 +756,12 @@ fn server_install_and_a_real_push_through_pre_receive() {
     assert!(
         !bare.join("hooks/commit-msg").exists() && !bare.join("hooks/prepare-commit-msg").exists()
     );
+    // Issue 28: it says what becomes of existing history, and how to adopt a project.
+    assert!(
+        out.contains("the history of a first push included")
+            && out.contains("adopted = \"<commit id>\" (jitcommit init --write proposes it)"),
+        "{out}"
+    );
     let shim = read(&bare.join("hooks/pre-receive"));
     assert!(shim.contains(&format!(
         "JITCOMMIT_BIN_DIR='{}'",

@@ -140,3 +140,16 @@ fn tag_refuses_a_dirty_work_tree() {
     assert!(stderr(&o).contains("uncommitted changes"), "{}", stderr(&o));
     assert!(r.git(&["tag", "-l", "v1.0.1"]).is_empty());
 }
+
+/// Issue 28: features with prose bodies (or none) since the last tag bump the minor
+/// version under the default convention; they used to be "nothing to release".
+#[test]
+fn features_with_prose_bodies_bump_the_minor_version() {
+    let sb = Sandbox::new();
+    let r = adopting(&sb);
+    let o = r.jc(&["bump", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["next"], "1.1.0");
+    assert_eq!(v["level"], "minor");
+}

@@ -467,3 +467,109 @@ mod round_trip {
         }
     }
 }
+
+/// Issue 28: a Conventional Commits history with prose bodies is read at the spec's
+/// level: its features and fixes are entries under the default convention; what is
+/// left out is counted with its reason.
+#[test]
+fn a_history_with_prose_bodies_lists_its_features_and_fixes() {
+    let sb = Sandbox::new();
+    let r = adopting(&sb);
+    let o = r.jc(&["changelog", "--format", "json", "--others", "list"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let unreleased = &v["releases"][0];
+    assert_eq!(unreleased["version"], serde_json::Value::Null);
+    let summaries: Vec<&str> = unreleased["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["entries"].as_array().unwrap())
+        .map(|e| e["summary"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        summaries,
+        [
+            "read overrides from the environment",
+            "add a --quiet flag",
+            "keep the last line"
+        ]
+    );
+    // The Dependabot commit is a conforming chore (no section), the readme commit is
+    // the one left out as non-conforming, with its reason.
+    assert_eq!(unreleased["types"]["chore"], 1);
+    assert_eq!(unreleased["left_out"]["non_conforming"], 1, "{unreleased}");
+    let other = &unreleased["others"][0];
+    assert_eq!(other["subject"], "Update the readme");
+    assert!(
+        other["reason"]
+            .as_str()
+            .unwrap()
+            .contains("type(scope): description"),
+        "{other}"
+    );
+    let md = stdout(&r.jc(&["changelog"]));
+    assert!(md.contains("- **cli:** add a --quiet flag"), "{md}");
+    assert!(md.contains("- keep the last line"), "{md}");
+}
+
+/// Issue 28, one verdict: under one convention `jitcommit-check --commit`, `changelog`
+/// and `bump` agree on a Dependabot message and on a Markdown-list body with
+/// `Co-authored-by`.
+#[test]
+fn check_changelog_and_bump_give_one_verdict() {
+    let sb = Sandbox::new();
+    let r = adopting(&sb);
+    write(
+        &r.dir,
+        ".commit-convention.toml",
+        "body = \"free\"\ntrace-paths = false\nsubject-max = 0\n",
+    );
+    let check = |rev: &str| {
+        sb.cmd(
+            std::path::PathBuf::from(env!("CARGO_BIN_EXE_jitcommit-check")),
+            &r.dir,
+        )
+        .args(["--commit", rev])
+        .output()
+        .unwrap()
+    };
+    for rev in ["HEAD~3", "HEAD~2"] {
+        let o = check(rev);
+        assert_eq!(code(&o), 0, "{rev}: {}", stdout(&o));
+    }
+    assert_eq!(code(&check("HEAD~1")), 1, "the readme commit is refused");
+    let o = r.jc(&["changelog", "--format", "json", "--others", "list"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let listed: Vec<String> = v["releases"][0]["others"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["commit"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(listed, [r.rev("HEAD~1")], "only the commit check refuses");
+    assert_eq!(v["releases"][0]["types"]["chore"], 1);
+    assert_eq!(v["releases"][0]["types"]["feat"], 2);
+    assert_eq!(stdout(&r.jc(&["bump"])), "1.1.0\n");
+}
+
+/// A revert whose reverted commit is outside the range read is still exempt: the
+/// repository backs it, as it does for `jitcommit-check`.
+#[test]
+fn a_revert_of_a_commit_outside_the_range_is_exempt_as_check_says() {
+    let sb = Sandbox::new();
+    let r = adopting(&sb);
+    r.git(&["revert", "--no-edit", "HEAD~1"]);
+    let o = r.jc(&[
+        "changelog",
+        "--format",
+        "json",
+        "--others",
+        "list",
+        "--range",
+        "HEAD~1..HEAD",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["releases"][0]["others"][0]["kind"], "revert", "{v}");
+}

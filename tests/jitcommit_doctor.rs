@@ -231,3 +231,41 @@ fn husky_and_lefthook_are_named_as_the_owners() {
         "{out}"
     );
 }
+
+/// Issue 28: doctor reports how the history fits the convention and the adoption
+/// point.
+#[test]
+fn the_history_fit_and_the_adoption_point_are_reported() {
+    let sb = Sandbox::new();
+    let r = adopting(&sb);
+    let detail = |o: &std::process::Output| {
+        json(o)["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["check"] == "history")
+            .map(|c| c["detail"].as_str().unwrap().to_owned())
+            .unwrap()
+    };
+    let o = r.jc(&["doctor", "--format", "json"]);
+    let d = detail(&o);
+    assert!(
+        d.contains("of the last 6 commits 0 pass the convention, 5 the Conventional Commits grammar; no adoption point"),
+        "{d}"
+    );
+    assert!(d.contains("jitcommit init"), "{d}");
+    let head = r.rev("HEAD");
+    write(
+        &r.dir,
+        ".commit-convention.toml",
+        format!("body = \"free\"\ntrace-paths = false\nadopted = \"{head}\"\n"),
+    );
+    let d = detail(&r.jc(&["doctor", "--format", "json"]));
+    assert!(
+        d.contains(&format!(
+            "5 pass the convention, 5 the Conventional Commits grammar; adoption point {}",
+            &head[..12]
+        )),
+        "{d}"
+    );
+}

@@ -209,3 +209,54 @@ fn broken_imports_and_flags_exit_2() {
     assert!(stderr(&o).contains("cog.toml: "), "{}", stderr(&o));
     assert_eq!(code(&r.jc(&["init", "--to", "yaml"])), 2);
 }
+
+/// Issue 28: init reads the history it adopts, proposes the convention that fits it
+/// and the adoption point, and writes both; `--range` then accepts the old history and
+/// holds the commits after it to the convention.
+#[test]
+fn init_reads_the_history_and_writes_the_convention_and_adoption_point() {
+    let sb = Sandbox::new();
+    let r = adopting(&sb);
+    let head = r.rev("HEAD");
+    let o = r.jc(&["init"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("History: the last 6 commits: 0 pass the convention as imported, 5 the Conventional Commits grammar, 5 the proposed convention"),
+        "{err}"
+    );
+    assert!(err.contains("Types used: chore 2, feat 2, fix 1"), "{err}");
+    assert!(
+        err.contains("Scopes used: cli 1, config 1, deps 1"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("Adoption point: {head}")), "{err}");
+    let shown = stdout(&o);
+    assert!(shown.contains("body = \"free\""), "{shown}");
+    assert!(shown.contains(&format!("adopted = \"{head}\"")), "{shown}");
+
+    let o = r.jc(&["init", "--write"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let dump = check_dump(&sb, &r.dir);
+    assert!(dump.contains(&format!("adopted = \"{head}\"")), "{dump}");
+    assert!(dump.contains("body = \"free\""), "{dump}");
+
+    let range = |r: &Repo<'_>| {
+        sb.cmd(jitcommit_testkit::cargo_bin("jitcommit-check"), &r.dir)
+            .args(["--range", "v1.0.0..HEAD"])
+            .output()
+            .unwrap()
+    };
+    let o = range(&r);
+    assert_eq!(code(&o), 0, "the adopted history passes: {}", stdout(&o));
+    r.commit(
+        ".commit-convention.toml",
+        &std::fs::read_to_string(r.dir.join(".commit-convention.toml")).unwrap(),
+        "chore: adopt jitcommit\n\nThe history so far is accepted.\n",
+    );
+    assert_eq!(code(&range(&r)), 0, "{}", stdout(&range(&r)));
+    r.commit("x.txt", "x\n", "Update x");
+    let o = range(&r);
+    assert_eq!(code(&o), 1, "after the point the convention holds");
+    assert!(stdout(&o).contains("Update x"), "{}", stdout(&o));
+}

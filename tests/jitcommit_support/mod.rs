@@ -216,3 +216,59 @@ pub fn history(sb: &Sandbox) -> Repo<'_> {
     );
     r
 }
+
+/// What Dependabot writes: a prose body, a Markdown list of links, a YAML block and a
+/// sign-off.
+pub const DEPENDABOT: &str = "chore(deps): bump serde from 1.0.1 to 1.0.2
+
+Bumps [serde](https://github.com/serde-rs/serde) from 1.0.1 to 1.0.2.
+- [Release notes](https://github.com/serde-rs/serde/releases)
+- [Commits](https://github.com/serde-rs/serde/compare/v1.0.1...v1.0.2)
+
+---
+updated-dependencies:
+- dependency-name: serde
+  dependency-type: direct:production
+  update-type: version-update:semver-patch
+...
+
+Signed-off-by: dependabot[bot] <support@github.com>
+";
+
+/// A human's feature: a Markdown list for a body and a `Co-authored-by` trailer.
+pub const MARKDOWN_LIST: &str = "feat(config): read overrides from the environment
+
+Adds:
+- `APP_COLOR` to force colour on or off
+- `APP_PAGER` to pick the pager
+
+Co-authored-by: Jane Doe <jane@example.com>
+";
+
+/// A Conventional Commits history as most projects have it before they adopt
+/// jitcommit: prose bodies or none, a Dependabot commit, one commit that follows no
+/// convention.
+///
+/// ```text
+/// chore: initial commit                    v1.0.0
+/// feat(cli): add a --quiet flag            (prose body)
+/// chore(deps): bump serde …                (Dependabot)
+/// feat(config): read overrides …           (Markdown list, Co-authored-by)
+/// Update the readme                        (no convention)
+/// fix: keep the last line                  (no body)
+/// ```
+pub fn adopting(sb: &Sandbox) -> Repo<'_> {
+    let r = Repo::new(sb, "adopting");
+    r.commit("README.md", "# demo\n", "chore: initial commit");
+    r.git(&["tag", "-a", "-m", "first", "v1.0.0"]);
+    r.commit(
+        "src/cli.rs",
+        "fn quiet() {}\n",
+        "feat(cli): add a --quiet flag\n\nScripts want no output on success, so --quiet\nsilences everything but errors.\n",
+    );
+    r.commit("Cargo.lock", "serde 1.0.2\n", DEPENDABOT);
+    r.commit("src/config.rs", "fn env() {}\n", MARKDOWN_LIST);
+    r.commit("README.md", "# demo\n\nmore\n", "Update the readme");
+    r.commit("src/io.rs", "fn last() {}\n", "fix: keep the last line");
+    r
+}

@@ -120,11 +120,13 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     )?;
     let history = repo::history(&ctx, None, &pattern)?;
     let last = history.tags.last();
+    let is_commit = |hex: &str| ctx.repo.is_commit(hex);
     let opts = Options {
         convention: &ctx.convention,
         others: Others::Count,
         pending: None,
         through: None,
+        is_commit: Some(&is_commit),
     };
     let log = changelog::build(&history.commits, &history.tags, &opts);
     let unreleased = log.releases.first().filter(|r| r.tag.is_none());

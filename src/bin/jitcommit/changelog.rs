@@ -223,11 +223,13 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             })
         }
     };
+    let is_commit = |hex: &str| ctx.repo.is_commit(hex);
     let opts = |through| Options {
         convention: &ctx.convention,
         others,
         pending: pending.clone(),
         through,
+        is_commit: Some(&is_commit),
     };
     // --unreleased keeps the release the tags do not have yet (the --tag one).
     let select = |mut log: Changelog| {

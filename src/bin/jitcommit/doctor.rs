@@ -353,6 +353,35 @@ fn model(repo: &Repo, conv: Option<&config::Convention>, out: &mut Vec<Check>) {
 }
 
 /// Runs `jitcommit doctor`.
+/// How the history fits the convention, and its adoption point (docs/check.md,
+/// "Adopting an existing history"): information, never a failure.
+fn history_fit(repo: &Repo, conv: &config::Convention, out: &mut Vec<Check>) {
+    let point = match &conv.adopted {
+        None => "no adoption point (adopted): every commit is held to the convention".to_owned(),
+        Some(id) if repo.is_commit(id) => format!(
+            "adoption point {}: it and its history are accepted as they are",
+            &id[..id.len().min(12)]
+        ),
+        Some(id) => format!("adoption point {id} is not a commit of this repository"),
+    };
+    let detail = match crate::fit::read(repo, conv, crate::fit::LAST) {
+        Ok(fit) if fit.read == 0 => format!("no commits yet; {point}"),
+        Ok(fit) => format!(
+            "of the last {} commits {} pass the convention, {} the Conventional Commits grammar; {point}{}",
+            fit.read,
+            fit.gate,
+            fit.spec,
+            if fit.gate < fit.read && conv.adopted.is_none() {
+                " (`jitcommit init` proposes a convention and adoption point that fit)"
+            } else {
+                ""
+            }
+        ),
+        Err(e) => format!("cannot read the history: {e}; {point}"),
+    };
+    out.push(info("history", detail));
+}
+
 pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     use lexopt::prelude::*;
     let mut p = lexopt::Parser::from_args(args);
@@ -378,6 +407,9 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     let mut checks = Vec::new();
     hooks(&repo, &mut checks);
     let conv = convention(&repo, &mut checks);
+    if let Some(c) = &conv {
+        history_fit(&repo, c, &mut checks);
+    }
     model(&repo, conv.as_ref(), &mut checks);
     let all_ok = checks.iter().all(|c| c.status != "fail");
     if json {

@@ -21,7 +21,12 @@ USAGE:
 
 Where: pyproject.toml [tool.commit-convention] when there is a pyproject.toml,
 Cargo.toml [workspace.metadata.commit-convention] (or [package.metadata…]) in a Rust
-project, else .commit-convention.toml. Imported: commitlint (.commitlintrc,
+project, else .commit-convention.toml. It reads the last 500 commits of HEAD first:
+how many pass the convention and the Conventional Commits grammar, which types and
+scopes they use; it proposes the convention that fits them (their types, body = \"free\"
+where bodies are prose) and the adoption point `adopted` = HEAD: that commit and its
+history are accepted as they are, and every later commit is held to the convention
+(docs/check.md). Imported: commitlint (.commitlintrc,
 .commitlintrc.json/.yaml/.yml; a JS config through `npx --no-install commitlint
 --print-config json` when npx is there), cog.toml, .versionrc(.json): types, scopes,
 subject length, changelog sections. Whatever cannot be mapped is listed.
@@ -373,6 +378,40 @@ fn without_table(text: &str, table: &str) -> String {
     out
 }
 
+/// What the history told: how many of its last commits pass the convention before and
+/// after fitting and at the spec's level, the types and scopes it uses, its bodies, and
+/// the adoption point.
+fn history_report(before: &crate::fit::Fit, after: &crate::fit::Fit, conv: &Convention) -> String {
+    use crate::fit::counts;
+    let n = before.read;
+    if n == 0 {
+        return "History: no commits yet; the convention holds from the first one\n".to_owned();
+    }
+    let mut r = format!(
+        "History: the last {n} commits: {} pass the convention as imported, {} the Conventional Commits grammar, {} the proposed convention ({} merges, reverts or fixups exempt)\n",
+        before.gate, before.spec, after.gate, before.exempt
+    );
+    r.push_str(&format!("Types used: {}\n", counts(&before.types, 12)));
+    r.push_str(&format!("Scopes used: {}\n", counts(&before.scopes, 12)));
+    r.push_str(&format!(
+        "Bodies: {} prose, {} with bullets, {} subject only{}\n",
+        before.prose_bodies,
+        before.bullet_bodies,
+        before.subject_only,
+        match conv.body {
+            config::BodyPolicy::Free => ": body = \"free\"",
+            config::BodyPolicy::Optional => ": body = \"optional\"",
+            config::BodyPolicy::Required => "",
+        }
+    ));
+    if let Some(point) = &conv.adopted {
+        r.push_str(&format!(
+            "Adoption point: {point} (HEAD): it and the history before it are accepted as they are; the convention holds for every commit after it (adopted = …)\n"
+        ));
+    }
+    r
+}
+
 /// Runs `jitcommit init`.
 pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     use lexopt::prelude::*;
@@ -429,7 +468,11 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         )),
     };
     let imp = import(&root)?;
-    let conv = apply(&imp);
+    let imported = apply(&imp);
+    // The history it adopts: how the last commits fit, and the convention that fits.
+    let before = crate::fit::read(&repo, &imported, crate::fit::LAST)?;
+    let conv = crate::fit::propose(&imported, &before);
+    let after = crate::fit::read(&repo, &conv, crate::fit::LAST)?;
     let text = text_for(&conv, target);
     let place = match target.table() {
         Some(t) => format!("{} [{t}]", target.file()),
@@ -446,6 +489,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     for u in &imp.unmapped {
         report.push_str(&format!("Not mapped: {u}\n"));
     }
+    report.push_str(&history_report(&before, &after, &conv));
     eprint!("{report}");
     if !write {
         print(&format!("# {place}\n{text}"))?;

@@ -7,6 +7,7 @@ mod changelog;
 mod doctor;
 mod error;
 mod facts;
+mod fit;
 mod history;
 mod init;
 mod repo;

@@ -3,9 +3,12 @@
 //! The caller walks the history (newest first, each commit with its parents, committer
 //! time and message) and lists the version tags; [`build`] turns that into releases:
 //! one per version tag, commits assigned the way `git rev-list <tag> ^<older tags>`
-//! would, the rest `Unreleased`. Each conforming commit whose type the convention's
-//! `sections` map names (or that is breaking) becomes an [`Entry`] from its subject and
-//! bullets; breaking entries come first; a revert cancels the commit it reverts when
+//! would, the rest `Unreleased`. The history is read at the spec's level (docs/check.md,
+//! "Reading a history"): each commit the Conventional Commits grammar accepts
+//! ([`rules::verdict`] under [`Policy::Spec`], the one verdict `jitcommit-check` asks
+//! too) whose type the convention's `sections` map names (or that is breaking) becomes
+//! an [`Entry`] from its subject and the bullets it has; the house style (bullets,
+//! tracing, lengths) is a gate for new commits, never a filter here; breaking entries come first; a revert cancels the commit it reverts when
 //! both are in the same release; merges, other exempt commits and non-conforming ones
 //! are counted, or listed under their own heading ([`Others`]).
 //!
@@ -21,11 +24,12 @@ mod version;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::config::{Convention, Exemption};
-use crate::message::{Target, parse};
+use crate::message::Target;
 use crate::repo::ObjectId;
+use crate::rules::{self, Policy};
 
 pub use bump::{BumpLevel, BumpRules, next_version};
 pub use render::{Links, render_json, render_markdown};
@@ -73,7 +77,7 @@ pub enum Others {
 }
 
 /// The settings [`build`] needs besides the history.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Options<'a> {
     /// The repository's convention (types, sections, exemptions).
     pub convention: &'a Convention,
@@ -85,6 +89,9 @@ pub struct Options<'a> {
     /// out, while tags on them still claim its ancestors (what `--check` compares a file
     /// generated through this commit with). `None`: every commit.
     pub through: Option<ObjectId>,
+    /// Whether a full hex id names a commit of the repository: what backs a revert's
+    /// exemption, as `jitcommit-check` asks it. `None`: the commits given.
+    pub is_commit: Option<&'a dyn Fn(&str) -> bool>,
 }
 
 /// A release about to be tagged: the unreleased commits rendered as if it existed.
@@ -203,6 +210,9 @@ pub struct OtherCommit {
     pub subject: String,
     /// Why it is not an entry.
     pub kind: OtherKind,
+    /// For a non-conforming commit, what the spec's grammar finds wrong.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// Counts of the commits a release does not list as entries.
@@ -224,7 +234,7 @@ pub struct LeftOut {
 enum Class {
     Entry(Entry),
     Unlisted(String),
-    Other(OtherKind),
+    Other(OtherKind, Option<String>),
 }
 
 fn short(id: &ObjectId) -> String {
@@ -246,23 +256,52 @@ pub fn reverted_commit(message: &str) -> Option<ObjectId> {
     })
 }
 
-fn classify(c: &HistoryCommit, conv: &Convention) -> Class {
-    if c.parents.len() > 1 {
-        return Class::Other(OtherKind::Merge);
-    }
-    let text = c.message.trim_end();
-    if let Some(kind) = crate::rules::exemption(text, conv) {
-        return Class::Other(match kind {
-            Exemption::Merge => OtherKind::Merge,
-            Exemption::Revert => OtherKind::Revert,
-            Exemption::Fixup | Exemption::Squash | Exemption::Amend => OtherKind::Fixup,
-        });
-    }
-    let parsed = parse(text);
-    let message = match parsed.message() {
-        Some(m) if crate::rules::check_parsed(text, parsed, conv, None).is_empty() => m,
-        _ => return Class::Other(OtherKind::NonConforming),
+/// What the reader makes of one commit: [`rules::verdict`] under [`Policy::Spec`], the
+/// exemptions backed by what git stored (`repo`, else `known`: the commits a revert may
+/// name), as
+/// `jitcommit-check` asks it.
+fn classify(
+    c: &HistoryCommit,
+    conv: &Convention,
+    known: &HashSet<ObjectId>,
+    repo: Option<&dyn Fn(&str) -> bool>,
+) -> Class {
+    let is_commit = |hex: &str| match repo {
+        Some(is_commit) => is_commit(hex),
+        None => ObjectId::from_hex(hex.as_bytes()).is_ok_and(|id| known.contains(&id)),
     };
+    let facts = rules::CommitFacts {
+        parents: c.parents.len(),
+        fixups: true,
+        is_commit: &is_commit,
+    };
+    let Ok(checked) = rules::verdict(
+        c.message.as_bytes(),
+        Policy::Spec(conv),
+        &rules::Cleanup::Stored,
+        |text, conv| rules::stored_exemption(text, conv, &facts),
+        |_| Ok::<Option<rules::ChangedPaths>, std::convert::Infallible>(None),
+    );
+    if let Some(kind) = checked.exempt {
+        return Class::Other(
+            match kind {
+                Exemption::Merge => OtherKind::Merge,
+                Exemption::Revert => OtherKind::Revert,
+                Exemption::Fixup | Exemption::Squash | Exemption::Amend => OtherKind::Fixup,
+            },
+            None,
+        );
+    }
+    let message = match checked.message {
+        Some(m) if checked.findings.is_empty() => m,
+        _ => {
+            let reason = checked.findings.first().map(|f| f.message.clone());
+            return Class::Other(OtherKind::NonConforming, reason);
+        }
+    };
+    if c.parents.len() > 1 {
+        return Class::Other(OtherKind::Merge, None);
+    }
     let note = message
         .trailers
         .iter()
@@ -372,6 +411,7 @@ pub fn build(commits: &[HistoryCommit], tags: &[VersionTag], opts: &Options<'_>)
     order.sort_by(|a, b| a.version.cmp(&b.version).then_with(|| a.name.cmp(&b.name)));
     let owner = assign(commits, &order);
     let kept = opts.through.map(|t| reachable(commits, t));
+    let known: HashSet<ObjectId> = commits.iter().map(|c| c.id).collect();
 
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); order.len() + 1];
     for (i, &r) in owner.iter().enumerate() {
@@ -403,7 +443,7 @@ pub fn build(commits: &[HistoryCommit], tags: &[VersionTag], opts: &Options<'_>)
         if list.is_empty() && tag.is_none() {
             continue;
         }
-        let mut release = release_of(commits, list, opts);
+        let mut release = release_of(commits, list, opts, &known);
         release.version = version;
         release.tag = tag;
         release.date = date;
@@ -414,7 +454,12 @@ pub fn build(commits: &[HistoryCommit], tags: &[VersionTag], opts: &Options<'_>)
 }
 
 /// The entries of the commits at `list` (indices into `commits`, newest first).
-fn release_of(commits: &[HistoryCommit], list: &[usize], opts: &Options<'_>) -> Release {
+fn release_of(
+    commits: &[HistoryCommit],
+    list: &[usize],
+    opts: &Options<'_>,
+    known: &HashSet<ObjectId>,
+) -> Release {
     let conv = opts.convention;
     let in_release: HashMap<ObjectId, usize> = list
         .iter()
@@ -456,7 +501,7 @@ fn release_of(commits: &[HistoryCommit], list: &[usize], opts: &Options<'_>) -> 
             left_out.reverted += 1;
             continue;
         }
-        match classify(c, conv) {
+        match classify(c, conv, known, opts.is_commit) {
             Class::Entry(e) => {
                 *types.entry(e.kind.clone()).or_default() += 1;
                 if e.breaking {
@@ -470,7 +515,7 @@ fn release_of(commits: &[HistoryCommit], list: &[usize], opts: &Options<'_>) -> 
                 *types.entry(kind).or_default() += 1;
                 left_out.unlisted_types += 1;
             }
-            Class::Other(kind) => {
+            Class::Other(kind, reason) => {
                 match kind {
                     OtherKind::Merge => left_out.merges += 1,
                     OtherKind::NonConforming => left_out.non_conforming += 1,
@@ -482,6 +527,7 @@ fn release_of(commits: &[HistoryCommit], list: &[usize], opts: &Options<'_>) -> 
                         short: short(&c.id),
                         subject: subject_of(&c.message).to_owned(),
                         kind,
+                        reason,
                     });
                 }
             }

@@ -41,6 +41,7 @@ fn opts(conv: &Convention) -> Options<'_> {
         others: Others::Count,
         pending: None,
         through: None,
+        is_commit: None,
     }
 }
 

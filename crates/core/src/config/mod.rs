@@ -131,6 +131,12 @@ pub struct Convention {
     /// The exact texts the `placeholder` rule rejects (ASCII case ignored): the
     /// draft's own marker and whatever the project's template leaves to fill in.
     pub placeholders: Vec<String>,
+    /// The adoption point (docs/check.md, "Adopting an existing history"): a full
+    /// commit id; that commit and its ancestors are the history the project had when it
+    /// adopted the convention, accepted as they are by `--range` and the server hooks.
+    /// Every other commit is held to the convention.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adopted: Option<String>,
     /// type → CHANGELOG section.
     pub sections: BTreeMap<String, String>,
     /// `[facts]`: the repository's facts kept in the convention (`ID = "value"`), in
@@ -222,6 +228,7 @@ impl Default for Convention {
                 "<what and why>",
                 "<what breaks>",
             ]),
+            adopted: None,
             sections: sections
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))

@@ -71,6 +71,7 @@ struct RawConvention {
     coverage: Option<bool>,
     exempt: Option<Spanned<Vec<Spanned<Exemption>>>>,
     placeholders: Option<List>,
+    adopted: Option<Text>,
     sections: Option<Table>,
     facts: Option<Table>,
     context: RawContext,
@@ -415,6 +416,13 @@ impl Check<'_> {
         }
         let placeholders = self.list("placeholders", raw.placeholders, true, check_placeholder);
         set(&mut c.placeholders, placeholders);
+        if let Some(a) = raw.adopted {
+            if let Err(reason) = check_adopted(a.get_ref()) {
+                let message = format!("invalid value {:?}: {reason}", a.get_ref());
+                self.fail(a.span(), "adopted", message);
+            }
+            c.adopted = Some(a.into_inner());
+        }
         match raw.sections {
             Some(sections) => {
                 let entries = self.table("sections", sections, check_section);
@@ -599,6 +607,16 @@ fn check_section(s: &str) -> Result<(), &'static str> {
         return Err("a section name must not be empty");
     }
     check_line_start(s)
+}
+
+/// The adoption point: a full commit id (40 or 64 hex digits), never a name that a
+/// pusher could move.
+fn check_adopted(s: &str) -> Result<(), &'static str> {
+    if matches!(s.len(), 40 | 64) && s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(())
+    } else {
+        Err("expected a full commit id (40 or 64 hex digits)")
+    }
 }
 
 fn check_type(s: &str) -> Result<(), &'static str> {

@@ -23,17 +23,19 @@ pub mod placeholder;
 pub mod quality;
 pub mod subject;
 pub mod trailer;
+mod verdict;
 
 pub use encoding::decode;
 pub use exempt::{CommitFacts, exemption, exemption_kind, stored_exemption};
 pub use paths::{ChangedPaths, Side, traced_paths};
 pub use placeholder::WHY_PLACEHOLDER;
+pub use verdict::{Policy, spec_message};
 
 use std::borrow::{Borrow, Cow};
 
 use crate::config::{Convention, Exemption};
 use crate::gitenv::{self, MessageCleanup};
-use crate::message::{Parsed, Pos, parse, split_lines};
+use crate::message::{Message, Parsed, Pos, parse, split_lines};
 use crate::repo::Change;
 
 /// One rule's identity and documentation.
@@ -155,19 +157,20 @@ pub struct Checked {
     pub exempt: Option<Exemption>,
     /// The findings, sorted by line, then column; lines refer to `cleaned`.
     pub findings: Vec<Finding>,
+    /// The message as a reader sees it ([`spec_message`]), when it is accepted and not
+    /// exempt.
+    pub message: Option<Message>,
 }
 
-/// Checks the message `raw` against `conv`: cleans it as `cleanup` says, decodes it
-/// (not UTF-8 or a NUL byte: one `message-encoding` finding at the first bad byte, and
-/// the rest is checked as lossy text so every other problem shows too), asks `exempt`
-/// whether the convention leaves it alone ([`exemption`], or [`stored_exemption`] for a
-/// stored commit), then runs every rule.
-///
-/// `trace` is asked for the changed-path set only when the message has bullet paths to
-/// trace (or `coverage` is on); it gets those paths (see [`traced_paths`]) and returns
-/// `None` when tracing is off, or a set for which `bullet-path` finds what it would find
-/// against the full one (see [`traced_set`]). Its error is returned as it is. Never
-/// panics.
+impl Checked {
+    /// Whether the message passed: exempt, or no finding.
+    pub fn accepted(&self) -> bool {
+        self.findings.is_empty()
+    }
+}
+
+/// Checks the message `raw` against `conv` as a gate: [`verdict`] under
+/// [`Policy::Gate`].
 pub fn check_message<P: Borrow<ChangedPaths>, E>(
     raw: &[u8],
     conv: &Convention,
@@ -175,6 +178,31 @@ pub fn check_message<P: Borrow<ChangedPaths>, E>(
     exempt: impl FnOnce(&str, &Convention) -> Option<Exemption>,
     trace: impl FnOnce(&[String]) -> Result<Option<P>, E>,
 ) -> Result<Checked, E> {
+    verdict(raw, Policy::Gate(conv), cleanup, exempt, trace)
+}
+
+/// The one verdict on the message `raw` under `policy` (docs/check.md, "Reading a
+/// history"): cleans it as `cleanup` says, decodes it (not UTF-8 or a NUL byte: under
+/// the gate, one `message-encoding` finding at the first bad byte, and the rest is
+/// checked as lossy text so every other problem shows too; a reader reads the lossy
+/// text), asks `exempt` whether the convention leaves it alone ([`exemption`], or
+/// [`stored_exemption`] for a stored commit), then judges it: [`Policy::Gate`] runs
+/// every rule, [`Policy::Spec`] the spec's grammar only. A message the gate accepts,
+/// the reader accepts too.
+///
+/// `trace` (the gate only) is asked for the changed-path set only when the message has
+/// bullet paths to trace (or `coverage` is on); it gets those paths (see
+/// [`traced_paths`]) and returns `None` when tracing is off, or a set for which
+/// `bullet-path` finds what it would find against the full one (see [`traced_set`]).
+/// Its error is returned as it is. Never panics.
+pub fn verdict<P: Borrow<ChangedPaths>, E>(
+    raw: &[u8],
+    policy: Policy<'_>,
+    cleanup: &Cleanup,
+    exempt: impl FnOnce(&str, &Convention) -> Option<Exemption>,
+    trace: impl FnOnce(&[String]) -> Result<Option<P>, E>,
+) -> Result<Checked, E> {
+    let conv = policy.convention();
     let stored = cleanup.apply(raw);
     let (cleaned, encoding) = match decode(&stored) {
         Ok(text) => (text.to_owned(), None),
@@ -183,28 +211,49 @@ pub fn check_message<P: Borrow<ChangedPaths>, E>(
             Some(f),
         ),
     };
+    let encoding = encoding.filter(|_| matches!(policy, Policy::Gate(_)));
     if let Some(e) = exempt(&cleaned, conv) {
         return Ok(Checked {
             cleaned,
             exempt: Some(e),
             findings: encoding.into_iter().collect(),
+            message: None,
         });
     }
     let parsed = parse(&cleaned);
-    let paths = traced_paths(&parsed);
-    // No bullet path to trace: the rule would not look at the set, so none is computed
-    // (unless `coverage` asks whether every changed path is named).
-    let changed = if paths.is_empty() && !conv.coverage {
-        None
+    let spec = verdict::spec_findings(&parsed);
+    let message = if spec.is_empty() {
+        spec_message(&parsed)
     } else {
-        trace(&paths)?
+        None
     };
-    let mut findings = check_parsed(&cleaned, parsed, conv, changed.as_ref().map(Borrow::borrow));
+    let mut findings = match policy {
+        Policy::Spec(_) => spec,
+        Policy::Gate(_) => {
+            let paths = traced_paths(&parsed);
+            // No bullet path to trace: the rule would not look at the set, so none is
+            // computed (unless `coverage` asks whether every changed path is named).
+            let changed = if paths.is_empty() && !conv.coverage {
+                None
+            } else {
+                trace(&paths)?
+            };
+            let mut gate =
+                check_parsed(&cleaned, parsed, conv, changed.as_ref().map(Borrow::borrow));
+            // The gate holds everything the reader holds.
+            if gate.is_empty() {
+                gate = spec;
+            }
+            gate
+        }
+    };
     findings.extend(encoding);
+    let message = message.filter(|_| findings.is_empty());
     Ok(Checked {
         cleaned,
         exempt: None,
         findings: sorted(findings),
+        message,
     })
 }
 

@@ -173,6 +173,82 @@ fn check_stored(
     })
 }
 
+/// The commits each adoption point accepts as they are (docs/check.md, "Adopting an
+/// existing history"): the adoption point and its ancestors, walked once per point. The
+/// point comes from the convention the run already trusts (the work tree's or
+/// `--config` for `--range`; the server's policy for a push), never from the commits
+/// being checked; a commit can only be "before the adoption point" by being its
+/// ancestor, which its id proves.
+#[derive(Default)]
+pub struct Adoption {
+    points: std::collections::HashMap<String, std::collections::HashSet<ObjectId>>,
+}
+
+impl Adoption {
+    /// Whether `conv`'s adoption point accepts `id` (false when there is none, or when
+    /// its commit is not in the repository).
+    pub fn accepts(
+        &mut self,
+        repo: &Repo,
+        conv: &Convention,
+        id: ObjectId,
+    ) -> Result<bool, CheckError> {
+        let Some(point) = &conv.adopted else {
+            return Ok(false);
+        };
+        if !self.points.contains_key(point) {
+            let set = match ObjectId::from_hex(point.as_bytes()) {
+                Ok(tip) if repo.is_commit(point) => {
+                    repo.commits_between(&[tip], &[])?.into_iter().collect()
+                }
+                _ => Default::default(),
+            };
+            self.points.insert(point.clone(), set);
+        }
+        Ok(self.points.get(point).is_some_and(|set| set.contains(&id)))
+    }
+}
+
+/// [`check_commits`] for `jobs`, except the commits an adoption point accepts: those are
+/// reported as they are, exempt as `adopted`, without a check. Reports come in the
+/// order of `jobs`.
+pub fn check_adopted_commits(
+    repo: &Repo,
+    jobs: &[Job<'_>],
+    fixups: bool,
+) -> Result<Vec<Report>, CheckError> {
+    let mut adoption = Adoption::default();
+    let mut adopted = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        adopted.push(adoption.accepts(repo, job.1, job.0)?);
+    }
+    let todo: Vec<Job<'_>> = jobs
+        .iter()
+        .zip(&adopted)
+        .filter(|(_, a)| !**a)
+        .map(|(j, _)| *j)
+        .collect();
+    let mut checked = check_commits(repo, &todo, fixups)?.into_iter();
+    let mut out = Vec::with_capacity(jobs.len());
+    for (job, a) in jobs.iter().zip(adopted) {
+        if a {
+            let (raw, _) = repo.commit_message_and_parents(job.0)?;
+            let text = String::from_utf8_lossy(&raw);
+            out.push(Report {
+                commit: Some(job.0.to_string()),
+                refname: None,
+                subject: Some(text.lines().next().unwrap_or("").to_owned()),
+                file: None,
+                exempt: Some("adopted".to_owned()),
+                findings: Vec::new(),
+            });
+        } else if let Some(r) = checked.next() {
+            out.push(r);
+        }
+    }
+    Ok(out)
+}
+
 /// Below this many commits a history is checked on one thread: opening another
 /// repository handle costs more than it saves.
 const PARALLEL_MIN_COMMITS: usize = 256;

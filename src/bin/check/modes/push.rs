@@ -10,7 +10,9 @@
 //! history, every commit of which came through this check under the default branch's
 //! own policy). Whether a commit is already in the repository does not matter. Refs
 //! with the same policy and the same stopping points share one walk, and a commit is
-//! checked once per policy.
+//! checked once per policy. A commit the policy's adoption point accepts (the point and
+//! its ancestors: history from before the project adopted the convention) is accepted
+//! as it is; the point is read from the policy, never from what is pushed.
 //!
 //! A push that leaves a ref at a commit whose convention cannot be read is rejected
 //! with the config error, before it lands. `refs/notes/*` are not project history and
@@ -26,7 +28,7 @@ use jitcommit_core::repo::{self, ObjectId, Repo};
 use crate::args::Settings;
 use crate::error::CheckError;
 use crate::modes::{
-    Outcome, builtin, check_commits, convention_at, finish_history, store_broken, tracing,
+    Outcome, builtin, check_adopted_commits, convention_at, finish_history, store_broken, tracing,
 };
 use crate::output::{Printer, Style, short};
 
@@ -244,7 +246,7 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
         })
         .collect();
     // `fixup!` and friends are exempt on a server only when its own policy says so.
-    let mut reports = check_commits(&repo, &jobs, fixed.is_some())?;
+    let mut reports = check_adopted_commits(&repo, &jobs, fixed.is_some())?;
 
     let mut out_lock = crate::output::stdout();
     let mut out = Printer::new(&mut out_lock, settings.format, Style::plain());

@@ -1,5 +1,7 @@
 //! `--range A..B` for CI: every commit of the range, oldest first, each traced against its
 //! diff to its first parent; the convention comes from the work tree (or `--config`).
+//! Commits the convention's adoption point accepts (it and its ancestors) are reported
+//! as `adopted`, unchecked.
 
 use std::io::IsTerminal;
 
@@ -7,7 +9,7 @@ use jitcommit_core::repo::{ObjectId, Repo, RepoError};
 
 use crate::args::Settings;
 use crate::error::CheckError;
-use crate::modes::{Outcome, check_commits, finish_history, local_convention, tracing};
+use crate::modes::{Outcome, check_adopted_commits, finish_history, local_convention, tracing};
 use crate::output::{Printer, Style};
 
 /// Checks every commit of `spec`.
@@ -35,7 +37,7 @@ pub fn run_ids(
         .collect();
     // CI checks a range before it lands: `fixup!` and friends are exempt as the
     // convention says (a server decides for itself).
-    let reports = check_commits(&repo, &jobs, true)?;
+    let reports = check_adopted_commits(&repo, &jobs, true)?;
     for r in &reports {
         out.pushed(r);
     }

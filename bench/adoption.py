@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Adopting jitcommit on real Conventional Commits histories (docs/changelog.md).
+
+For each repository given (a clone with its tags, outside this repository; never
+committed), under the default convention (the repository configures none for
+jitcommit):
+
+- entries: for each of its last six releases (tags that are also headings of its own
+  CHANGELOG.md), the scoped and unscoped feat/fix entries its own tool wrote, and how
+  many `jitcommit changelog --format json` lists in the same release (matched by commit
+  id when the entry names one, else by its description);
+- bump: `jitcommit bump` at each release's parent (the tag's commit's first parent,
+  checked out detached) against the tag that was made;
+- verdicts: every commit of the history through `jitcommit-check` (`--range` from the
+  root, `--commit` for the root) and through `jitcommit changelog --others list`, under
+  the default convention and under a permissive one: a commit the gate accepts and the
+  reader leaves out as non-conforming is a disagreement (the reader accepting what the
+  gate refuses is the house style, counted apart); and `bump` at each release's parent
+  against the level the changelog's own release data asks for;
+- init: `jitcommit init` on the clone: how many of the last 500 commits pass the
+  convention it proposes.
+
+Run by hand, not by CI:
+    python3 bench/adoption.py /work/bench-repos/cocogitto+cocogitto ...
+    JITCOMMIT_DIR=target/release python3 bench/adoption.py REPO...   # prebuilt binaries
+The clones' work trees are checked out at release parents and restored to their
+branch afterwards.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+BIN = os.environ.get("JITCOMMIT_DIR", os.path.join(os.path.dirname(__file__), "..", "target", "debug"))
+JC = os.path.abspath(os.path.join(BIN, "jitcommit"))
+CHECK = os.path.abspath(os.path.join(BIN, "jitcommit-check"))
+SEMVER = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)(?:-[0-9A-Za-z.-]+)?$")
+PERMISSIVE = 'types = []\nbody = "free"\ntrace-paths = false\nsubject-max = 0\nsubject-period = false\nplaceholders = []\n'
+
+
+def run(args, cwd, check=False):
+    p = subprocess.run(args, cwd=cwd, capture_output=True, text=True, errors="replace")
+    if check and p.returncode != 0:
+        sys.exit(f"{' '.join(args)} failed in {cwd}: {p.stderr}")
+    return p
+
+
+def git(cwd, *args):
+    return run(["git", *args], cwd, check=True).stdout
+
+
+def version_of(tag):
+    m = SEMVER.match(tag)
+    return tuple(int(x) for x in m.groups()) if m else None
+
+
+HEADING = re.compile(r"^#{1,3} \[?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)\]?")
+FEAT = re.compile(r"^#{3,4} (Features|Feat|Bug Fixes|Fix)\s*$")
+OTHER = re.compile(r"^#{1,4} ")
+HASH = re.compile(r"\[([0-9a-f]{7,40})\]\(")
+
+
+def norm(text):
+    text = re.sub(r"!\[BREAKING\]\([^)]*\)", "", text)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"\(#\d+\)", "", text)
+    text = re.sub(r"\(\*\*[^*]*\*\*\)|\*\*[^*]*:?\*\*:?", "", text)
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+def their_entries(changelog):
+    """version -> list of (hash or None, normalized description) of feat/fix entries."""
+    out, version, in_feat = {}, None, False
+    for line in changelog.splitlines():
+        m = HEADING.match(line)
+        if m and not line.startswith("####"):
+            version, in_feat = m.group(1), False
+            out.setdefault(version, [])
+            continue
+        if FEAT.match(line):
+            in_feat = True
+            continue
+        if OTHER.match(line):
+            in_feat = False
+            continue
+        if version and in_feat and re.match(r"^[*-] ", line):
+            text = line[2:]
+            h = HASH.findall(text)
+            desc = re.split(r" - \(\[|\s\(\[[0-9a-f]{7}", text)[0]
+            out[version].append((h[-1] if h else None, norm(desc)))
+    return out
+
+
+def releases(repo, changelog_versions):
+    tags = []
+    for t in git(repo, "tag", "--merged", "HEAD").split():
+        v = version_of(t)
+        if v and re.sub(r"^v", "", t) in changelog_versions and "-" not in t:
+            tags.append((v, t))
+    tags.sort()
+    return [t for _, t in tags][-6:]
+
+
+def jc_json(repo, *args, config=None):
+    cmd = [JC, *args] + (["--config", config] if config else [])
+    p = run(cmd, repo)
+    return json.loads(p.stdout) if p.stdout.strip() else None
+
+
+def entries_found(repo, tags, theirs):
+    log = jc_json(repo, "changelog", "--format", "json")
+    ours = {}
+    for r in log["releases"]:
+        es = list(r["breaking"]) + [e for s in r["sections"] for e in s["entries"]]
+        ours[r["version"]] = es
+    total = found = 0
+    missed = []
+    for t in tags:
+        v = re.sub(r"^v", "", t)
+        mine = [e for e in ours.get(v, []) if e["type"] in ("feat", "fix")]
+        ids = [e["commit"] for e in mine]
+        descs = {norm(e["summary"]) for e in mine}
+        for h, d in theirs.get(v, []):
+            total += 1
+            if (h and any(i.startswith(h) for i in ids)) or d in descs:
+                found += 1
+            else:
+                missed.append((v, h, d))
+    return total, found, missed
+
+
+def bump_at_parents(repo, tags):
+    branch = git(repo, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    results = []
+    try:
+        for t in tags:
+            parent = git(repo, "rev-parse", f"{t}^{{commit}}^").strip()
+            git(repo, "checkout", "-q", "--detach", parent)
+            p = run([JC, "bump", "--format", "json"], repo)
+            got = json.loads(p.stdout)["next"] if p.returncode == 0 else None
+            # The level the changelog's own release data asks for at the same commit.
+            log = jc_json(repo, "changelog", "--format", "json", "--unreleased")
+            rel = log["releases"][0] if log and log["releases"] else None
+            level = "none"
+            if rel:
+                if rel["breaking"]:
+                    level = "major"
+                elif rel["types"].get("feat"):
+                    level = "minor"
+                elif rel["types"].get("fix") or rel["types"].get("perf"):
+                    level = "patch"
+            bumped = json.loads(p.stdout)["level"] if p.returncode == 0 else "none"
+            results.append((t, re.sub(r"^v", "", t), got, level == bumped, p.stderr.strip()))
+    finally:
+        git(repo, "checkout", "-q", branch)
+    return results
+
+
+def check_verdicts(repo, config):
+    roots = git(repo, "rev-list", "--max-parents=0", "HEAD").split()
+    args = ["--format", "json"] + (["--config", config] if config else [])
+    passed = {}
+    lines = run([CHECK, "--range", f"{roots[0]}..HEAD", *args], repo).stdout.splitlines()
+    for root in roots:
+        lines += run([CHECK, "--commit", root, *args], repo).stdout.splitlines()
+    for line in lines:
+        try:
+            o = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(o, dict) and "commit" in o:
+            passed[o["commit"]] = not o.get("findings")
+    return passed
+
+
+def reader_refused(repo, config):
+    log = jc_json(repo, "changelog", "--format", "json", "--others", "list", config=config)
+    return {o["commit"] for r in log["releases"] for o in r["others"] if o["kind"] == "non-conforming"}
+
+
+def init_fit(repo):
+    p = run([JC, "init"], repo)
+    m = re.search(r"the last (\d+) commits: (\d+) pass the convention as imported, (\d+) the Conventional Commits grammar, (\d+) the proposed convention", p.stderr)
+    return tuple(int(x) for x in m.groups()) if m else None
+
+
+def main(repos):
+    permissive = tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False)
+    permissive.write(PERMISSIVE)
+    permissive.close()
+    totals = {"entries": [0, 0], "bump": [0, 0], "disagree": 0, "stricter": 0, "commits": 0}
+    for repo in repos:
+        name = os.path.basename(repo.rstrip("/"))
+        with open(os.path.join(repo, "CHANGELOG.md"), encoding="utf-8") as f:
+            theirs = their_entries(f.read())
+        tags = releases(repo, set(theirs))
+        total, found, missed = entries_found(repo, tags, theirs)
+        print(f"## {name} ({git(repo, 'rev-parse', '--short=12', 'HEAD').strip()})")
+        print(f"releases: {', '.join(tags)}")
+        pct = 100.0 * found / total if total else 100.0
+        print(f"entries: {found} of {total} feat/fix entries of its CHANGELOG.md found ({pct:.1f}%)")
+        for v, h, d in missed:
+            print(f"  missed in {v}: {h or '-'} {d}")
+        totals["entries"][0] += found
+        totals["entries"][1] += total
+        bumps = bump_at_parents(repo, tags)
+        right = sum(1 for t, want, got, _, _ in bumps if got == want)
+        print(f"bump: {right} of {len(bumps)} release parents predict the tag that was made")
+        for t, want, got, agrees, err in bumps:
+            mark = "ok" if got == want else "MISS"
+            print(f"  {t}: bump says {got or '(nothing: ' + err + ')'} [{mark}]; bump and changelog agree: {agrees}")
+            totals["disagree"] += 0 if agrees else 1
+        totals["bump"][0] += right
+        totals["bump"][1] += len(bumps)
+        for label, config in (("default", None), ("permissive", permissive.name)):
+            passed = check_verdicts(repo, config)
+            refused = reader_refused(repo, config)
+            disagree = [c for c, ok in passed.items() if ok and c in refused]
+            stricter = [c for c, ok in passed.items() if not ok and c not in refused]
+            print(f"verdicts ({label} convention): {len(passed)} commits; check accepts and changelog refuses: {len(disagree)}; the gate's house style refuses what the reader lists: {len(stricter)}")
+            totals["disagree"] += len(disagree)
+            totals["stricter"] += len(stricter)
+            totals["commits"] += len(passed)
+        fit = init_fit(repo)
+        if fit:
+            n, imported, spec, proposed = fit
+            print(f"init: of the last {n} commits {imported} pass the convention as imported, {spec} the grammar, {proposed} the proposed convention ({100.0 * proposed / n:.1f}%)")
+        print()
+    e, b = totals["entries"], totals["bump"]
+    print(f"all: entries {e[0]}/{e[1]}, bump {b[0]}/{b[1]}, verdict disagreements {totals['disagree']} over {totals['commits']} commit verdicts")
+    os.unlink(permissive.name)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])

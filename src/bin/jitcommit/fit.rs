@@ -1,0 +1,198 @@
+//! How a history fits a convention (docs/check.md, "Adopting an existing history"):
+//! `init` reads the last commits before it proposes a convention and an adoption point,
+//! and `doctor` reports the fit. Every commit is judged by the one verdict
+//! (`rules::verdict`) that `jitcommit-check`, `changelog` and `bump` ask.
+
+use std::collections::{BTreeMap, HashSet};
+
+use jitcommit_core::config::{BodyPolicy, Convention};
+use jitcommit_core::repo::{ObjectId, Repo, RepoError};
+use jitcommit_core::rules::{self, Checked, Policy};
+
+use crate::error::Error;
+use crate::history;
+
+/// How many of the newest commits `init` and `doctor` read.
+pub const LAST: usize = 500;
+
+/// One commit of the history read.
+struct Read {
+    id: ObjectId,
+    parents: usize,
+    raw: Vec<u8>,
+}
+
+/// The newest `limit` commits reachable from HEAD (none on an unborn branch).
+fn newest(repo: &Repo, limit: usize) -> Result<Vec<Read>, Error> {
+    let Some(head) = repo.head_commit() else {
+        return Ok(Vec::new());
+    };
+    let walked = history::walk(repo.gix(), &[head], &HashSet::new())?;
+    let mut out = Vec::new();
+    for c in walked.into_iter().take(limit) {
+        let (raw, parents) = repo.commit_message_and_parents(c.id)?;
+        out.push(Read {
+            id: c.id,
+            parents,
+            raw,
+        });
+    }
+    Ok(out)
+}
+
+/// The verdict on one stored commit under `policy`, as `jitcommit-check --range` gives
+/// it (stored exemptions, fixups allowed, paths traced against the commit's own diff
+/// when the convention traces them).
+fn judge(repo: &Repo, c: &Read, policy: Policy<'_>) -> Result<Checked, RepoError> {
+    let conv = policy.convention();
+    let is_commit = |hex: &str| repo.is_commit(hex);
+    let facts = rules::CommitFacts {
+        parents: c.parents,
+        fixups: true,
+        is_commit: &is_commit,
+    };
+    let trace = (conv.trace_paths || conv.coverage) && conv.body != BodyPolicy::Free;
+    rules::verdict(
+        &c.raw,
+        policy,
+        &rules::Cleanup::Stored,
+        |text, conv| rules::stored_exemption(text, conv, &facts),
+        |paths| {
+            if !trace {
+                return Ok(None);
+            }
+            let proved = !conv.coverage && repo.commit_changes_all(c.id, paths)?;
+            rules::traced_set(paths, proved, || repo.commit_changes_for_tracing(c.id)).map(Some)
+        },
+    )
+}
+
+/// What reading the history found.
+#[derive(Debug, Default)]
+pub struct Fit {
+    /// Commits read.
+    pub read: usize,
+    /// Exempt (merges, reverts, fixups).
+    pub exempt: usize,
+    /// Accepted by the convention asked about.
+    pub gate: usize,
+    /// Accepted by the Conventional Commits grammar.
+    pub spec: usize,
+    /// Types used by the commits the grammar accepts, with counts.
+    pub types: BTreeMap<String, usize>,
+    /// Scopes used, with counts.
+    pub scopes: BTreeMap<String, usize>,
+    /// Accepted commits with a prose body and no bullet.
+    pub prose_bodies: usize,
+    /// Accepted commits with bullets.
+    pub bullet_bodies: usize,
+    /// Accepted commits with a subject and nothing else.
+    pub subject_only: usize,
+    /// The longest subject of an accepted commit, in chars.
+    pub longest_subject: usize,
+    /// Accepted commits whose summary ends with a period.
+    pub periods: usize,
+    /// The newest commit read.
+    pub head: Option<ObjectId>,
+}
+
+/// Reads the newest `limit` commits of HEAD and judges each under `conv` as a gate and
+/// at the spec's level.
+pub fn read(repo: &Repo, conv: &Convention, limit: usize) -> Result<Fit, Error> {
+    let commits = newest(repo, limit)?;
+    let mut fit = Fit {
+        read: commits.len(),
+        head: commits.first().map(|c| c.id),
+        ..Fit::default()
+    };
+    for c in &commits {
+        let gate = judge(repo, c, Policy::Gate(conv))?;
+        if gate.exempt.is_some() {
+            fit.exempt += 1;
+            fit.gate += 1;
+            fit.spec += 1;
+            continue;
+        }
+        fit.gate += usize::from(gate.accepted());
+        let spec = judge(repo, c, Policy::Spec(conv))?;
+        let accepted = spec.accepted();
+        let Some(m) = spec.message.filter(|_| accepted) else {
+            continue;
+        };
+        fit.spec += 1;
+        *fit.types.entry(m.subject.kind.clone()).or_default() += 1;
+        if let Some(s) = &m.subject.scope {
+            *fit.scopes.entry(s.clone()).or_default() += 1;
+        }
+        if !m.bullets.is_empty() {
+            fit.bullet_bodies += 1;
+        } else if !m.prose.is_empty() {
+            fit.prose_bodies += 1;
+        } else {
+            fit.subject_only += 1;
+        }
+        let subject = spec.cleaned.lines().next().unwrap_or("");
+        fit.longest_subject = fit.longest_subject.max(subject.chars().count());
+        fit.periods += usize::from(m.subject.summary.ends_with('.'));
+    }
+    Ok(fit)
+}
+
+/// `conv` fitted to what the history holds: its types added, its scopes added when the
+/// convention lists scopes, `body = "free"` (no tracing) where bodies are prose (else
+/// `"optional"` where commits have no body), the
+/// subject length and period rules loosened to what the history does, and the adoption
+/// point at the newest commit read.
+pub fn propose(conv: &Convention, fit: &Fit) -> Convention {
+    let mut c = conv.clone();
+    for ty in fit.types.keys() {
+        if !c.types.is_empty() && !c.types.iter().any(|t| t.eq_ignore_ascii_case(ty)) {
+            c.types.push(ty.clone());
+        }
+    }
+    if !c.scopes.is_empty() {
+        for s in fit.scopes.keys() {
+            if !c.scopes.contains(s) {
+                c.scopes.push(s.clone());
+            }
+        }
+    }
+    if fit.prose_bodies > 0 {
+        c.body = BodyPolicy::Free;
+        c.trace_paths = false;
+        c.coverage = false;
+    } else if fit.subject_only > 0 && c.body == BodyPolicy::Required {
+        c.body = BodyPolicy::Optional;
+    }
+    if c.subject_max > 0 && fit.longest_subject > c.subject_max {
+        c.subject_max = fit
+            .longest_subject
+            .div_ceil(10)
+            .saturating_mul(10)
+            .min(1000);
+    }
+    if fit.periods > 0 {
+        c.subject_period = false;
+    }
+    c.adopted = fit.head.map(|h| h.to_string());
+    c
+}
+
+/// `a 12, b 3` for a count table, most used first, cut after `max`.
+pub fn counts(table: &BTreeMap<String, usize>, max: usize) -> String {
+    let mut v: Vec<(&String, &usize)> = table.iter().collect();
+    v.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+    let mut s = v
+        .iter()
+        .take(max)
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if v.len() > max {
+        s.push_str(&format!(", … ({} more)", v.len() - max));
+    }
+    if s.is_empty() {
+        s.push_str("none");
+    }
+    s
+}
