@@ -129,7 +129,7 @@ fn code_and_docs_cite_only_what_the_repository_has() {
                 }
             }
             if file.ends_with(".md") {
-                for link in relative_links(line) {
+                for link in relative_links(&cited) {
                     if !source_root().join(dir).join(link).exists() {
                         bad.push(format!("{at}: the link {link} leads nowhere"));
                     }
