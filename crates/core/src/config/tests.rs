@@ -255,7 +255,7 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
         "[project]\nname = \"x\"\n\n[tool.commit-convention]\ntypes = [\"feat\"]\ntype = [\"fix\"]\n",
         "pyproject.toml:6:1: tool.commit-convention.type: unknown field `type`, expected one of `types`, `type-case`, `scopes`, `verbs`, `subject-max`, \
          `subject-period`, `body`, `body-wrap`, `trace-paths`, `strict-separator`, `coverage`, \
-         `exempt`, `placeholders`, `sections`, `facts`, `context`, `changelog`",
+         `exempt`, `placeholders`, `adopted`, `sections`, `facts`, `context`, `changelog`",
         Some("tool.commit-convention.type"),
     ),
     (
@@ -263,7 +263,7 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
         "\n\n  colour = true\n",
         ".commit-convention.toml:3:3: colour: unknown field `colour`, expected one of `types`, `type-case`, `scopes`, `verbs`, `subject-max`, \
          `subject-period`, `body`, `body-wrap`, `trace-paths`, `strict-separator`, `coverage`, \
-         `exempt`, `placeholders`, `sections`, `facts`, `context`, `changelog`",
+         `exempt`, `placeholders`, `adopted`, `sections`, `facts`, `context`, `changelog`",
         Some("colour"),
     ),
     (
