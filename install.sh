@@ -459,5 +459,5 @@ if [ -n "$server" ]; then
 else
 	say ""
 	say "Next: commit something (git commit): the message is drafted offline until you"
-	say "set a model, e.g. git config jitcommit.model qwen2.5-coder:3b (Ollama on 127.0.0.1:11434)."
+	say "set a model, e.g. git config jitcommit.model qwen2.5-coder:7b (Ollama on 127.0.0.1:11434)."
 fi

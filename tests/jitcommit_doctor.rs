@@ -60,7 +60,7 @@ fn installed_shims_a_chained_hook_and_a_live_server_are_all_good() {
         )],
         Vec::new(),
     );
-    r.git(&["config", "jitcommit.model", "qwen2.5-coder:3b"]);
+    r.git(&["config", "jitcommit.model", "qwen2.5-coder:7b"]);
     r.git(&["config", "jitcommit.url", &srv.url()]);
     let o = r.jc(&["doctor", "--format", "json"]);
     let v = json(&o);
@@ -84,7 +84,7 @@ fn installed_shims_a_chained_hook_and_a_live_server_are_all_good() {
     );
     let reqs = srv.all_requests();
     assert_eq!(reqs[0].path, "/api/show");
-    assert_eq!(reqs[0].body["model"], "qwen2.5-coder:3b");
+    assert_eq!(reqs[0].body["model"], "qwen2.5-coder:7b");
 }
 
 #[test]

@@ -313,7 +313,7 @@ fn model(repo: &Repo, conv: Option<&config::Convention>, out: &mut Vec<Check>) {
         }
     };
     let Some(name) = settings.model.clone() else {
-        out.push(info("model", format!("none configured: drafts are made offline (set one: git config jitcommit.model qwen2.5-coder:3b; server {} from {})", settings.url, settings.url_source)));
+        out.push(info("model", format!("none configured: drafts are made offline (set one: git config jitcommit.model qwen2.5-coder:7b; server {} from {})", settings.url, settings.url_source)));
         return;
     };
     out.push(ok(
