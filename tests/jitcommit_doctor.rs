@@ -399,6 +399,9 @@ fn husky_set_up_as_the_readme_says_is_ok() {
     // One file missing: the fix writes the README's line into it.
     std::fs::remove_file(r.dir.join(".husky/commit-msg")).unwrap();
     one_fix_makes_it_ok(&r, &path, "printf ");
+    // husky's own folder gone (a fresh clone before `npm install`): husky writes it.
+    std::fs::remove_dir_all(r.dir.join(".husky/_")).unwrap();
+    one_fix_makes_it_ok(&r, &path, "husky");
     // …and a real commit with a bad message is rejected through husky.
     write(&r.dir, "a.txt", "a\n");
     r.git(&["add", "a.txt"]);

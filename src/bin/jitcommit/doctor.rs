@@ -317,7 +317,18 @@ fn managed(
                 t.lines()
                     .any(|l| !l.trim_start().starts_with('#') && l.contains(bin))
             });
-            if runs {
+            let generated = dir.join(hook);
+            if runs && user_dir != dir && !generated.is_file() {
+                out.push(fail(
+                    "shim",
+                    format!(
+                        "{hook}: {} runs {bin}, but husky has not written {}: git runs nothing",
+                        shown(&file),
+                        shown(&generated)
+                    ),
+                    "husky   (npx husky where husky is a dev dependency)",
+                ));
+            } else if runs {
                 out.push(ok("shim", format!("{hook}: husky runs {}", shown(&file))));
                 on_path_check(out);
             } else {
