@@ -161,42 +161,67 @@ fn sh_quote(p: &Path) -> String {
     }
 }
 
-/// A YAML (or JSON) document as JSON; `None` when it does not parse.
+/// The most a hook manager's config file is read of: the repository's files are not
+/// trusted, and a real config is a few hundred bytes.
+const CONFIG_MAX: u64 = 1 << 20;
+
+/// A config file of the repository, `None` when it is missing or larger than [`CONFIG_MAX`].
+fn read_config(p: &Path) -> Option<String> {
+    let len = std::fs::metadata(p).ok()?.len();
+    if len > CONFIG_MAX {
+        return None;
+    }
+    std::fs::read_to_string(p).ok()
+}
+
+/// How deep a config's nesting is followed; hook ids and commands sit at depth 4.
+const DEPTH_MAX: usize = 32;
+
+/// A YAML (or JSON) document as JSON, to [`DEPTH_MAX`]; `None` when it does not parse.
 fn yaml(text: &str) -> Option<serde_json::Value> {
-    fn conv(y: &yaml_rust2::Yaml) -> serde_json::Value {
+    fn conv(y: &yaml_rust2::Yaml, depth: usize) -> serde_json::Value {
         use serde_json::Value;
         use yaml_rust2::Yaml;
+        if depth > DEPTH_MAX {
+            return Value::Null;
+        }
         match y {
             Yaml::String(s) | Yaml::Real(s) => Value::from(s.clone()),
             Yaml::Integer(i) => Value::from(*i),
             Yaml::Boolean(b) => Value::from(*b),
-            Yaml::Array(a) => Value::Array(a.iter().map(conv).collect()),
+            Yaml::Array(a) => Value::Array(a.iter().map(|x| conv(x, depth + 1)).collect()),
             Yaml::Hash(h) => Value::Object(
                 h.iter()
-                    .filter_map(|(k, v)| Some((k.as_str()?.to_owned(), conv(v))))
+                    .filter_map(|(k, v)| Some((k.as_str()?.to_owned(), conv(v, depth + 1))))
                     .collect(),
             ),
             _ => Value::Null,
         }
     }
     let docs = yaml_rust2::YamlLoader::load_from_str(text).ok()?;
-    Some(docs.first().map(conv).unwrap_or_default())
+    Some(docs.first().map(|d| conv(d, 0)).unwrap_or_default())
 }
 
-/// Whether any string under `v` mentions `word`.
+/// Whether any string under `v` (to [`DEPTH_MAX`]) mentions `word`.
 fn mentions(v: &serde_json::Value, word: &str) -> bool {
-    match v {
-        serde_json::Value::String(s) => s.contains(word),
-        serde_json::Value::Array(a) => a.iter().any(|x| mentions(x, word)),
-        serde_json::Value::Object(o) => o.values().any(|x| mentions(x, word)),
-        _ => false,
+    fn walk(v: &serde_json::Value, word: &str, depth: usize) -> bool {
+        if depth > DEPTH_MAX {
+            return false;
+        }
+        match v {
+            serde_json::Value::String(s) => s.contains(word),
+            serde_json::Value::Array(a) => a.iter().any(|x| walk(x, word, depth + 1)),
+            serde_json::Value::Object(o) => o.values().any(|x| walk(x, word, depth + 1)),
+            _ => false,
+        }
     }
+    walk(v, word, 0)
 }
 
 /// The hook ids `.pre-commit-config.yaml` lists (`repos[].hooks[].id`); `None` without
 /// the file.
 fn pre_commit_ids(root: &Path) -> Option<Vec<String>> {
-    let text = std::fs::read_to_string(root.join(PRE_COMMIT_CONFIG)).ok()?;
+    let text = read_config(&root.join(PRE_COMMIT_CONFIG))?;
     let v = yaml(&text).unwrap_or_default();
     let ids = v["repos"]
         .as_array()
@@ -214,7 +239,7 @@ fn lefthook_configs(root: &Path) -> Vec<(PathBuf, serde_json::Value)> {
         .iter()
         .map(|c| root.join(c))
         .filter_map(|p| {
-            let text = std::fs::read_to_string(&p).ok()?;
+            let text = read_config(&p)?;
             let v = if p.extension().is_some_and(|e| e == "toml") {
                 text.parse::<toml::Table>()
                     .ok()
@@ -690,4 +715,32 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         print(&s)?;
     }
     Ok(if all_ok { Outcome::Ok } else { Outcome::Failed })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hostile_config_is_read_without_a_crash() {
+        let deep = format!("{}{}", "[".repeat(20_000), "]".repeat(20_000));
+        let v = yaml(&deep).unwrap_or_default();
+        assert!(!mentions(&v, "jitcommit-check"));
+        let nested = format!(
+            "commit-msg:{}\n",
+            (0..40).fold(String::from(" jitcommit-check"), |acc, _| format!(
+                " [{acc}]"
+            ))
+        );
+        let v = yaml(&nested).unwrap_or_default();
+        assert!(
+            !mentions(&v["commit-msg"], "jitcommit-check"),
+            "past DEPTH_MAX"
+        );
+        let v = yaml("commit-msg:\n  commands:\n    j:\n      run: jitcommit-check {1}\n");
+        assert!(mentions(
+            &v.unwrap_or_default()["commit-msg"],
+            "jitcommit-check"
+        ));
+    }
 }
