@@ -453,6 +453,48 @@ fn lefthook_set_up_as_the_readme_says_is_ok() {
     let (c, v) = doctor(&other, &path);
     assert_eq!(c, 0, "{v:#}");
     assert_eq!(status_of(&v, "shim"), ["ok", "ok"], "{v:#}");
+
+    // The config has commit-msg commands of its own: the lines go to lefthook-local.yml,
+    // which lefthook merges into it.
+    let third = Repo::new(&sb, "third");
+    write(
+        &third.dir,
+        "lefthook.yml",
+        "commit-msg:\n  commands:\n    hello:\n      run: echo ok\n\
+         prepare-commit-msg:\n  commands:\n    hello:\n      run: echo ok\n",
+    );
+    run_fix(&third, &path, "lefthook install");
+    let (_, v) = doctor(&third, &path);
+    let f = fixes(&v);
+    assert_eq!(f.len(), 2, "{v:#}");
+    assert!(
+        f[0].contains(">> ") && f[0].contains("lefthook-local.yml"),
+        "{}",
+        f[0]
+    );
+    run_fix(&third, &path, &f[0]);
+    let (_, v) = doctor(&third, &path);
+    let f = fixes(&v);
+    assert_eq!(f.len(), 1, "{v:#}");
+    run_fix(&third, &path, &f[0]);
+    let (c, v) = doctor(&third, &path);
+    assert_eq!(c, 0, "{v:#}");
+    // …and lefthook runs the check beside the config's own command.
+    write(&third.dir, "a.txt", "a\n");
+    third.git(&["add", "a.txt"]);
+    let o = third
+        .git_cmd()
+        .args(["commit", "-q", "-m", "changed stuff"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("subject-format") || stdout(&o).contains("subject-format"),
+        "{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -393,23 +393,34 @@ fn managed(
                     "lefthook install",
                 )),
                 None => {
-                    let (cfg, has_section) = configs
+                    // The README's lines go where the hook has no section yet (a YAML
+                    // config; else lefthook-local.yml, which lefthook merges into the
+                    // config, its commands by name), so appending them is the fix.
+                    let yaml_cfg =
+                        |p: &Path| !p.extension().is_some_and(|e| e == "toml" || e == "json");
+                    let local = root.join("lefthook-local.yml");
+                    let cfg = configs
                         .iter()
-                        .find(|(p, _)| !p.extension().is_some_and(|e| e == "toml" || e == "json"))
-                        .map(|(p, v)| (p.clone(), !v[hook].is_null()))
-                        .unwrap_or_else(|| (root.join("lefthook.yml"), false));
+                        .find(|(p, v)| yaml_cfg(p) && v[hook].is_null())
+                        .map(|(p, _)| p.clone())
+                        .or_else(|| configs.is_empty().then(|| root.join("lefthook.yml")))
+                        .or_else(|| (!local.exists()).then(|| local.clone()));
                     let run = snippet(hook, true);
-                    let fix = if has_section {
-                        format!(
-                            "add to the {hook} commands of {}:  jitcommit: {{ run: '{run}' }}, then: lefthook install",
-                            shown(&cfg)
-                        )
-                    } else {
-                        format!(
-                            "printf '%s\\n' '{hook}:' '  commands:' '    jitcommit:' '      run: {}' >> {} && lefthook install",
-                            run.replace('\'', r"'\''"),
-                            sh_quote(&cfg)
-                        )
+                    let (cfg, fix) = match cfg {
+                        Some(cfg) => {
+                            let fix = format!(
+                                "printf '%s\\n' '{hook}:' '  commands:' '    jitcommit:' '      run: {}' >> {} && lefthook install",
+                                run.replace('\'', r"'\''"),
+                                sh_quote(&cfg)
+                            );
+                            (cfg, fix)
+                        }
+                        None => (
+                            local,
+                            format!(
+                                "add to the {hook} commands of lefthook-local.yml:  jitcommit: {{ run: '{run}' }}, then: lefthook install"
+                            ),
+                        ),
                     };
                     out.push(fail(
                         "shim",
