@@ -8,7 +8,7 @@ usage() {
 	cat <<'USAGE'
 Usage: install.sh [OPTIONS]
 
-Builds jitcommit-draft, jitcommit-check and jitcommit, with a git-jitcommit link for
+Builds jitcommit-draft, jitcommit-check and jitcommit, with git-jitcommit for
 `git jitcommit …` (cargo install --path <source> --locked, in <source>/target or
 CARGO_TARGET_DIR; with --server only jitcommit-check) and installs the client hooks
 (prepare-commit-msg, commit-msg)
@@ -32,7 +32,8 @@ Options:
   --no-build          do not build: use jitcommit binaries already installed
                       (DIR/bin with --prefix, else PATH, else ~/.cargo/bin)
   --uninstall         remove jitcommit's hooks and put back the hooks they replaced
-                      (the binaries stay: `cargo uninstall jitcommit` removes them)
+                      (the binaries stay: `cargo uninstall jitcommit` removes them
+                      all, git-jitcommit included; --root DIR for a --prefix DIR)
   -h, --help          show this help
 
 An existing hook that jitcommit did not write is kept: it is moved to <hook>.local
@@ -340,6 +341,13 @@ if [ "$build" = 1 ]; then
 	fi
 	export CARGO_TARGET_DIR
 	names=$(echo $bins_wanted | sed 's/ / and /')
+	# An older install linked git-jitcommit to jitcommit; it is a binary of the package
+	# now (so that cargo uninstall removes it), and cargo will not write over the link.
+	old_link=${prefix:+$prefix/bin}
+	old_link=${old_link:-${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin}/git-jitcommit
+	if [ -L "$old_link" ] && [ "$(readlink -- "$old_link")" = jitcommit ]; then
+		rm -f -- "$old_link"
+	fi
 	if [ -n "$prefix" ]; then
 		say "Building and installing $names into $prefix/bin ..."
 		# shellcheck disable=SC2086 # build_args holds separate words
@@ -355,10 +363,9 @@ if [ "$build" = 1 ]; then
 		[ -x "$bin_dir/$b" ] || die "cargo install finished but $bin_dir/$b is missing"
 		say "built     $bin_dir/$b"
 	done
-	# `git jitcommit …` runs git-jitcommit from PATH: a link beside the binary.
-	if [ -x "$bin_dir/jitcommit" ]; then
-		ln -sf jitcommit "$bin_dir/git-jitcommit"
-		say "built     $bin_dir/jitcommit (also as git-jitcommit: git jitcommit changelog)"
+	# `git jitcommit …` runs git-jitcommit from PATH, which runs the jitcommit beside it.
+	if [ -x "$bin_dir/jitcommit" ] && [ -x "$bin_dir/git-jitcommit" ]; then
+		say "built     $bin_dir/jitcommit (and git-jitcommit: git jitcommit changelog)"
 	fi
 	[ -z "$build_tmp" ] || rm -rf -- "$build_tmp"
 else
@@ -464,5 +471,5 @@ if [ -n "$server" ]; then
 else
 	say ""
 	say "Next: commit something (git commit): the message is drafted offline until you"
-	say "set a model, e.g. git config jitcommit.model qwen2.5-coder:3b (Ollama on 127.0.0.1:11434)."
+	say "set a model, e.g. git config jitcommit.model qwen2.5-coder:7b (Ollama on 127.0.0.1:11434)."
 fi

@@ -237,3 +237,88 @@ fn fixup_amend_with_autosquash_goes_through() {
     assert_eq!(count(&sb, &r, "HEAD"), 2);
     assert!(head_message(&sb, &r).starts_with("feat: add b, twice as much\n"));
 }
+
+/// An editor that replaces the message with `text`.
+fn replacing_editor(sb: &Sandbox, name: &str, text: &str) -> String {
+    let msg = sb.path().join(format!("{name}.msg"));
+    std::fs::write(&msg, text).unwrap();
+    let script = sb.path().join(format!("{name}.sh"));
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\ncat '{}' > \"$1\"\n", msg.display()),
+    )
+    .unwrap();
+    make_executable(&script);
+    script.display().to_string()
+}
+
+/// The command the rejection printed (`… with: CMD`, `, then: NEXT` as `CMD && NEXT`).
+fn printed_command(err: &str) -> String {
+    let line = err
+        .lines()
+        .find(|l| l.contains(" with: git commit"))
+        .unwrap_or_else(|| panic!("no reuse command printed:\n{err}"));
+    let cmd = line.split_once(" with: ").unwrap().1;
+    cmd.replace(", then: ", " && ")
+}
+
+/// Runs the printed command as the user would, in a shell in the work tree.
+fn run_printed(sb: &Sandbox, r: &Path, cmd: &str, editor: &str) -> Output {
+    let mut c = sb.cmd("sh", r);
+    c.args(["-c", cmd])
+        .env("GIT_EDITOR", editor)
+        .env("JITCOMMIT_URL", "http://127.0.0.1:9")
+        .stdin(std::process::Stdio::null());
+    c.output().unwrap()
+}
+
+#[test]
+fn a_rejected_amend_is_reused_by_an_amend() {
+    let sb = Sandbox::new();
+    let r = repo(&sb);
+    let bad = replacing_editor(&sb, "bad", "reworded stuff\n");
+    let o = git_env(&sb, &r, &["commit", "--amend"], &[("GIT_EDITOR", &bad)]);
+    assert_ne!(code(&o), 0, "the bad amend went through");
+    let cmd = printed_command(&stderr(&o));
+    assert!(cmd.starts_with("git commit --amend -e -F "), "{cmd}");
+    assert!(!cmd.contains("rebase"), "no rebase is running: {cmd}");
+
+    let fixed = "fix: reword the b commit\n\n- Add: b.txt — the b file, reworded\n";
+    let o = run_printed(&sb, &r, &cmd, &replacing_editor(&sb, "fix", fixed));
+    ok(&o, &cmd);
+    assert_eq!(count(&sb, &r, "HEAD"), 2, "HEAD was amended, not added to");
+    assert_eq!(head_message(&sb, &r), format!("{fixed}\n"));
+}
+
+#[test]
+fn a_rejected_reword_stops_the_rebase_and_the_printed_commands_finish_it() {
+    let sb = Sandbox::new();
+    let r = repo(&sb);
+    add_commit(&sb, &r, "c.txt");
+    let bad = replacing_editor(&sb, "bad", "reworded stuff\n");
+    let seq = "sed -i -e '2s/^pick/reword/'";
+    let o = git_env(
+        &sb,
+        &r,
+        &["rebase", "-i", "HEAD~2"],
+        &[("GIT_SEQUENCE_EDITOR", seq), ("GIT_EDITOR", &bad)],
+    );
+    assert_ne!(code(&o), 0, "the bad reword went through: {}", stderr(&o));
+    assert!(r.join(".git/rebase-merge").is_dir(), "the rebase stopped");
+    let cmd = printed_command(&stderr(&o));
+    assert!(cmd.starts_with("git commit --amend -e -F "), "{cmd}");
+    assert!(cmd.ends_with(" && git rebase --continue"), "{cmd}");
+
+    let fixed = "fix: reword the c commit\n\n- Add: c.txt — the c file, reworded\n";
+    let o = run_printed(&sb, &r, &cmd, &replacing_editor(&sb, "fix", fixed));
+    ok(&o, &cmd);
+    assert!(!r.join(".git/rebase-merge").exists(), "the rebase finished");
+    assert_eq!(count(&sb, &r, "HEAD"), 3, "the reworded commit replaced c");
+    assert_eq!(head_message(&sb, &r), format!("{fixed}\n"));
+    assert!(
+        sb.git(&r, &["log", "-1", "--format=%s", "HEAD~1"])
+            .starts_with("feat: add b"),
+        "the commit before it is untouched"
+    );
+    assert_eq!(sb.git(&r, &["show", "HEAD:c.txt"]), "c.txt");
+}

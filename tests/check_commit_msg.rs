@@ -667,3 +667,40 @@ fn a_non_utf8_file_name_in_git_s_status_comment_does_not_block_a_commit() {
     let o = git_try(&sb, &r, &["commit", "-q"], &[("GIT_EDITOR", &ed)]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+
+#[test]
+fn a_file_checked_by_hand_never_replaces_the_saved_message() {
+    let sb = Sandbox::new();
+    let r = client(&sb, "r");
+    write(&r, "a.txt", "b\n");
+    sb.git(&r, &["add", "a.txt"]);
+    // The hook: git's own message file of a commit in progress is saved.
+    let o = git_try(&sb, &r, &["commit", "-q", "-m", BAD], &[]);
+    assert_eq!(code(&o), 1);
+    let saved = r.join(".git/jitcommit/REJECTED_EDITMSG");
+    assert_eq!(std::fs::read_to_string(&saved).unwrap(), BAD);
+
+    // By hand: a draft of the user's, and git's message file when no commit runs.
+    write(sb.path(), "draft.txt", "other words\n");
+    std::fs::write(r.join(".git/COMMIT_EDITMSG"), "stale words\n").unwrap();
+    for file in [
+        sb.path().join("draft.txt"),
+        r.join(".git/COMMIT_EDITMSG"),
+        std::path::PathBuf::from(".git/COMMIT_EDITMSG"),
+    ] {
+        let o = run({
+            let mut c = check(&sb, &r);
+            c.arg(&file);
+            c
+        });
+        assert_eq!(code(&o), 1, "{}", stdout(&o));
+        assert!(
+            !stderr(&o).contains("saved"),
+            "{}: {}",
+            file.display(),
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read_to_string(&saved).unwrap(), BAD);
+        assert!(!r.join(".git/jitcommit/REJECTED_EDITMSG.1").exists());
+    }
+}

@@ -103,6 +103,57 @@ fn the_offline_type_reads_the_history_and_what_the_change_adds() {
     assert!(first.starts_with("perf"), "{first}");
 }
 
+/// The release step of the README: `jitcommit changelog --tag 0.2.0 --write`, a version
+/// bump beside it, and the commit is drafted `chore(release): 0.2.0`.
+#[test]
+fn the_release_commit_is_drafted_as_the_readme_says() {
+    let r = Repo::new();
+    stage(
+        &r,
+        "Cargo.toml",
+        "[package]\nname = \"r\"\nversion = \"0.1.0\"\n",
+    );
+    stage(&r, "src/lib.rs", "pub fn greet() {}\n");
+    commit_as(&r, "feat: greet\n\n- Add: src/lib.rs — a greeting");
+    r.git(&["tag", "-a", "-m", "0.1.0", "v0.1.0"]);
+    stage(&r, "src/lib.rs", "pub fn greet() {}\npub fn wave() {}\n");
+    commit_as(&r, "feat: wave\n\n- Update: src/lib.rs — a wave");
+
+    let changelog = |args: &[&str]| {
+        let o =
+            r.sb.cmd(cargo_bin("jitcommit"), &r.dir)
+                .arg("changelog")
+                .args(args)
+                .output()
+                .unwrap();
+        assert_ok(&o, &format!("jitcommit changelog {args:?}"));
+    };
+    // The changelog as it stood at 0.1.0, committed; then the release.
+    changelog(&["--write"]);
+    r.git(&["add", "CHANGELOG.md"]);
+    commit_as(&r, "docs: the changelog\n\n- Add: CHANGELOG.md — generated");
+    changelog(&["--tag", "0.2.0", "--write"]);
+    r.git(&["add", "CHANGELOG.md"]);
+    r.ok(&["commit"]);
+    let first = r.shown()[0].lines().next().unwrap().to_owned();
+    assert_eq!(first, "chore(release): 0.2.0");
+    r.git(&["tag", "-a", "-m", "0.2.0", "v0.2.0"]);
+
+    // The next release, with the version bump staged beside it.
+    stage(&r, "src/lib.rs", "pub fn greet() {}\npub fn wave() { }\n");
+    commit_as(&r, "fix: wave\n\n- Fix: src/lib.rs — spaced");
+    changelog(&["--tag", "0.3.0", "--write"]);
+    r.git(&["add", "CHANGELOG.md"]);
+    stage(
+        &r,
+        "Cargo.toml",
+        "[package]\nname = \"r\"\nversion = \"0.3.0\"\n",
+    );
+    r.ok(&["commit"]);
+    let first = r.shown()[1].lines().next().unwrap().to_owned();
+    assert_eq!(first, "chore(release): 0.3.0");
+}
+
 #[test]
 fn the_offline_summary_is_a_sentence_named_test_or_a_new_heading() {
     let r = Repo::new();

@@ -881,6 +881,9 @@ fn install_builds_the_binaries_into_a_prefix() {
     let sb = Sandbox::new();
     let repo = sb.init("r");
     let prefix = sb.path().join("prefix");
+    // An older install's git-jitcommit link, which this one replaces.
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    std::os::unix::fs::symlink("jitcommit", prefix.join("bin/git-jitcommit")).unwrap();
     require_dash();
     let mut c = sb.cmd("dash", &repo);
     c.arg(source_root().join("install.sh"))
@@ -911,19 +914,21 @@ fn install_builds_the_binaries_into_a_prefix() {
     );
     // The command people type, and its `git jitcommit` name.
     assert!(bin.join("jitcommit").is_file(), "{out}");
-    let link = std::fs::read_link(bin.join("git-jitcommit")).unwrap();
-    assert_eq!(link, std::path::Path::new("jitcommit"));
-    let o = sb
-        .git_cmd(&repo)
-        // (`git jitcommit --help` would be git's own `git help jitcommit`.)
-        .args(["jitcommit", "-h"])
-        .env("PATH", {
-            let mut p = vec![bin.clone()];
-            p.extend(std::env::split_paths(&path_without_jitcommit()));
-            std::env::join_paths(p).unwrap()
-        })
-        .output()
-        .unwrap();
+    let git_jc = std::fs::symlink_metadata(bin.join("git-jitcommit")).unwrap();
+    assert!(git_jc.is_file(), "git-jitcommit is a binary, not a link");
+    let git_jitcommit = || {
+        sb.git_cmd(&repo)
+            // (`git jitcommit --help` would be git's own `git help jitcommit`.)
+            .args(["jitcommit", "-h"])
+            .env("PATH", {
+                let mut p = vec![bin.clone()];
+                p.extend(std::env::split_paths(&path_without_jitcommit()));
+                std::env::join_paths(p).unwrap()
+            })
+            .output()
+            .unwrap()
+    };
+    let o = git_jitcommit();
     assert!(o.status.success(), "git jitcommit -h: {}", text(&o));
     assert!(text(&o).contains("git jitcommit <COMMAND>"), "{}", text(&o));
     // A commit through the freshly built hooks, with the binaries on no PATH.
@@ -947,4 +952,29 @@ fn install_builds_the_binaries_into_a_prefix() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
+
+    // The README's uninstall: cargo removes every binary, git-jitcommit included.
+    let mut c = sb.cmd("cargo", &repo);
+    c.args(["uninstall", "--root", prefix.to_str().unwrap(), "jitcommit"])
+        .env("PATH", path_without_jitcommit());
+    for (k, v) in real_rust_homes() {
+        c.env(k, v);
+    }
+    let o = c.stdin(Stdio::null()).output().unwrap();
+    jitcommit_testkit::assert_ok(&o, "cargo uninstall jitcommit");
+    let left: Vec<_> = std::fs::read_dir(&bin)
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(
+        left.is_empty(),
+        "left behind in {}: {left:?}",
+        bin.display()
+    );
+    let o = git_jitcommit();
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("'jitcommit' is not a git command"),
+        "{}",
+        text(&o)
+    );
 }

@@ -404,29 +404,45 @@ fn output_is_byte_for_byte_deterministic() {
     assert_eq!(r.jc(&["changelog"]).stdout, r2.jc(&["changelog"]).stdout);
 }
 
+/// `git jitcommit` runs the installed `git-jitcommit`, a binary of its own beside
+/// `jitcommit` (as cargo installs them); without its `jitcommit` (uninstalled) it says
+/// so and names the leftover, never a dangling link's "command not found".
 #[test]
 fn git_runs_it_as_git_jitcommit() {
     let sb = Sandbox::new();
     let r = history(&sb);
     let bindir = sb.path().join("bin");
     std::fs::create_dir_all(&bindir).unwrap();
-    std::os::unix::fs::symlink(bin(), bindir.join("git-jitcommit")).unwrap();
+    std::fs::copy(bin(), bindir.join("jitcommit")).unwrap();
+    let git_jc = bindir.join("git-jitcommit");
+    std::fs::copy(env!("CARGO_BIN_EXE_git-jitcommit"), &git_jc).unwrap();
     let path = format!(
         "{}:{}",
         bindir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let o = sb
-        .git_cmd(&r.dir)
-        .env("PATH", path)
-        .args(["jitcommit", "changelog", "--unreleased"])
-        .output()
-        .unwrap();
+    let run = || {
+        sb.git_cmd(&r.dir)
+            .env("PATH", &path)
+            .args(["jitcommit", "changelog", "--unreleased"])
+            .output()
+            .unwrap()
+    };
+    let o = run();
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(
         stdout(&o).starts_with("## [Unreleased]\n"),
         "{}",
         stdout(&o)
+    );
+
+    std::fs::remove_file(bindir.join("jitcommit")).unwrap();
+    let o = run();
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("or remove this leftover: rm {}", git_jc.display())),
+        "{}",
+        stderr(&o)
     );
 }
 

@@ -3,10 +3,12 @@
 //! answering (with its context window) or not.
 #![allow(clippy::unwrap_used)]
 
-use crate::jitcommit_support;
+use crate::{install_support, jitcommit_support};
 
-use std::path::Path;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 
+use install_support::{built_bin_dir, path_without_jitcommit, source_root};
 use jitcommit_support::*;
 use jitcommit_testkit::model_server::{ModelServer, refused_url, route};
 use jitcommit_testkit::{Sandbox, write};
@@ -60,7 +62,7 @@ fn installed_shims_a_chained_hook_and_a_live_server_are_all_good() {
         )],
         Vec::new(),
     );
-    r.git(&["config", "jitcommit.model", "qwen2.5-coder:3b"]);
+    r.git(&["config", "jitcommit.model", "qwen2.5-coder:7b"]);
     r.git(&["config", "jitcommit.url", &srv.url()]);
     let o = r.jc(&["doctor", "--format", "json"]);
     let v = json(&o);
@@ -84,7 +86,7 @@ fn installed_shims_a_chained_hook_and_a_live_server_are_all_good() {
     );
     let reqs = srv.all_requests();
     assert_eq!(reqs[0].path, "/api/show");
-    assert_eq!(reqs[0].body["model"], "qwen2.5-coder:3b");
+    assert_eq!(reqs[0].body["model"], "qwen2.5-coder:7b");
 }
 
 #[test]
@@ -140,13 +142,12 @@ fn hooks_of_another_tool_and_a_missing_binary_are_named() {
     let out = stdout(&o);
     assert_eq!(code(&o), 1);
     assert!(
-        out.contains("is not jitcommit's (written by the pre-commit framework)"),
+        out.contains(
+            "commit-msg: the pre-commit framework runs it, but .pre-commit-config.yaml has no jitcommit-check hook"
+        ),
         "{out}"
     );
-    assert!(
-        out.contains("pre-commit install --hook-type prepare-commit-msg --hook-type commit-msg"),
-        "{out}"
-    );
+    assert!(out.contains("fix: install.sh --no-build"), "{out}");
 
     // A shim whose binaries are gone lets commits through: a failure.
     let other = Repo::new(&sb, "o");
@@ -211,13 +212,15 @@ fn husky_and_lefthook_are_named_as_the_owners() {
         "#!/usr/bin/env sh\n. \"$(dirname \"$0\")/h\"\n",
     );
     let out = stdout(&r.jc(&["doctor"]));
-    assert!(out.contains("commit-msg: "), "{out}");
     assert!(
-        out.contains("is not jitcommit's (written by husky)"),
+        out.contains("commit-msg: husky owns ") && out.contains(".husky/commit-msg does not run"),
         "{out}"
     );
-    assert!(out.contains("prepare-commit-msg: none in "), "{out}");
-    assert!(out.contains("(husky owns the folder)"), "{out}");
+    assert!(
+        out.contains("prepare-commit-msg: husky owns ")
+            && out.contains(".husky/prepare-commit-msg does not run jitcommit-draft"),
+        "{out}"
+    );
 
     let l = Repo::new(&sb, "l");
     write(
@@ -227,7 +230,7 @@ fn husky_and_lefthook_are_named_as_the_owners() {
     );
     let out = stdout(&l.jc(&["doctor"]));
     assert!(
-        out.contains("is not jitcommit's (written by lefthook)"),
+        out.contains("commit-msg: lefthook runs the hooks here, and lefthook.yml does not run"),
         "{out}"
     );
 }
@@ -268,4 +271,285 @@ fn the_history_fit_and_the_adoption_point_are_reported() {
         )),
         "{d}"
     );
+}
+
+// ---- the setups the README documents, with the real tools ----------------------------
+
+/// The directory holding husky and lefthook (`JITCOMMIT_NPM_BIN`, else PATH), as
+/// tests/install_managers.rs finds them.
+fn npm_bin() -> PathBuf {
+    let from_env = std::env::var_os("JITCOMMIT_NPM_BIN").map(PathBuf::from);
+    let on_path = || {
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .find(|d| d.join("husky").is_file() && d.join("lefthook").is_file())
+    };
+    from_env.or_else(on_path).unwrap_or_else(|| {
+        panic!(
+            "husky and lefthook are required by this test and were not found (JITCOMMIT_NPM_BIN \
+             or PATH); .ci/run installs them: npm install --prefix <dir> husky@9 lefthook@1, \
+             then JITCOMMIT_NPM_BIN=<dir>/node_modules/.bin"
+        )
+    })
+}
+
+/// The directory of the `pre-commit` executable (`JITCOMMIT_PRE_COMMIT`, else PATH), as
+/// tests/precommit.rs finds it.
+fn pre_commit_dir() -> PathBuf {
+    if let Some(p) = std::env::var_os("JITCOMMIT_PRE_COMMIT") {
+        return PathBuf::from(p).parent().unwrap().to_path_buf();
+    }
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .find(|d| d.join("pre-commit").is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "the pre-commit framework is required by this test and was not found on PATH; \
+                 python3 -m venv <dir> && <dir>/bin/pip install pre-commit, then put <dir>/bin on PATH"
+            )
+        })
+}
+
+/// PATH as a user who set the tool up has it: the built binaries, `extra`, and the
+/// rest without any installed jitcommit.
+fn user_path(extra: &[PathBuf]) -> OsString {
+    let mut dirs = vec![built_bin_dir()];
+    dirs.extend_from_slice(extra);
+    dirs.extend(std::env::split_paths(&path_without_jitcommit()));
+    std::env::join_paths(dirs).unwrap()
+}
+
+/// `jitcommit doctor --format json` with `path` as PATH.
+fn doctor(r: &Repo, path: &OsString) -> (i32, serde_json::Value) {
+    let o =
+        r.sb.cmd(bin(), &r.dir)
+            .args(["doctor", "--format", "json"])
+            .env("PATH", path)
+            .output()
+            .unwrap();
+    (code(&o), json(&o))
+}
+
+/// The fix of each failed check.
+fn fixes(v: &serde_json::Value) -> Vec<String> {
+    v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "fail")
+        .map(|c| c["fix"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Runs a fix exactly as printed (the command before its "   (…)" note), in the work
+/// tree; `install.sh` is the one in this source tree.
+fn run_fix(r: &Repo, path: &OsString, fix: &str) {
+    let cmd = fix.split("   (").next().unwrap();
+    let cmd = match cmd.strip_prefix("install.sh") {
+        Some(rest) => format!("{}{rest}", source_root().join("install.sh").display()),
+        None => cmd.to_owned(),
+    };
+    let o =
+        r.sb.cmd("sh", &r.dir)
+            .args(["-c", &cmd])
+            .env("PATH", path)
+            .output()
+            .unwrap();
+    assert!(o.status.success(), "{cmd}: {}{}", stdout(&o), stderr(&o));
+}
+
+/// Doctor fails, names one fix (for one hook or both), and that fix, run as printed, makes it all good.
+fn one_fix_makes_it_ok(r: &Repo, path: &OsString, fix_starts: &str) {
+    let (code_before, v) = doctor(r, path);
+    assert_eq!(code_before, 1, "{v:#}");
+    let mut f = fixes(&v);
+    f.dedup();
+    assert_eq!(f.len(), 1, "one fix: {v:#}");
+    assert!(f[0].starts_with(fix_starts), "{}", f[0]);
+    run_fix(r, path, &f[0]);
+    let (code_after, v) = doctor(r, path);
+    assert_eq!(code_after, 0, "after `{}`: {v:#}", f[0]);
+}
+
+#[test]
+fn the_pre_commit_framework_set_up_as_the_readme_says_is_ok() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    let path = user_path(&[pre_commit_dir()]);
+    let config = format!(
+        "repos:\n  - repo: {}\n    rev: HEAD\n    hooks:\n      - id: jitcommit-draft\n      - id: jitcommit-check\n",
+        source_root().display()
+    );
+    write(&r.dir, ".pre-commit-config.yaml", &config);
+    // A plain `pre-commit install`: only the pre-commit hook, neither jitcommit hook.
+    run_fix(&r, &path, "pre-commit install");
+    one_fix_makes_it_ok(
+        &r,
+        &path,
+        "pre-commit install --hook-type prepare-commit-msg --hook-type commit-msg",
+    );
+    let (_, v) = doctor(&r, &path);
+    assert_eq!(status_of(&v, "shim"), ["ok", "ok"], "{v:#}");
+    // pre-commit builds its own binaries: none needs to be on PATH.
+    assert_eq!(status_of(&v, "binary"), ["info", "info"], "{v:#}");
+
+    // A config without jitcommit: the named command chains pre-commit's hooks.
+    let other = Repo::new(&sb, "other");
+    write(
+        &other.dir,
+        ".pre-commit-config.yaml",
+        "repos:\n  - repo: local\n    hooks:\n      - id: hello\n        name: hello\n        entry: 'true'\n        language: system\n        stages: [commit-msg]\n",
+    );
+    run_fix(
+        &other,
+        &path,
+        "pre-commit install --hook-type prepare-commit-msg --hook-type commit-msg",
+    );
+    let (_, v) = doctor(&other, &path);
+    assert_eq!(fixes(&v).len(), 2, "{v:#}");
+    run_fix(&other, &path, &fixes(&v)[0]);
+    let (code_after, v) = doctor(&other, &path);
+    assert_eq!(code_after, 0, "{v:#}");
+    assert_eq!(status_of(&v, "chained hook"), ["info", "info"], "{v:#}");
+}
+
+#[test]
+fn husky_set_up_as_the_readme_says_is_ok() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    let path = user_path(&[npm_bin()]);
+    run_fix(&r, &path, "husky");
+    // The README's two files.
+    write(
+        &r.dir,
+        ".husky/prepare-commit-msg",
+        "if command -v jitcommit-draft >/dev/null 2>&1; then jitcommit-draft \"$@\" || true; fi\n",
+    );
+    write(
+        &r.dir,
+        ".husky/commit-msg",
+        "if command -v jitcommit-check >/dev/null 2>&1; then jitcommit-check \"$1\"; fi\n",
+    );
+    let (c, v) = doctor(&r, &path);
+    assert_eq!(c, 0, "{v:#}");
+    assert_eq!(status_of(&v, "shim"), ["ok", "ok"], "{v:#}");
+    assert_eq!(status_of(&v, "binary"), ["ok", "ok"], "{v:#}");
+
+    // One file missing: the fix writes the README's line into it.
+    std::fs::remove_file(r.dir.join(".husky/commit-msg")).unwrap();
+    one_fix_makes_it_ok(&r, &path, "printf ");
+    // husky's own folder gone (a fresh clone before `npm install`): husky writes it.
+    std::fs::remove_dir_all(r.dir.join(".husky/_")).unwrap();
+    one_fix_makes_it_ok(&r, &path, "husky");
+    // …and a real commit with a bad message is rejected through husky.
+    write(&r.dir, "a.txt", "a\n");
+    r.git(&["add", "a.txt"]);
+    let o = r
+        .git_cmd()
+        .args(["commit", "-q", "-m", "changed stuff"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("subject-format"), "{}", stderr(&o));
+}
+
+#[test]
+fn lefthook_set_up_as_the_readme_says_is_ok() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    let path = user_path(&[npm_bin()]);
+    write(
+        &r.dir,
+        "lefthook.yml",
+        "prepare-commit-msg:\n  commands:\n    jitcommit:\n      run: if command -v jitcommit-draft >/dev/null 2>&1; then jitcommit-draft {0} || true; fi\n\
+         commit-msg:\n  commands:\n    jitcommit:\n      run: if command -v jitcommit-check >/dev/null 2>&1; then jitcommit-check {1}; fi\n",
+    );
+    run_fix(&r, &path, "lefthook install");
+    let (c, v) = doctor(&r, &path);
+    assert_eq!(c, 0, "{v:#}");
+    assert_eq!(status_of(&v, "shim"), ["ok", "ok"], "{v:#}");
+
+    // The config lists jitcommit, the hook is not installed.
+    std::fs::remove_file(r.dir.join(".git/hooks/commit-msg")).unwrap();
+    one_fix_makes_it_ok(&r, &path, "lefthook install");
+
+    // A lefthook config without jitcommit.
+    let other = Repo::new(&sb, "other");
+    write(
+        &other.dir,
+        "lefthook.yml",
+        "pre-commit:\n  commands:\n    hello:\n      run: echo ok\n",
+    );
+    run_fix(&other, &path, "lefthook install");
+    let (_, v) = doctor(&other, &path);
+    let f = fixes(&v);
+    assert_eq!(f.len(), 2, "{v:#}");
+    for fix in &f {
+        assert!(fix.starts_with("printf "), "{fix}");
+        run_fix(&other, &path, fix);
+    }
+    let (c, v) = doctor(&other, &path);
+    assert_eq!(c, 0, "{v:#}");
+    assert_eq!(status_of(&v, "shim"), ["ok", "ok"], "{v:#}");
+
+    // The config has commit-msg commands of its own: the lines go to lefthook-local.yml,
+    // which lefthook merges into it.
+    let third = Repo::new(&sb, "third");
+    write(
+        &third.dir,
+        "lefthook.yml",
+        "commit-msg:\n  commands:\n    hello:\n      run: echo ok\n\
+         prepare-commit-msg:\n  commands:\n    hello:\n      run: echo ok\n",
+    );
+    run_fix(&third, &path, "lefthook install");
+    let (_, v) = doctor(&third, &path);
+    let f = fixes(&v);
+    assert_eq!(f.len(), 2, "{v:#}");
+    assert!(
+        f[0].contains(">> ") && f[0].contains("lefthook-local.yml"),
+        "{}",
+        f[0]
+    );
+    run_fix(&third, &path, &f[0]);
+    let (_, v) = doctor(&third, &path);
+    let f = fixes(&v);
+    assert_eq!(f.len(), 1, "{v:#}");
+    run_fix(&third, &path, &f[0]);
+    let (c, v) = doctor(&third, &path);
+    assert_eq!(c, 0, "{v:#}");
+    // …and lefthook runs the check beside the config's own command.
+    write(&third.dir, "a.txt", "a\n");
+    third.git(&["add", "a.txt"]);
+    let o = third
+        .git_cmd()
+        .args(["commit", "-q", "-m", "changed stuff"])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("subject-format") || stdout(&o).contains("subject-format"),
+        "{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_fix_for_missing_shims_makes_them_ok() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    let path = user_path(&[]);
+    // A hook of the user's own, which install.sh chains.
+    write(&r.dir, ".git/hooks/commit-msg", "#!/bin/sh\nexit 0\n");
+    let (c, v) = doctor(&r, &path);
+    assert_eq!(c, 1, "{v:#}");
+    let f = fixes(&v);
+    assert_eq!(f.len(), 2, "{v:#}");
+    assert!(
+        f.iter().all(|x| x.starts_with("install.sh --no-build")),
+        "{f:?}"
+    );
+    run_fix(&r, &path, &f[0]);
+    let (c, v) = doctor(&r, &path);
+    assert_eq!(c, 0, "{v:#}");
 }

@@ -220,6 +220,18 @@ fn pre_commit_framework_drafts_rejects_and_accepts_real_commits() {
         text(&o)
     );
     assert_eq!(sb.git(&repo, &["rev-parse", "HEAD"]), head);
+    // The framework passes git's message file and environment through: the rejected
+    // message is saved for reuse, as under a plain hook.
+    let saved = repo.join(".git/jitcommit/REJECTED_EDITMSG");
+    assert_eq!(
+        std::fs::read_to_string(&saved)
+            .unwrap_or_default()
+            .trim_end(),
+        bad_verb_message("bye.py").trim_end(),
+        "{}",
+        text(&o)
+    );
+    assert!(text(&o).contains("git commit -e -F "), "{}", text(&o));
 
     // 3. Accepted, and -m text is kept as written.
     let good = good_message("bye.py");
@@ -253,6 +265,11 @@ fn pre_commit_framework_drafts_rejects_and_accepts_real_commits() {
     assert!(
         !o.status.success(),
         "an amend naming a path it does not touch was accepted: {}",
+        text(&o)
+    );
+    assert!(
+        text(&o).contains("git commit --amend -e -F "),
+        "the reuse command of a rejected amend amends: {}",
         text(&o)
     );
 }

@@ -70,3 +70,65 @@ fn every_rule_doc_has_an_example() {
         );
     }
 }
+
+/// Every file a user reads for setting up a model: the README, docs/ (but the measured
+/// runs of docs/quality.md, which name the models they ran), the examples, install.sh,
+/// the hooks and the sources (every `--help` text and hint is in src/).
+fn user_facing_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("readable source tree")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            user_facing_files(&p, out);
+        } else if !p.ends_with("docs/quality.md") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn one_example_model_name_everywhere() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md"), root.join("install.sh")];
+    for d in ["docs", "examples", "hooks", "src"] {
+        user_facing_files(&root.join(d), &mut files);
+    }
+    let mut names = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        for (n, line) in text.lines().enumerate() {
+            for pat in ["git config jitcommit.model ", "--global jitcommit.model "] {
+                for (i, _) in line.match_indices(pat) {
+                    let name: String = line[i + pat.len()..]
+                        .chars()
+                        .take_while(|c| !c.is_whitespace() && !"`;)\"'".contains(*c))
+                        .collect();
+                    // NAME, <model>: placeholders, not examples.
+                    if name.is_empty()
+                        || name.starts_with('<')
+                        || name.chars().all(|c| c.is_ascii_uppercase())
+                    {
+                        continue;
+                    }
+                    let at = format!("{}:{}", f.strip_prefix(root).unwrap_or(f).display(), n + 1);
+                    names.entry(name).or_default().push(at);
+                }
+            }
+        }
+    }
+    assert!(
+        names.contains_key("qwen2.5-coder:7b"),
+        "the README's example is gone: {names:?}"
+    );
+    assert_eq!(
+        names.len(),
+        1,
+        "more than one example model name (README.md says qwen2.5-coder:7b): {names:#?}"
+    );
+}

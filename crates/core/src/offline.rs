@@ -9,6 +9,11 @@
 //! offline draft cannot be committed unread.
 //!
 //! Choices (documented in docs/draft.md):
+//! - a release (CHANGELOG.md gains one `## [VERSION]` heading, and every other staged
+//!   path is a version or lock file: what `jitcommit changelog --tag VERSION --write`
+//!   and a version bump leave staged) → `chore(release): VERSION` ([`release_version`];
+//!   `build` where the convention has no `chore`, `release VERSION` as the summary
+//!   where its scope list lacks `release`).
 //! - type: every path docs → `docs`, CI → `ci`, build → `build`; tests (with at most
 //!   docs or config beside them) → `test`; only renames and deletions of source →
 //!   `refactor`; a new source file → `feat`; source that mostly grows and defines a new
@@ -91,6 +96,25 @@ pub fn draft_in(
     }
     let paths: Vec<String> = state.files.iter().map(|f| lossy(&f.change.path)).collect();
     let (kind, _) = infer_type(state, &paths, conv, history);
+    if let Some(version) = release_version(state, &paths) {
+        let (scope, summary) = if conv.allows_scope(RELEASE_SCOPE) {
+            (Some(RELEASE_SCOPE.to_owned()), version)
+        } else {
+            (None, format!("release {version}"))
+        };
+        let bullets = state.files.iter().map(|f| file_bullet(f, conv)).collect();
+        return Ok(Message {
+            subject: Subject {
+                kind,
+                scope,
+                breaking: false,
+                summary,
+            },
+            prose: Vec::new(),
+            bullets,
+            trailers: Vec::new(),
+        });
+    }
     let scope = scope
         .or_else(|| infer_scope(&paths, conv))
         .filter(|s| *s != kind);
@@ -231,6 +255,9 @@ fn infer_type(
 ) -> (String, Guess) {
     let allowed = |t: &str| conv.allowed_type(t).is_some();
     let settled = |wanted: &[&str]| (pick(conv, wanted), Guess::Settled);
+    if release_version(state, paths).is_some() {
+        return settled(&["chore", "build"]);
+    }
     if let Some(wanted) = settled_by_paths(state, paths) {
         let how = if wanted.first() == Some(&"build") {
             Guess::Guessed
@@ -292,6 +319,61 @@ fn infer_type(
         return guess(&["build", "chore"]);
     }
     guess(&["fix", "refactor", "feat"])
+}
+
+/// The scope of a release commit, as the README's release step writes it.
+const RELEASE_SCOPE: &str = "release";
+
+/// Files a release commit may change beside the changelog: the manifests that carry
+/// the version and the lock files that repeat it.
+const VERSION_FILES: &[&str] = &[
+    "cargo.toml",
+    "cargo.lock",
+    "pyproject.toml",
+    "uv.lock",
+    "poetry.lock",
+    "package.json",
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "version",
+    "version.txt",
+];
+
+/// The version a release commit releases: CHANGELOG.md (any directory, any case) is
+/// the only changed file besides [`VERSION_FILES`], and its diff adds exactly one
+/// `## [VERSION]` heading (Keep a Changelog's, as `jitcommit changelog --tag VERSION
+/// --write` writes it) that it does not remove elsewhere; `Unreleased` is no version.
+/// `None` for anything else, so an ordinary changelog edit stays `docs`.
+fn release_version(state: &StagedState, paths: &[String]) -> Option<String> {
+    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_ascii_lowercase();
+    let mut changelog = None;
+    for (f, p) in state.files.iter().zip(paths) {
+        let name = base(p);
+        if name == "changelog.md" && changelog.is_none() {
+            changelog = Some(f);
+        } else if !VERSION_FILES.contains(&name.as_str()) {
+            return None;
+        }
+    }
+    let changelog = changelog?;
+    let heading = |line: &str, sign: char| -> Option<String> {
+        let rest = line.strip_prefix(sign)?.strip_prefix("## [")?;
+        let version = rest.split(']').next()?.trim();
+        let digits = version.strip_prefix(['v', 'V']).unwrap_or(version);
+        let ok = digits.starts_with(|c: char| c.is_ascii_digit())
+            && version.len() <= 64
+            && version
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || ".-+_".contains(c));
+        ok.then(|| version.to_owned())
+    };
+    let lines = || changelog.hunks.iter().flat_map(|h| h.body.lines());
+    let removed: Vec<String> = lines().filter_map(|l| heading(l, '-')).collect();
+    let mut added = lines()
+        .filter_map(|l| heading(l, '+'))
+        .filter(|v| !removed.contains(v));
+    let version = added.next()?;
+    added.next().is_none().then_some(version)
 }
 
 /// How many times the removed lines a change's added source lines must be, at least,
@@ -1316,6 +1398,74 @@ mod tests {
             "-pub fn parse(x: &str) -> u8 {\n+pub fn parse(x: &[u8]) -> u8 {\n",
         );
         assert_eq!(kind_with(vec![changed], &[], &[]), "fix");
+    }
+
+    #[test]
+    fn a_release_is_a_chore_named_by_its_version() {
+        use ChangeKind::*;
+        let changelog = |kind, body: &str| {
+            let mut f = file(kind, "CHANGELOG.md", None, &["@@ -1,3 +1,7 @@"]);
+            f.hunks[0].body = body.to_owned();
+            f
+        };
+        let release = "-## [Unreleased]\n+## [Unreleased]\n+\n+## [0.2.0] - 2026-01-02\n";
+        let subject = |files: Vec<FileDiff>, conv: &Convention| {
+            let m = draft(&state(files), conv).expect("a draft");
+            let scope = m
+                .subject
+                .scope
+                .map(|s| format!("({s})"))
+                .unwrap_or_default();
+            format!("{}{scope}: {}", m.subject.kind, m.subject.summary)
+        };
+        let conv = Convention::default();
+        assert_eq!(
+            subject(vec![changelog(Modified, release)], &conv),
+            "chore(release): 0.2.0"
+        );
+        let bumped = vec![
+            changelog(Modified, release),
+            file(Modified, "Cargo.lock", None, &[]),
+            file(Modified, "crates/core/Cargo.toml", None, &[]),
+            file(Modified, "package.json", None, &[]),
+        ];
+        assert_eq!(subject(bumped, &conv), "chore(release): 0.2.0");
+        // A first release writes the file.
+        assert_eq!(
+            subject(
+                vec![changelog(Added, "+# Changelog\n+## [v1.0.0]\n")],
+                &conv
+            ),
+            "chore(release): v1.0.0"
+        );
+        // A scope list without `release`, a type list without `chore`.
+        let strict = Convention {
+            types: vec!["feat".into(), "build".into()],
+            scopes: vec!["core".into()],
+            ..Convention::default()
+        };
+        assert_eq!(
+            subject(vec![changelog(Modified, release)], &strict),
+            "build: release 0.2.0"
+        );
+        // Not a release: an edit under a heading, a regenerated history (two new
+        // versions), a heading that moves, code beside the changelog.
+        for files in [
+            vec![changelog(Modified, "+- a fixed entry\n")],
+            vec![changelog(Modified, "+## [Unreleased]\n")],
+            vec![changelog(Added, "+## [0.2.0]\n+## [0.1.0]\n")],
+            vec![changelog(
+                Modified,
+                "-## [0.1.0]\n+## [0.1.0] - 2026-01-01\n",
+            )],
+            vec![
+                changelog(Modified, release),
+                file(Modified, "src/lib.rs", None, &[]),
+            ],
+        ] {
+            let s = subject(files, &conv);
+            assert!(!s.contains("release"), "{s}");
+        }
     }
 
     #[test]

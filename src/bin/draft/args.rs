@@ -64,7 +64,7 @@ ENVIRONMENT:
 
 EXAMPLES:
     ln -s \"$(command -v jitcommit-draft)\" .git/hooks/prepare-commit-msg
-    git config jitcommit.model qwen2.5-coder:1.5b     # Ollama on 127.0.0.1:11434
+    git config jitcommit.model qwen2.5-coder:7b       # Ollama on 127.0.0.1:11434
     git commit                                         # the editor opens on a draft
     jitcommit-draft --dry-run --intent 'users asked for JSON output'
     jitcommit-draft --print-context --json | jq .report

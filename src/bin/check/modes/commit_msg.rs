@@ -4,7 +4,9 @@
 //!
 //! A rejected message — by the rules, or because the convention itself is broken — is
 //! saved in the git dir as git would store it, so the user's text survives the failed
-//! commit, and the error prints the command that brings it back into the editor.
+//! commit, and the error prints the command that brings it back into the editor: an
+//! amend for an amend (and `git rebase --continue` after it when a rebase made the
+//! commit). A file checked by hand is never saved (docs/check.md).
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -56,11 +58,18 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
         _ => None,
     };
     let cleanup = cleanup_for(repo.as_ref(), commit.as_ref(), file.is_some());
+    // Only the message of a commit git is making is saved: a file checked by hand is
+    // the user's own copy, and must not replace a rejected message waiting for reuse.
     let saver = match (&repo, file) {
-        (Some(r), Some(_)) => Some(Saver {
-            git_dir: r.git_dir(),
-            text: clean_for_saving(&raw, &cleanup),
-        }),
+        (Some(r), Some(f)) if is_commit_in_progress(r, f) => {
+            let amend = commit.as_ref().is_some_and(|c| c.amend);
+            Some(Saver {
+                git_dir: r.git_dir(),
+                text: clean_for_saving(&raw, &cleanup),
+                amend,
+                rebase: amend && run_by_rebase(r),
+            })
+        }
         _ => None,
     };
     let loaded = match local_convention(settings, repo.as_ref()) {
@@ -273,10 +282,43 @@ fn clean_for_saving(raw: &[u8], cleanup: &Cleanup) -> Vec<u8> {
     }
 }
 
+/// Whether `file` is the message of a commit git is making now: git runs commit-msg
+/// with its own message file in the git dir (`COMMIT_EDITMSG`; `MERGE_MSG` for `git
+/// merge`), and exports `GIT_INDEX_FILE` to the hook (through pre-commit, husky and
+/// lefthook alike). Anything else is a file checked by hand.
+fn is_commit_in_progress(repo: &Repo, file: &Path) -> bool {
+    if std::env::var_os("GIT_INDEX_FILE").is_none() {
+        return false;
+    }
+    let (Ok(file), Ok(git_dir)) = (
+        std::fs::canonicalize(file),
+        std::fs::canonicalize(repo.git_dir()),
+    ) else {
+        return false;
+    };
+    let name = file.file_name().and_then(|n| n.to_str());
+    file.parent() == Some(git_dir.as_path()) && matches!(name, Some("COMMIT_EDITMSG" | "MERGE_MSG"))
+}
+
+/// Whether a rebase made this commit (a `reword`, a `squash`): git names it in
+/// `GIT_REFLOG_ACTION` and keeps its state in the git dir. The rebase stops when the
+/// hook rejects the message; the amend that reuses it lets the rebase continue.
+fn run_by_rebase(repo: &Repo) -> bool {
+    std::env::var("GIT_REFLOG_ACTION").is_ok_and(|a| a.starts_with("rebase"))
+        && ["rebase-merge", "rebase-apply"]
+            .iter()
+            .any(|d| repo.git_dir().join(d).is_dir())
+}
+
 /// Saves a rejected message and tells the user how to get it back.
 struct Saver<'a> {
     git_dir: &'a Path,
     text: Vec<u8>,
+    /// The rejected commit was an amend (`git commit --amend`, a rebase's `reword`):
+    /// the reuse must amend too, or it makes a new commit (or has nothing to commit).
+    amend: bool,
+    /// A rebase made the commit and stopped: it goes on after the amend.
+    rebase: bool,
 }
 
 impl Saver<'_> {
@@ -290,10 +332,20 @@ impl Saver<'_> {
         match save_rejected(self.git_dir, &self.text) {
             Ok((saved, older)) => {
                 let shown = shell_quote(&saved.display().to_string());
+                let (again, amend) = if self.amend {
+                    ("amend again", "--amend ")
+                } else {
+                    ("commit again", "")
+                };
+                let then = if self.rebase {
+                    ", then: git rebase --continue"
+                } else {
+                    ""
+                };
                 let _ = writeln!(
                     err,
                     "jitcommit-check: {why}; your text is saved in {}\n\
-                     jitcommit-check: edit it and commit again with: git commit -e -F {shown}",
+                     jitcommit-check: edit it and {again} with: git commit {amend}-e -F {shown}{then}",
                     saved.display()
                 );
                 if let Some(older) = older {
