@@ -22,8 +22,8 @@ USAGE:
 Where: pyproject.toml [tool.commit-convention] when there is a pyproject.toml,
 Cargo.toml [workspace.metadata.commit-convention] (or [package.metadata…]) in a Rust
 project, else .commit-convention.toml. Imported: commitlint (.commitlintrc,
-.commitlintrc.json/.yaml/.yml; a JS config through `npx --no-install commitlint
---print-config json` when npx is there), cog.toml, .versionrc(.json): types, scopes,
+.commitlintrc.json/.yaml/.yml; a JavaScript config is a program and is never run:
+convert it to .commitlintrc.json), cog.toml, .versionrc(.json): types, scopes,
 subject length, changelog sections. Whatever cannot be mapped is listed.
 
 OPTIONS:
@@ -238,8 +238,18 @@ fn versionrc(name: &str, v: &serde_json::Value, imp: &mut Import) {
     }
 }
 
-fn read(root: &Path, name: &str) -> Option<String> {
-    std::fs::read_to_string(root.join(name)).ok()
+/// A file of the work tree, `None` when there is none (or it is not UTF-8). A link
+/// that leaves the work tree is an error, never followed (`jitcommit_core::tree_file`).
+fn read(root: &Path, name: &str) -> Result<Option<String>, Error> {
+    let path = root.join(name);
+    match jitcommit_core::tree_file::read_in_tree(root, &path) {
+        Ok(bytes) => Ok(bytes.and_then(|b| String::from_utf8(b).ok())),
+        Err(source) => Err(Error::File {
+            what: "read",
+            path,
+            source,
+        }),
+    }
 }
 
 fn import(root: &Path) -> Result<Import, Error> {
@@ -251,7 +261,7 @@ fn import(root: &Path) -> Result<Import, Error> {
         ".commitlintrc.yaml",
         ".commitlintrc.yml",
     ] {
-        if let Some(text) = read(root, name) {
+        if let Some(text) = read(root, name)? {
             let v = parse_json_or_yaml(&root.join(name), &text).map_err(bad)?;
             commitlint(name, &v, &mut imp);
             imp.read.push(name.to_owned());
@@ -268,32 +278,23 @@ fn import(root: &Path) -> Result<Import, Error> {
         if !root.join(name).is_file() {
             continue;
         }
-        let printed = std::process::Command::new("npx")
-            .args(["--no-install", "commitlint", "--print-config", "json"])
-            .current_dir(root)
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok());
-        match printed {
-            Some(v) => {
-                commitlint(name, &v, &mut imp);
-                imp.read.push(format!("{name} (npx commitlint --print-config json)"));
-            }
-            None => imp.unmapped.push(format!(
-                "{name}: not read (a JS config needs `npx commitlint --print-config json`, which is not available here)"
-            )),
-        }
+        // A JavaScript config is a program of the repository, and commitlint would
+        // run it (npx runs the repository's own node_modules/.bin/commitlint first):
+        // init never executes repository code, so it says how to convert the file.
+        imp.unmapped.push(format!(
+            "{name}: not read (a JavaScript config is a program, and jitcommit runs no \
+             code from the repository; after reviewing it, convert it to \
+             .commitlintrc.json, e.g. with `npx commitlint --print-config json > \
+             .commitlintrc.json`, and run jitcommit init again)"
+        ));
         break;
     }
-    if let Some(text) = read(root, "cog.toml") {
+    if let Some(text) = read(root, "cog.toml")? {
         cog(&text, &mut imp).map_err(bad)?;
         imp.read.push("cog.toml".to_owned());
     }
     for name in [".versionrc", ".versionrc.json"] {
-        if let Some(text) = read(root, name) {
+        if let Some(text) = read(root, name)? {
             let v: serde_json::Value =
                 serde_json::from_str(&text).map_err(|e| bad(format!("{name}: {e}")))?;
             versionrc(name, &v, &mut imp);
@@ -404,7 +405,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         .work_dir()
         .ok_or_else(|| usage("init needs a work tree (this is a bare repository)"))?
         .to_owned();
-    let cargo_text = read(&root, "Cargo.toml");
+    let cargo_text = read(&root, "Cargo.toml")?;
     let workspace = cargo_text
         .as_deref()
         .is_some_and(|t| t.lines().any(|l| l.trim() == "[workspace]"));
@@ -470,7 +471,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     let new = match target.table() {
         None => text.clone(),
         Some(table) => {
-            let old = read(&root, target.file()).unwrap_or_default();
+            let old = read(&root, target.file())?.unwrap_or_default();
             let mut kept = without_table(&old, table);
             // A convention elsewhere (say .commit-convention.toml) would still win.
             while kept.ends_with("\n\n") {
@@ -491,10 +492,13 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             "note: .commit-convention.toml is still there and is read first; remove it for {place} to take effect"
         );
     }
-    std::fs::write(&path, &new).map_err(|source| Error::File {
-        what: "write",
-        path: path.clone(),
-        source,
+    // By rename, keeping the file's mode, never through a link.
+    jitcommit_core::tree_file::write_in_tree(&root, &path, new.as_bytes()).map_err(|source| {
+        Error::File {
+            what: "write",
+            path: path.clone(),
+            source,
+        }
     })?;
     // What was written must read back as the convention shown.
     let loaded = config::load_file(&path)?;

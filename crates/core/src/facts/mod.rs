@@ -386,9 +386,9 @@ impl Store {
 /// convention's `facts` table; any problem is an error.
 pub fn load(root: &Path, table: &[crate::config::Fact]) -> Result<Store, FactsError> {
     let path = root.join(FILE);
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => Some(b),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+    // A link that leaves the work tree is refused, not followed (crate::tree_file).
+    let bytes = match crate::tree_file::read_in_tree(root, &path) {
+        Ok(b) => b,
         Err(source) => return Err(FactsError::Read { path, source }),
     };
     from_parts(bytes.as_deref(), table)
