@@ -324,3 +324,25 @@ fn init_write_keeps_the_mode_of_the_file_it_replaces() {
             .contains("[project]")
     );
 }
+
+/// A commitlint YAML nested thousands of levels deep (block mappings, one column of
+/// indentation a level) is refused with its name, not a stack overflow.
+#[test]
+fn a_config_nested_too_deep_is_refused_not_a_crash() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    let mut deep = String::from("a:\n");
+    for i in 1..4000 {
+        deep.push_str(&format!("{}b:\n", " ".repeat(i)));
+    }
+    for text in [
+        deep,
+        format!("{}x\n", "- ".repeat(100_000)),
+        "[".repeat(100_000),
+    ] {
+        write(&r.dir, ".commitlintrc.yml", &text);
+        let o = r.jc(&["init"]);
+        assert_eq!(code(&o), 2, "{}", stderr(&o));
+        assert!(stderr(&o).contains(".commitlintrc.yml"), "{}", stderr(&o));
+    }
+}

@@ -8,6 +8,7 @@ mod doctor;
 mod error;
 mod facts;
 mod history;
+mod import;
 mod init;
 mod repo;
 
