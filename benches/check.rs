@@ -864,7 +864,7 @@ fn facts_bench(check: &Path) {
     for b in 0..4 {
         let _ = write!(
             script,
-            "commit refs/heads/b{b}\ncommitter C <c@example.com> 1700000100 +0000\ndata 12\nchore: more\nfrom refs/heads/main^0\nM 100644 inline extra{b}.rs\ndata 2\nx\n\n"
+            "commit refs/heads/b{b}\ncommitter C <c@example.com> 1700000100 +0000\ndata 12\nchore: more\nfrom refs/heads/main\nM 100644 inline extra{b}.rs\ndata 2\nx\n\n"
         );
     }
     let mut c = env.cmd("git", &repo);

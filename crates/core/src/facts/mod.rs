@@ -12,7 +12,7 @@
 pub mod scan;
 pub mod select;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
@@ -157,6 +157,16 @@ pub fn compile(glob: &str) -> Result<GlobSet, globset::Error> {
     let built = build();
     BUILT.with(|b| b.borrow_mut().insert(glob.to_owned(), built.clone()));
     built
+}
+
+/// The directories a glob's literal start names (`crates/core/` for
+/// `crates/core/**/*.rs` and for `crates/core/x`, empty for `**/*.md` or `docs`): every
+/// path the glob matches starts with it.
+fn literal_dir(glob: &str) -> &str {
+    let literal = glob
+        .find(['*', '?', '[', '{', '\\'])
+        .map_or(glob, |at| &glob[..at]);
+    literal.rfind('/').map_or("", |at| &glob[..=at])
 }
 
 /// What is wrong with `id` = `value` as a fact, if anything: the one check every
@@ -379,16 +389,21 @@ impl Store {
     }
 
     /// Globs that match none of `paths` (a `SCOPE`, `PATH` or scoped `RULE` that can
-    /// never apply is a typo or a stale entry). Every glob is compiled once into one
-    /// set and each path is matched once against it, so the cost grows with the paths
-    /// (not with facts × paths), and it stops once every glob has matched.
+    /// never apply is a typo or a stale entry). Every glob is compiled once, into one
+    /// set per literal directory prefix (`crates/core/` for `crates/core/**/*.rs`, the
+    /// empty prefix for `**/*.md`): a path can match a glob only under its prefix, so
+    /// each path is matched once against the sets of its own ancestor directories. The
+    /// cost grows with the paths, not with facts × paths, and it stops once every glob
+    /// has matched.
     pub fn unmatched_globs(&self, paths: &[String]) -> Vec<Problem> {
         let globbed: Vec<&Fact> = self.facts.iter().filter(|f| f.glob().is_some()).collect();
         let mut matched = vec![false; globbed.len()];
-        let mut builder = GlobSetBuilder::new();
-        let mut owner = Vec::new();
+        let mut builders: HashMap<&str, (GlobSetBuilder, Vec<usize>)> = HashMap::new();
         for (i, f) in globbed.iter().enumerate() {
             let g = f.glob().unwrap_or_default().trim_end_matches('/');
+            let (builder, owner) = builders
+                .entry(literal_dir(g))
+                .or_insert_with(|| (GlobSetBuilder::new(), Vec::new()));
             for p in [g.to_owned(), format!("{g}/**")] {
                 // A glob that does not build never matches (the store's check refused
                 // it already).
@@ -398,27 +413,38 @@ impl Store {
                 }
             }
         }
-        match builder.build() {
-            Ok(set) => {
+        let sets: Option<HashMap<&str, (GlobSet, Vec<usize>)>> = builders
+            .into_iter()
+            .map(|(prefix, (b, owner))| b.build().ok().map(|set| (prefix, (set, owner))))
+            .collect();
+        match sets {
+            Some(sets) => {
                 let mut left = globbed.len();
                 let mut hits = Vec::new();
                 for p in paths {
                     if left == 0 {
                         break;
                     }
-                    set.matches_into(p, &mut hits);
-                    for &h in &hits {
-                        if let Some(&i) = owner.get(h)
-                            && !matched[i]
-                        {
-                            matched[i] = true;
-                            left -= 1;
+                    let ancestors =
+                        std::iter::once("").chain(p.match_indices('/').map(|(at, _)| &p[..=at]));
+                    for prefix in ancestors {
+                        let Some((set, owner)) = sets.get(prefix) else {
+                            continue;
+                        };
+                        set.matches_into(p, &mut hits);
+                        for &h in &hits {
+                            if let Some(&i) = owner.get(h)
+                                && !matched[i]
+                            {
+                                matched[i] = true;
+                                left -= 1;
+                            }
                         }
                     }
                 }
             }
-            // One set too large to build: each glob on its own.
-            Err(_) => {
+            // A set too large to build: each glob on its own.
+            None => {
                 for (i, f) in globbed.iter().enumerate() {
                     matched[i] = f
                         .matcher()
@@ -767,6 +793,18 @@ mod tests {
                 .collect();
             assert_eq!(lines, one_by_one, "{tree:?}");
         }
+    }
+
+    #[test]
+    fn a_glob_s_literal_directory() {
+        assert_eq!(literal_dir("crates/core/**/*.rs"), "crates/core/");
+        assert_eq!(literal_dir("crates/core/x.rs"), "crates/core/");
+        assert_eq!(literal_dir("crates/core"), "crates/");
+        assert_eq!(literal_dir("**/*.md"), "");
+        assert_eq!(literal_dir("docs"), "");
+        assert_eq!(literal_dir("a/b*/c"), "a/");
+        assert_eq!(literal_dir("{src,lib}/*.c"), "");
+        assert_eq!(literal_dir("a/\\*/b"), "a/");
     }
 
     #[test]
