@@ -227,7 +227,7 @@ fn a_js_config_is_never_run_and_says_how_to_convert_it() {
         write(
             &r.dir,
             name,
-            &format!(
+            format!(
                 "require('fs').writeFileSync({:?}, 'x');\nmodule.exports = {{}};\n",
                 marker.display().to_string()
             ),

@@ -399,10 +399,7 @@ fn keep_policy(repo: &Repo, refname: &str, old: ObjectId) -> Result<(), CheckErr
 }
 
 /// The kept policy of a deleted ref and the commit it was at (when still here).
-fn kept_policy(
-    repo: &Repo,
-    refname: &str,
-) -> Result<Option<(Loaded, Option<ObjectId>)>, CheckError> {
+fn kept_policy(repo: &Repo, refname: &str) -> Result<Option<Kept>, CheckError> {
     let Some(dir) = kept_policy_dir(repo, refname) else {
         return Ok(None);
     };
@@ -475,8 +472,11 @@ fn guards(
     Ok(out)
 }
 
+/// A deleted ref's kept policy and the commit it was deleted at (when still here).
+type Kept = (Loaded, Option<ObjectId>);
+
 /// Every kept policy of a deleted ref, by refname.
-fn kept_policies(repo: &Repo) -> Result<Vec<(String, (Loaded, Option<ObjectId>))>, CheckError> {
+fn kept_policies(repo: &Repo) -> Result<Vec<(String, Kept)>, CheckError> {
     fn walk(dir: &std::path::Path, prefix: &str, out: &mut Vec<String>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;
