@@ -21,6 +21,12 @@
 //!
 //! With `JITCOMMIT_BENCH_KEEP=1` it generates the history, prints where it kept it and
 //! stops, for profiling a single command against it.
+//!
+//! With `JITCOMMIT_BENCH_FACTS=1` it runs only the fact store's glob check: the store's
+//! globs matched one by one against every tracked path (how the check worked before)
+//! against one set matched once per path (`Store::unmatched_globs`), in process, as a
+//! ratio; then whole `jitcommit facts --check` and `jitcommit-check --pre-receive`
+//! processes (four new branches) on a 20,000-file tree with 500 globs.
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use jitcommit_testkit::Rng;
@@ -36,6 +42,10 @@ fn main() {
         return;
     }
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_jitcommit-check"));
+    if std::env::var_os("JITCOMMIT_BENCH_FACTS").is_some() {
+        facts_bench(&bin);
+        return;
+    }
     let tmp = tempfile::Builder::new()
         .prefix("jitcommit-bench-")
         .tempdir()
@@ -766,4 +776,141 @@ fn raw_commit(
     }
     out.push('\n');
     *mark
+}
+
+/// A store of `globs` globs over a tree of `files` paths: one glob in ten matches a
+/// path near the end of the tree, the others match nothing (the worst case: every path
+/// is tried against them).
+fn facts_material(globs: usize, files: usize) -> (String, Vec<String>) {
+    let paths: Vec<String> = (0..files)
+        .map(|i| format!("dir{}/sub{}/file{i}.rs", i % 200, i % 7))
+        .collect();
+    let mut store = String::from("# Facts\n\n");
+    for k in 0..globs {
+        if k % 10 == 0 {
+            let i = files - 1 - k;
+            let _ = writeln!(store, "PATH.dir{}/sub{}/file{i}.rs=p{k}", i % 200, i % 7);
+        } else {
+            let _ = writeln!(store, "PATH.gone{k}/**/*.rs=p{k}");
+        }
+    }
+    (store, paths)
+}
+
+fn facts_bench(check: &Path) {
+    use jitcommit_core::facts;
+    for (globs, files) in [(500, 20_000), (1_000, 40_000)] {
+        let (text, paths) = facts_material(globs, files);
+        let (store, problems) = facts::parse(facts::FILE, text.as_bytes());
+        assert!(problems.is_empty(), "{problems:?}");
+        // Before: each glob on its own, against every path.
+        let one_by_one = || {
+            store
+                .facts
+                .iter()
+                .filter(|f| {
+                    f.glob().is_some()
+                        && !f
+                            .matcher()
+                            .is_some_and(|m| paths.iter().any(|p| m.is_match(p)))
+                })
+                .count()
+        };
+        let expected = globs - globs.div_ceil(10);
+        let mut commands: Vec<Timed<'_>> = vec![
+            (
+                "one by one",
+                Box::new(|| assert_eq!(one_by_one(), expected)),
+            ),
+            (
+                "one set",
+                Box::new(|| assert_eq!(store.unmatched_globs(&paths).len(), expected)),
+            ),
+        ];
+        let m = medians(3, &mut commands);
+        println!(
+            "fact store, {globs} globs over {files} paths: one by one {}, one set {}: {:.1}x",
+            ms(m["one by one"]),
+            ms(m["one set"]),
+            ratio(m["one by one"], m["one set"])
+        );
+    }
+
+    // Whole processes on a real repository.
+    let tmp = tempfile::Builder::new()
+        .prefix("jitcommit-bench-facts-")
+        .tempdir()
+        .unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let env = Env { home };
+    let repo = tmp.path().join("r");
+    std::fs::create_dir_all(&repo).unwrap();
+    env.git(&repo, &["init", "-q", "-b", "main"]);
+    let (text, paths) = facts_material(500, 20_000);
+    // One fast-import: the tree, then four branches that each add a file.
+    let mut script = String::from(
+        "commit refs/heads/main\ncommitter C <c@example.com> 1700000000 +0000\ndata 12\nchore: tree\n",
+    );
+    let _ = write!(
+        script,
+        "M 100644 inline {}\ndata {}\n{text}\n",
+        facts::FILE,
+        text.len()
+    );
+    for p in &paths {
+        script.push_str(&format!("M 100644 inline {p}\ndata 2\nx\n\n"));
+    }
+    for b in 0..4 {
+        let _ = write!(
+            script,
+            "commit refs/heads/b{b}\ncommitter C <c@example.com> 1700000100 +0000\ndata 12\nchore: more\nfrom refs/heads/main\nM 100644 inline extra{b}.rs\ndata 2\nx\n\n"
+        );
+    }
+    let mut c = env.cmd("git", &repo);
+    c.args(["fast-import", "--quiet"]);
+    feed(c, &script);
+    env.git(&repo, &["reset", "-q", "--hard", "main"]);
+    let jitcommit = PathBuf::from(env!("CARGO_BIN_EXE_jitcommit"));
+    let bare = tmp.path().join("bare.git");
+    env.git(
+        tmp.path(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            repo.to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
+    );
+    let zero = "0".repeat(40);
+    let mut stdin = String::new();
+    for b in 0..4 {
+        let id = env.git(&bare, &["rev-parse", &format!("refs/heads/b{b}")]);
+        let _ = writeln!(stdin, "{zero} {} refs/heads/new{b}", id.trim());
+    }
+    let mut commands: Vec<Timed<'_>> = vec![
+        (
+            "facts --check",
+            Box::new(|| {
+                let mut c = env.cmd(&jitcommit, &repo);
+                c.args(["facts", "--check"]);
+                status(c);
+            }),
+        ),
+        (
+            "pre-receive",
+            Box::new(|| {
+                let mut c = env.cmd(check, &bare);
+                c.arg("--pre-receive");
+                feed(c, &stdin);
+            }),
+        ),
+    ];
+    let m = medians(3, &mut commands);
+    println!(
+        "500 globs, 20,000 files: jitcommit facts --check {}, pre-receive of 4 new branches {}",
+        ms(m["facts --check"]),
+        ms(m["pre-receive"])
+    );
 }

@@ -704,3 +704,32 @@ fn a_file_checked_by_hand_never_replaces_the_saved_message() {
         assert!(!r.join(".git/jitcommit/REJECTED_EDITMSG.1").exists());
     }
 }
+
+/// `--me`, `--m` and every other prefix git accepts for `--message` are `-m`: git keeps
+/// a `# heading` line of a `-m` message as the subject, so the hook must not read it
+/// as a comment (docs/check.md, "What the hook reads from git's command line").
+#[test]
+fn abbreviated_message_options_are_read_as_git_reads_them() {
+    let body = good("fix: correct a", &["a.txt"]);
+    for args in [
+        &["--me", "# heading", "--me"][..],
+        &["--m", "# heading", "--m"],
+        &["--mess=# heading", "--messa"],
+        &["-uno", "--me", "# heading", "-m"],
+        &["-qm", "# heading", "-m"],
+    ] {
+        let sb = Sandbox::new();
+        let r = client(&sb, "r");
+        write(&r, "a.txt", "b\n");
+        sb.git(&r, &["add", "a.txt"]);
+        let mut argv = vec!["commit", "-q"];
+        argv.extend_from_slice(args);
+        argv.push(&body);
+        let o = git_try(&sb, &r, &argv, &[]);
+        assert_ne!(code(&o), 0, "{args:?}: git stores # heading as the subject");
+        assert_eq!(commit_count(&sb, &r), 1, "{args:?}");
+        // The same message without the heading passes: the rejection is the heading's.
+        let o = git_try(&sb, &r, &["commit", "-q", "--me", &body], &[]);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+    }
+}

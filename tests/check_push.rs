@@ -728,3 +728,126 @@ fn an_existing_project_is_pushed_into_a_new_server_from_its_adoption_point() {
     assert_ne!(code(&o), 0, "after the point the house style holds");
     assert!(stderr(&o).contains("feat: add d"), "{}", stderr(&o));
 }
+
+// ---- An unborn default branch (`git init --bare` names master, the project pushes
+// main): the push that creates it makes its history every ref's accepted history, so
+// it answers to every ref's policy (docs/check.md, "Policy model").
+
+/// The server of `server`, with HEAD naming `refs/heads/master`, which does not exist.
+fn server_with_unborn_head(hook: &str, args: &str) -> Server {
+    let s = server(hook, args);
+    s.sb.git(&s.bare, &["symbolic-ref", "HEAD", "refs/heads/master"]);
+    s
+}
+
+#[test]
+fn creating_an_unborn_default_branch_answers_to_the_other_refs_policies() {
+    for (hook, args) in [("pre-receive", "--pre-receive"), ("update", "--update")] {
+        let s = server_with_unborn_head(hook, args);
+        let main = s.server_rev("refs/heads/main").unwrap();
+        s.sb.git(&s.client, &["checkout", "-q", "-b", "master"]);
+        // The built-in convention allows chore; main's does not.
+        let chore = s.commit("b.txt", "b\n", &good("chore: tidy b", &["b.txt"]));
+        let o = s.push(&["master"]);
+        assert_ne!(code(&o), 0, "{hook}: {}", stderr(&o));
+        let remote = Server::remote(&o);
+        assert!(
+            remote.contains(&format!("{} chore: tidy b", &chore[..12])),
+            "{hook}: {remote}"
+        );
+        assert!(
+            remote.contains("refs/heads/main after the push"),
+            "{remote}"
+        );
+        assert_eq!(s.server_rev("refs/heads/master"), None, "{hook}");
+        // So it never becomes accepted history that main would skip.
+        let o = s.push(&["HEAD:main"]);
+        assert_ne!(code(&o), 0, "{hook}: {}", stderr(&o));
+        assert_eq!(
+            s.server_rev("refs/heads/main"),
+            Some(main.clone()),
+            "{hook}"
+        );
+
+        // A default branch that main's rules accept is created as before.
+        s.sb.git(&s.client, &["reset", "-q", "--hard", "origin/main"]);
+        s.commit("c.txt", "c\n", &good("fix: tidy c", &["c.txt"]));
+        let o = s.push(&["master"]);
+        assert_eq!(code(&o), 0, "{hook}: {}", stderr(&o));
+        assert!(s.server_rev("refs/heads/master").is_some());
+    }
+}
+
+#[test]
+fn one_push_creating_a_ref_and_the_unborn_default_branch_answers_to_both() {
+    let sb = Sandbox::new();
+    let bare = sb.init_bare("server.git");
+    sb.git(&bare, &["symbolic-ref", "HEAD", "refs/heads/master"]);
+    install_hook(&bare.join("hooks"), "pre-receive", "--pre-receive");
+    let c = sb.init("c");
+    write(&c, ".commit-convention.toml", CONVENTION);
+    sb.git(&c, &["add", "."]);
+    sb.git(
+        &c,
+        &[
+            "commit",
+            "-q",
+            "-m",
+            &good("feat: start", &[".commit-convention.toml"]),
+        ],
+    );
+    sb.git(&c, &["branch", "-f", "master"]);
+    sb.git(&c, &["checkout", "-q", "master"]);
+    write(&c, "b.txt", "b\n");
+    sb.git(&c, &["add", "."]);
+    sb.git(
+        &c,
+        &["commit", "-q", "-m", &good("chore: tidy b", &["b.txt"])],
+    );
+    let url = bare.to_str().unwrap();
+    // main brings a convention without chore; master, HEAD's branch, a chore commit on
+    // top of it: once accepted, `master:main` would skip it.
+    let o = git_try(&sb, &c, &["push", url, "main", "master"], &[]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        Server::remote(&o).contains("chore: tidy b"),
+        "{}",
+        stderr(&o)
+    );
+    // Pushed in the other order, one at a time, the same.
+    let o = git_try(&sb, &c, &["push", url, "main"], &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = git_try(&sb, &c, &["push", url, "master"], &[]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    let o = git_try(&sb, &c, &["push", url, "master:main"], &[]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn an_unborn_default_branch_answers_to_the_policy_of_a_deleted_ref() {
+    let s = server_with_unborn_head("pre-receive", "--pre-receive");
+    s.sb.git(&s.client, &["checkout", "-q", "-b", "strict"]);
+    s.commit(
+        ".commit-convention.toml",
+        "types = [\"feat\"]\n",
+        &good(
+            "feat: only features on strict",
+            &[".commit-convention.toml"],
+        ),
+    );
+    let o = s.push(&["strict"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = s.push(&[":strict"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let fix = s.commit("b.txt", "b\n", &good("fix: b", &["b.txt"]));
+    // main's rules allow fix, strict's (kept) do not: master would carry it back.
+    let o = s.push(&["HEAD:master"]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    let remote = Server::remote(&o);
+    assert!(
+        remote.contains(&format!("{} fix: b", &fix[..12])),
+        "{remote}"
+    );
+    assert!(remote.contains("had when it was deleted"), "{remote}");
+    assert_eq!(s.server_rev("refs/heads/master"), None);
+}

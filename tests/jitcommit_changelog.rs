@@ -589,3 +589,47 @@ fn a_revert_of_a_commit_outside_the_range_is_exempt_as_check_says() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["releases"][0]["others"][0]["kind"], "revert", "{v}");
 }
+
+/// `changelog --write` neither copies a linked file from outside the work tree into the
+/// tracked one nor writes through the link, and keeps the mode of the file it replaces
+/// (docs/trust.md, "Links in the repository").
+#[cfg(unix)]
+#[test]
+fn changelog_write_follows_no_link_out_of_the_tree_and_keeps_the_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = Sandbox::new();
+    let r = history(&sb);
+    let outside = sb.path().join("secret.md");
+    let secret = "# Changelog\n\nsecret text from outside the tree\n";
+    std::fs::write(&outside, secret).unwrap();
+    std::os::unix::fs::symlink(&outside, r.dir.join("CHANGELOG.md")).unwrap();
+    for action in ["--write", "--check"] {
+        let o = r.jc(&["changelog", action]);
+        assert_ne!(code(&o), 0, "{action}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("leaves the work tree"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), secret);
+    // Through a linked directory too.
+    std::fs::remove_file(r.dir.join("CHANGELOG.md")).unwrap();
+    std::os::unix::fs::symlink(sb.path(), r.dir.join("out")).unwrap();
+    let o = r.jc(&["changelog", "--write", "out/secret.md"]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), secret);
+
+    // A real file keeps its mode across a rewrite.
+    let o = r.jc(&["changelog", "--write"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let path = r.dir.join("CHANGELOG.md");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o664)).unwrap();
+    let first = std::fs::read_to_string(&path).unwrap();
+    r.commit("b.txt", "b\n", &msg("fix: b", &[("Add", "b.txt", "more")]));
+    let o = r.jc(&["changelog", "--write"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_ne!(std::fs::read_to_string(&path).unwrap(), first, "rewritten");
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o664, "{mode:o}");
+}

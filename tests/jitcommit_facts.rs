@@ -495,3 +495,43 @@ fn every_help_example_runs() {
     }
     assert!(r.dir.join(".commit-context.index.json").exists());
 }
+
+/// The index and the store are not written or read through a link out of the work
+/// tree (docs/trust.md, "Links in the repository").
+#[cfg(unix)]
+#[test]
+fn facts_neither_reads_nor_writes_through_a_link_out_of_the_tree() {
+    let sb = Sandbox::new();
+    let r = repo(&sb);
+    let outside = sb.path().join("victim");
+    std::fs::write(&outside, "precious\n").unwrap();
+    std::os::unix::fs::symlink(&outside, r.dir.join(".commit-context.index.json")).unwrap();
+    let o = r.jc(&["facts", "--write"]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("leaves the work tree"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious\n");
+    let o = r.jc(&["facts", "--check"]);
+    assert_ne!(code(&o), 0, "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("leaves the work tree"),
+        "{}",
+        stdout(&o)
+    );
+
+    // The store itself linked outside is refused, not read.
+    std::fs::remove_file(r.dir.join(".commit-context.index.json")).unwrap();
+    std::fs::rename(r.dir.join(".commit-context.md"), sb.path().join("store.md")).unwrap();
+    std::os::unix::fs::symlink(sb.path().join("store.md"), r.dir.join(".commit-context.md"))
+        .unwrap();
+    let o = r.jc(&["facts"]);
+    assert_ne!(code(&o), 0, "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("leaves the work tree"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -260,3 +260,140 @@ fn init_reads_the_history_and_writes_the_convention_and_adoption_point() {
     assert_eq!(code(&o), 1, "after the point the convention holds");
     assert!(stdout(&o).contains("Update x"), "{}", stdout(&o));
 }
+
+/// A JavaScript config is a program of the repository: init runs nothing of it, not
+/// even through an `npx` that would prefer the repository's own
+/// `node_modules/.bin/commitlint` (docs/trust.md, "Programs in the repository").
+#[cfg(unix)]
+#[test]
+fn a_js_config_is_never_run_and_says_how_to_convert_it() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    let marker = sb.path().join("ran");
+    for name in [
+        "commitlint.config.js",
+        ".commitlintrc.cjs",
+        "commitlint.config.ts",
+    ] {
+        write(
+            &r.dir,
+            name,
+            format!(
+                "require('fs').writeFileSync({:?}, 'x');\nmodule.exports = {{}};\n",
+                marker.display().to_string()
+            ),
+        );
+    }
+    // The repository's own commitlint, and an npx that runs it as npx does.
+    let planted = format!("#!/bin/sh\ntouch '{}'\necho '{{}}'\n", marker.display());
+    write(&r.dir, "node_modules/.bin/commitlint", &planted);
+    let bin_dir = sb.path().join("fake-bin");
+    write(
+        &bin_dir,
+        "npx",
+        "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do shift; done\ncmd=$1; shift\nexec ./node_modules/.bin/$cmd \"$@\"\n",
+    );
+    for f in [
+        bin_dir.join("npx"),
+        r.dir.join("node_modules/.bin/commitlint"),
+    ] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
+    for args in [&["init"][..], &["init", "--write"]] {
+        let o = sb
+            .cmd(bin(), &r.dir)
+            .args(args)
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(!marker.exists(), "{args:?} ran the repository's code");
+        let err = stderr(&o);
+        assert!(err.contains("commitlint.config.js: not read"), "{err}");
+        assert!(err.contains(".commitlintrc.json"), "{err}");
+    }
+}
+
+/// Files committed as links out of the work tree are neither read nor written through:
+/// a `pyproject.toml` pointing at a file outside keeps that file as it was.
+#[cfg(unix)]
+#[test]
+fn init_neither_reads_nor_writes_through_a_link_out_of_the_tree() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    let outside = sb.path().join("outside.toml");
+    let before = "[tool.other]\nkeep = true\n";
+    std::fs::write(&outside, before).unwrap();
+    std::os::unix::fs::symlink(&outside, r.dir.join("pyproject.toml")).unwrap();
+    write(
+        &r.dir,
+        ".commitlintrc.yml",
+        "rules:\n  type-enum: [2, always, [evil]]\n",
+    );
+    let o = r.jc(&["init", "--write", "--force"]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("leaves the work tree"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), before);
+    // An imported config linked outside is not read either.
+    std::fs::remove_file(r.dir.join("pyproject.toml")).unwrap();
+    std::fs::remove_file(r.dir.join(".commitlintrc.yml")).unwrap();
+    let secret = sb.path().join("secret.json");
+    std::fs::write(
+        &secret,
+        "{\"rules\": {\"type-enum\": [2, \"always\", [\"leak\"]]}}",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&secret, r.dir.join(".commitlintrc.json")).unwrap();
+    let o = r.jc(&["init"]);
+    assert_ne!(code(&o), 0, "{}", stderr(&o));
+    assert!(!stdout(&o).contains("leak"), "{}", stdout(&o));
+}
+
+/// `init --write` replaces the file and keeps its mode.
+#[cfg(unix)]
+#[test]
+fn init_write_keeps_the_mode_of_the_file_it_replaces() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    write(&r.dir, "pyproject.toml", "[project]\nname = \"x\"\n");
+    let path = r.dir.join("pyproject.toml");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o664)).unwrap();
+    let o = r.jc(&["init", "--write"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let m = std::fs::metadata(&path).unwrap();
+    assert_eq!(m.permissions().mode() & 0o777, 0o664);
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("[project]")
+    );
+}
+
+/// A commitlint YAML nested thousands of levels deep (block mappings, one column of
+/// indentation a level) is refused with its name, not a stack overflow.
+#[test]
+fn a_config_nested_too_deep_is_refused_not_a_crash() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    let mut deep = String::from("a:\n");
+    for i in 1..4000 {
+        deep.push_str(&format!("{}b:\n", " ".repeat(i)));
+    }
+    for text in [
+        deep,
+        format!("{}x\n", "- ".repeat(100_000)),
+        "[".repeat(100_000),
+    ] {
+        write(&r.dir, ".commitlintrc.yml", &text);
+        let o = r.jc(&["init"]);
+        assert_eq!(code(&o), 2, "{}", stderr(&o));
+        assert!(stderr(&o).contains(".commitlintrc.yml"), "{}", stderr(&o));
+    }
+}

@@ -60,25 +60,141 @@ const GLOBAL_WITH_VALUE: &[&str] = &[
     "--exec-path",
 ];
 
-/// `git commit`'s long options that take a value (as `--opt=v` or `--opt v`).
-const COMMIT_LONG_WITH_VALUE: &[&str] = &[
-    "--message",
-    "--squash",
-    "--file",
-    "--template",
-    "--reuse-message",
-    "--reedit-message",
-    "--author",
-    "--date",
-    "--cleanup",
-    "--fixup",
-    "--trailer",
-    "--pathspec-from-file",
+/// What an option of `git commit` takes after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Takes {
+    /// Nothing: a switch.
+    Nothing,
+    /// A value: `--opt=v` or `--opt v`; `-xv` or `-x v`.
+    Value,
+    /// An optional value, attached only: `--opt=v`; `-xv`.
+    Optional,
+}
+
+/// One option of `git commit`: long name, short letter, what it takes, and whether
+/// git accepts `--no-<name>` (parse-options' `PARSE_OPT_NONEG` unset).
+struct Opt {
+    long: &'static str,
+    short: Option<char>,
+    takes: Takes,
+    negatable: bool,
+}
+
+const fn opt(long: &'static str, short: Option<char>, takes: Takes) -> Opt {
+    Opt {
+        long,
+        short,
+        takes,
+        negatable: true,
+    }
+}
+
+/// `git commit`'s options as git 2.47 declares them (builtin/commit.c; the list
+/// `git commit --git-completion-helper-all` prints), in git's order: an abbreviation
+/// is resolved against all of them, as git does, so `--me` is `--message` and `--ver`
+/// is ambiguous (`--verbose`, `--verify`).
+const COMMIT_OPTIONS: &[Opt] = &[
+    opt("quiet", Some('q'), Takes::Nothing),
+    opt("verbose", Some('v'), Takes::Nothing),
+    opt("file", Some('F'), Takes::Value),
+    opt("author", None, Takes::Value),
+    opt("date", None, Takes::Value),
+    opt("message", Some('m'), Takes::Value),
+    opt("reedit-message", Some('c'), Takes::Value),
+    opt("reuse-message", Some('C'), Takes::Value),
+    opt("fixup", None, Takes::Value),
+    opt("squash", None, Takes::Value),
+    opt("reset-author", None, Takes::Nothing),
+    Opt {
+        long: "trailer",
+        short: None,
+        takes: Takes::Value,
+        negatable: false,
+    },
+    opt("signoff", Some('s'), Takes::Nothing),
+    opt("template", Some('t'), Takes::Value),
+    opt("edit", Some('e'), Takes::Nothing),
+    opt("cleanup", None, Takes::Value),
+    opt("status", None, Takes::Nothing),
+    opt("gpg-sign", Some('S'), Takes::Optional),
+    opt("all", Some('a'), Takes::Nothing),
+    opt("include", Some('i'), Takes::Nothing),
+    opt("interactive", None, Takes::Nothing),
+    opt("patch", Some('p'), Takes::Nothing),
+    opt("only", Some('o'), Takes::Nothing),
+    opt("no-verify", Some('n'), Takes::Nothing),
+    opt("dry-run", None, Takes::Nothing),
+    opt("short", None, Takes::Nothing),
+    opt("branch", None, Takes::Nothing),
+    opt("ahead-behind", None, Takes::Nothing),
+    opt("porcelain", None, Takes::Nothing),
+    opt("long", None, Takes::Nothing),
+    opt("null", Some('z'), Takes::Nothing),
+    opt("amend", None, Takes::Nothing),
+    opt("no-post-rewrite", None, Takes::Nothing),
+    opt("untracked-files", Some('u'), Takes::Optional),
+    opt("pathspec-from-file", None, Takes::Value),
+    opt("pathspec-file-nul", None, Takes::Nothing),
+    opt("allow-empty", None, Takes::Nothing),
+    opt("allow-empty-message", None, Takes::Nothing),
 ];
 
-/// `git commit`'s short options that take a value (attached, `-mtext`, or the next
-/// argument).
-const COMMIT_SHORT_WITH_VALUE: &[char] = &['m', 'F', 'c', 'C', 't'];
+/// A long option as git's `parse_long_opt` resolves it (parse-options.c): an exact
+/// name wins; otherwise any unambiguous prefix of a name, of `no-<name>`, or, for an
+/// option named `no-x`, of `x`. Returns the option and whether it was negated;
+/// `None` for an unknown or ambiguous one (git refuses the command then).
+fn long_option(arg: &str) -> Option<(&'static Opt, bool)> {
+    let name = arg.split_once('=').map_or(arg, |(n, _)| n);
+    let mut abbrev: Option<(&'static Opt, bool)> = None;
+    let mut ambiguous = false;
+    let mut found = |o: &'static Opt, unset: bool| {
+        if abbrev.is_some() {
+            ambiguous = true;
+        }
+        abbrev = Some((o, unset));
+    };
+    for o in COMMIT_OPTIONS {
+        let mut long = o.long;
+        let mut positive_of_no = false;
+        if !arg.starts_with("no-")
+            && o.negatable
+            && let Some(rest) = long.strip_prefix("no-")
+        {
+            long = rest;
+            positive_of_no = true;
+        }
+        if name == long {
+            return Some((o, positive_of_no));
+        }
+        if long.starts_with(name) {
+            found(o, positive_of_no);
+            continue;
+        }
+        if !o.negatable {
+            continue;
+        }
+        if "no-".starts_with(arg) {
+            found(o, !positive_of_no);
+            continue;
+        }
+        let Some(rest) = arg.strip_prefix("no-") else {
+            continue;
+        };
+        let rest_name = rest.split_once('=').map_or(rest, |(n, _)| n);
+        if rest_name == long {
+            return Some((o, !positive_of_no));
+        }
+        if long.starts_with(rest) {
+            found(o, !positive_of_no);
+        }
+    }
+    if ambiguous { None } else { abbrev }
+}
+
+/// The short option `c` of `git commit`.
+fn short_option(c: char) -> Option<&'static Opt> {
+    COMMIT_OPTIONS.iter().find(|o| o.short == Some(c))
+}
 
 /// Parses a git command line (`argv[0]` included). Returns `None` unless it is a
 /// `git commit` (directly, as `git-commit`, or through a non-shell alias that `alias`
@@ -123,12 +239,50 @@ pub fn parse_commit_args(
     Some(commit_options(&args))
 }
 
-/// Reads `git commit`'s options (everything after the subcommand).
+/// The state `git commit`'s options leave, as far as the hooks care.
+#[derive(Default)]
+struct Seen {
+    amend: bool,
+    message: bool,
+    file: bool,
+    reuse: bool,
+    reedit: bool,
+    edit: Option<bool>,
+    cleanup: Option<String>,
+    verbose: Option<bool>,
+    squash: bool,
+    template: bool,
+    fixup: Option<String>,
+}
+
+impl Seen {
+    /// One option, negated or not, with its value.
+    fn apply(&mut self, o: &Opt, unset: bool, value: Option<String>) {
+        let set = !unset;
+        match o.long {
+            "amend" => self.amend = set,
+            "message" => self.message = set,
+            "file" => self.file = set,
+            "reuse-message" => self.reuse = set,
+            "reedit-message" => self.reedit = set,
+            "edit" => self.edit = Some(set),
+            "cleanup" => self.cleanup = value.filter(|_| set),
+            "verbose" => self.verbose = Some(set),
+            "squash" => self.squash = set,
+            "template" => self.template = set,
+            "fixup" => self.fixup = set.then(|| value.unwrap_or_default()),
+            _ => {}
+        }
+    }
+}
+
+/// Reads `git commit`'s options (everything after the subcommand) as git's
+/// parse-options does: long options by any unambiguous prefix, `--no-` forms, short
+/// options clustered (`-am msg`, `-uno`, `-Skey`), an option that takes a value
+/// taking the rest of its cluster or else the next argument (an optional value only
+/// the rest of the cluster or `=v`), and `--` ending the options.
 fn commit_options(args: &[String]) -> CommitArgs {
-    let mut out = CommitArgs::default();
-    // `-e`/`--no-edit` as given (the last wins), and whether an option implies no editor.
-    let mut edit: Option<bool> = None;
-    let mut no_editor_by_source = false;
+    let mut seen = Seen::default();
     let mut i = 0;
     while let Some(a) = args.get(i) {
         i += 1;
@@ -136,94 +290,65 @@ fn commit_options(args: &[String]) -> CommitArgs {
             break;
         }
         if let Some(long) = a.strip_prefix("--") {
-            let (name, attached) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
-                None => (long, None),
+            let Some((o, unset)) = long_option(long) else {
+                continue; // git refuses an unknown or ambiguous option
             };
-            // git accepts any unambiguous prefix of a long option.
-            let is = |full: &str, min: usize| name.len() >= min && full.starts_with(name);
-            let takes_value = COMMIT_LONG_WITH_VALUE
-                .iter()
-                .any(|o| o.len() > 2 && name.len() >= 3 && o[2..].starts_with(name));
-            let value = match attached {
-                Some(v) => Some(v.to_owned()),
-                None if takes_value => {
+            let attached = long.split_once('=').map(|(_, v)| v.to_owned());
+            let value = match (o.takes, unset, attached) {
+                (_, true, _) | (Takes::Nothing, _, _) => None,
+                (_, false, Some(v)) => Some(v),
+                (Takes::Value, false, None) => {
                     i += 1;
                     args.get(i - 1).cloned()
                 }
-                None => None,
+                (Takes::Optional, false, None) => None,
             };
-            if is("amend", 2) {
-                out.amend = true;
-            } else if is("no-amend", 4) {
-                out.amend = false;
-            } else if is("message", 3) {
-                out.message = true;
-                no_editor_by_source = true;
-            } else if name == "file" || (name.len() >= 3 && "file".starts_with(name)) {
-                out.file = true;
-                no_editor_by_source = true;
-            } else if is("reuse-message", 3) {
-                out.reuse = true;
-                no_editor_by_source = true;
-            } else if is("reedit-message", 3) {
-                out.reuse = true;
-            } else if is("edit", 1) {
-                edit = Some(true);
-            } else if is("no-edit", 4) {
-                edit = Some(false);
-            } else if is("cleanup", 2) {
-                out.cleanup = value;
-            } else if is("verbose", 1) {
-                out.verbose = Some(true);
-            } else if is("no-verbose", 4) {
-                out.verbose = Some(false);
-            } else if is("squash", 2) || is("template", 2) {
-                out.other_source = true;
-            } else if is("fixup", 3) {
-                out.other_source = true;
-                // `--fixup=amend:<c>` and `reword:<c>` open an editor; a plain fixup does not.
-                let v = value.unwrap_or_default();
-                if !(v.starts_with("amend:") || v.starts_with("reword:")) {
-                    no_editor_by_source = true;
-                }
-            }
+            seen.apply(o, unset, value);
             continue;
         }
-        let Some(cluster) = a.strip_prefix('-') else {
-            continue; // a pathspec
+        let Some(cluster) = a.strip_prefix('-').filter(|c| !c.is_empty()) else {
+            continue; // a pathspec (or `-`)
         };
         for (at, c) in cluster.char_indices() {
-            match c {
-                'm' => {
-                    out.message = true;
-                    no_editor_by_source = true;
+            let Some(o) = short_option(c) else {
+                break; // git refuses an unknown switch
+            };
+            let rest = &cluster[at + c.len_utf8()..];
+            match o.takes {
+                Takes::Nothing => seen.apply(o, false, None),
+                Takes::Optional => {
+                    seen.apply(o, false, (!rest.is_empty()).then(|| rest.to_owned()));
+                    break;
                 }
-                'F' => {
-                    out.file = true;
-                    no_editor_by_source = true;
+                Takes::Value => {
+                    let value = if rest.is_empty() {
+                        i += 1;
+                        args.get(i - 1).cloned()
+                    } else {
+                        Some(rest.to_owned())
+                    };
+                    seen.apply(o, false, value);
+                    break;
                 }
-                'C' => {
-                    out.reuse = true;
-                    no_editor_by_source = true;
-                }
-                'c' => out.reuse = true,
-                't' => out.other_source = true,
-                'e' => edit = Some(true),
-                'v' => out.verbose = Some(true),
-                _ => {}
-            }
-            if COMMIT_SHORT_WITH_VALUE.contains(&c) {
-                // The value is the rest of the cluster, or the next argument.
-                if at + c.len_utf8() == cluster.len() {
-                    i += 1;
-                }
-                break;
             }
         }
     }
-    out.editor = edit.unwrap_or(!no_editor_by_source);
-    out
+    // `--fixup=amend:<c>` and `reword:<c>` open an editor; a plain fixup does not.
+    let plain_fixup = seen
+        .fixup
+        .as_deref()
+        .is_some_and(|v| !(v.starts_with("amend:") || v.starts_with("reword:")));
+    let no_editor_by_source = seen.message || seen.file || seen.reuse || plain_fixup;
+    CommitArgs {
+        amend: seen.amend,
+        message: seen.message,
+        file: seen.file,
+        reuse: seen.reuse || seen.reedit,
+        editor: seen.edit.unwrap_or(!no_editor_by_source),
+        cleanup: seen.cleanup,
+        verbose: seen.verbose,
+        other_source: seen.squash || seen.template || seen.fixup.is_some(),
+    }
 }
 
 /// Splits an alias value into words as git's `split_cmdline` does: whitespace
@@ -463,6 +588,103 @@ mod tests {
         assert_eq!(a.cleanup.as_deref(), Some("verbatim"));
         assert_eq!(a.verbose, Some(false));
         assert_eq!(parse(&["git", "commit"]).unwrap().verbose, None);
+    }
+
+    /// Each command line with what git makes of it: (argv after `git commit`, message,
+    /// file, amend, editor). Checked against git 2.47's parse-options.
+    #[test]
+    fn options_resolve_as_git_resolves_them() {
+        let table: &[(&[&str], bool, bool, bool, bool)] = &[
+            // Every prefix of --message git accepts, with the value in the next word.
+            (&["--m", "# h"], true, false, false, false),
+            (&["--me", "# h"], true, false, false, false),
+            (&["--mes=# h"], true, false, false, false),
+            (&["--message", "--amend"], true, false, false, false),
+            // --no-message forgets the ones before it.
+            (&["-m", "x", "--no-message"], false, false, false, true),
+            (&["-m", "x", "--no-mess"], false, false, false, true),
+            // --f and --fi are --file or --fixup: ambiguous, git refuses them.
+            (&["--f", "msg"], false, false, false, true),
+            (&["--fi", "msg"], false, false, false, true),
+            (&["--fil", "msg"], false, true, false, false),
+            // --a is --author, --all, --amend, ...: ambiguous.
+            (&["--a"], false, false, false, true),
+            (&["--am"], false, false, true, true),
+            (&["--no-am", "--amend", "--no-a"], false, false, true, true),
+            (&["--amend", "--no-am"], false, false, false, true),
+            // --e is --edit; --no-e is --no-edit.
+            (&["-m", "x", "--e"], true, false, false, true),
+            (&["--amend", "--no-e"], false, false, true, false),
+            // --verify is no-verify's positive form, so --ver is ambiguous, --verb is not.
+            (&["--ver", "-m", "x"], true, false, false, false),
+            // Clusters: an option that takes a value takes the rest of the cluster.
+            (&["-am", "x"], true, false, false, false),
+            (&["-uno", "-e"], false, false, false, true),
+            (&["-unom"], false, false, false, true),
+            (&["-Skeym"], false, false, false, true),
+            (&["-Sm", "x"], false, false, false, true),
+            (&["-S", "-m", "x"], true, false, false, false),
+            (&["-qsF", "f"], false, true, false, false),
+            (&["-Fm"], false, true, false, false),
+            (&["-mF"], true, false, false, false),
+            (&["-m", "-F"], true, false, false, false),
+            // An optional value is never the next word.
+            (&["--gpg-sign", "-m", "x"], true, false, false, false),
+            (&["--untracked-files", "-m", "x"], true, false, false, false),
+            (
+                &["--untracked-files=no", "--amend"],
+                false,
+                false,
+                true,
+                true,
+            ),
+            // Unknown switches stop a cluster, as git stops the command.
+            (&["-xm", "x"], false, false, false, true),
+            (&["--", "-m", "x"], false, false, false, true),
+            (&["--trailer", "--amend"], false, false, false, true),
+            (&["--no-trailer", "--amend"], false, false, true, true),
+        ];
+        for (args, message, file, amend, editor) in table {
+            let mut argv = vec!["git", "commit"];
+            argv.extend_from_slice(args);
+            let a = parse(&argv).unwrap();
+            assert_eq!(
+                (a.message, a.file, a.amend, a.editor),
+                (*message, *file, *amend, *editor),
+                "{args:?}"
+            );
+        }
+        assert_eq!(
+            long_option("verb").map(|(o, u)| (o.long, u)),
+            Some(("verbose", false))
+        );
+        assert_eq!(
+            long_option("verify").map(|(o, u)| (o.long, u)),
+            Some(("no-verify", true))
+        );
+        assert_eq!(
+            long_option("no-verify").map(|(o, u)| (o.long, u)),
+            Some(("no-verify", false))
+        );
+        assert!(long_option("ver").is_none());
+        assert!(long_option("no").is_none());
+        assert!(long_option("").is_none());
+        let c = parse(&["git", "commit", "--cl", "verbatim"]).unwrap();
+        assert_eq!(c.cleanup.as_deref(), Some("verbatim"));
+        let c = parse(&["git", "commit", "--cleanup=scissors", "--no-cleanup"]).unwrap();
+        assert_eq!(c.cleanup, None);
+        assert_eq!(
+            parse(&["git", "commit", "--verb"]).unwrap().verbose,
+            Some(true)
+        );
+        assert_eq!(
+            parse(&["git", "commit", "-vv"]).unwrap().verbose,
+            Some(true)
+        );
+        assert_eq!(
+            parse(&["git", "commit", "--no-verb"]).unwrap().verbose,
+            Some(false)
+        );
     }
 
     #[test]

@@ -264,14 +264,14 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             ));
             let body = changelog::render_markdown(&log, &s.links);
             let block = region::block(&body, Some(&history.tip));
-            let existing = read_optional(&path)?;
+            let existing = read_optional(ctx.root(), &path)?;
             let new =
                 region::splice(existing.as_deref(), &block).map_err(|problem| Error::Region {
                     path: path.clone(),
                     problem,
                 })?;
             if existing.as_deref() != Some(new.as_str()) {
-                write_atomic(&path, &new)?;
+                write_atomic(ctx.root(), &path, &new)?;
             }
             Ok(Outcome::Ok)
         }
@@ -283,7 +283,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             let shown = shown.display();
             let mut err = std::io::stderr().lock();
             let fix = format!("run `jitcommit changelog --write {shown}` and commit it");
-            let Some(text) = read_optional(&path)? else {
+            let Some(text) = read_optional(ctx.root(), &path)? else {
                 let _ = writeln!(err, "{shown}: no such file; {fix}");
                 return Ok(Outcome::Failed);
             };
@@ -363,14 +363,16 @@ fn file_path(ctx: &Context, file: Option<&Path>) -> PathBuf {
     }
 }
 
-fn read_optional(path: &Path) -> Result<Option<String>, Error> {
-    match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| Error::File {
+/// Reads the changelog; a link that leaves the work tree is refused
+/// (`jitcommit_core::tree_file`).
+fn read_optional(root: &Path, path: &Path) -> Result<Option<String>, Error> {
+    match jitcommit_core::tree_file::read_in_tree(root, path) {
+        Ok(Some(bytes)) => String::from_utf8(bytes).map(Some).map_err(|_| Error::File {
             what: "read (not UTF-8)",
             path: path.to_owned(),
             source: std::io::Error::from(std::io::ErrorKind::InvalidData),
         }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Ok(None) => Ok(None),
         Err(source) => Err(Error::File {
             what: "read",
             path: path.to_owned(),
@@ -379,18 +381,13 @@ fn read_optional(path: &Path) -> Result<Option<String>, Error> {
     }
 }
 
-fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    let err = |source| Error::File {
-        what: "write",
-        path: path.to_owned(),
-        source,
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(err)?;
-    tmp.write_all(text.as_bytes()).map_err(err)?;
-    tmp.persist(path).map_err(|e| err(e.error))?;
-    Ok(())
+/// Replaces the changelog by rename, keeping its mode, never through a link.
+fn write_atomic(root: &Path, path: &Path, text: &str) -> Result<(), Error> {
+    jitcommit_core::tree_file::write_in_tree(root, path, text.as_bytes()).map_err(|source| {
+        Error::File {
+            what: "write",
+            path: path.to_owned(),
+            source,
+        }
+    })
 }

@@ -95,9 +95,16 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         Some(f) => (f.display().to_string(), f.clone()),
         None => (facts::FILE.to_owned(), root.join(facts::FILE)),
     };
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => Some(b),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && s.file.is_none() => None,
+    let bytes = match jitcommit_core::tree_file::read_in_tree(&root, &path) {
+        Ok(Some(b)) => Some(b),
+        Ok(None) if s.file.is_none() => None,
+        Ok(None) => {
+            return Err(Error::File {
+                what: "read",
+                path,
+                source: std::io::Error::from(std::io::ErrorKind::NotFound),
+            });
+        }
         Err(source) => {
             return Err(Error::File {
                 what: "read",
@@ -128,11 +135,14 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     }
     if s.write {
         let index = root.join(facts::INDEX_FILE);
-        std::fs::write(&index, store.index()).map_err(|source| Error::File {
-            what: "write",
-            path: index,
-            source,
-        })?;
+        // By rename, never through a link (jitcommit_core::tree_file).
+        jitcommit_core::tree_file::write_in_tree(&root, &index, store.index().as_bytes()).map_err(
+            |source| Error::File {
+                what: "write",
+                path: index,
+                source,
+            },
+        )?;
         return Ok(Outcome::Ok);
     }
     let keep = |f: &Fact| {
@@ -165,16 +175,22 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
 /// classes the drafter does not use go to stderr and do not fail.
 fn check(root: &Path, store: &Store, mut problems: Vec<Problem>) -> Result<Outcome, Error> {
     let index = root.join(facts::INDEX_FILE);
-    if problems.is_empty()
-        && let Ok(committed) = std::fs::read(&index)
-        && committed != store.index().as_bytes()
-    {
-        problems.push(Problem {
-            file: facts::INDEX_FILE.to_owned(),
-            line: 1,
-            message: "stale: it differs from what the store derives; run `jitcommit facts --write`"
-                .to_owned(),
-        });
+    if problems.is_empty() {
+        let message = match jitcommit_core::tree_file::read_in_tree(root, &index) {
+            Ok(Some(committed)) if committed != store.index().as_bytes() => Some(
+                "stale: it differs from what the store derives; run `jitcommit facts --write`"
+                    .to_owned(),
+            ),
+            Ok(_) => None,
+            Err(e) => Some(format!("cannot be read: {e}")),
+        };
+        if let Some(message) = message {
+            problems.push(Problem {
+                file: facts::INDEX_FILE.to_owned(),
+                line: 1,
+                message,
+            });
+        }
     }
     let mut out = String::new();
     for p in &problems {

@@ -3,13 +3,13 @@
 //! It shows the text first; `--write` writes it, and an existing convention is only
 //! replaced with `--force`.
 
-use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::Path;
 
 use jitcommit_core::config::{self, Convention, Origin};
 
 use crate::error::{Error, usage};
+use crate::import::{Import, apply, cog, commitlint, parse_json_or_yaml, versionrc};
 use crate::{Outcome, print};
 
 const HELP: &str = "\
@@ -27,8 +27,8 @@ scopes they use; it proposes the convention that fits them (their types, body = 
 where bodies are prose) and the adoption point `adopted` = HEAD: that commit and its
 history are accepted as they are, and every later commit is held to the convention
 (docs/check.md). Imported: commitlint (.commitlintrc,
-.commitlintrc.json/.yaml/.yml; a JS config through `npx --no-install commitlint
---print-config json` when npx is there), cog.toml, .versionrc(.json): types, scopes,
+.commitlintrc.json/.yaml/.yml; a JavaScript config is a program and is never run:
+convert it to .commitlintrc.json), cog.toml, .versionrc(.json): types, scopes,
 subject length, changelog sections. Whatever cannot be mapped is listed.
 
 OPTIONS:
@@ -69,182 +69,18 @@ impl Target {
     }
 }
 
-/// What the imported files said.
-#[derive(Debug, Default)]
-struct Import {
-    types: Option<Vec<String>>,
-    extra_types: Vec<String>,
-    scopes: Option<Vec<String>>,
-    subject_max: Option<usize>,
-    body_wrap: Option<usize>,
-    sections: BTreeMap<String, Option<String>>,
-    read: Vec<String>,
-    unmapped: Vec<String>,
-}
-
-const CONVENTIONAL: &[&str] = &[
-    "feat", "fix", "perf", "refactor", "docs", "test", "build", "ci", "chore", "revert", "style",
-];
-
-fn strings(v: &serde_json::Value) -> Option<Vec<String>> {
-    v.as_array()?
-        .iter()
-        .map(|x| x.as_str().map(str::to_owned))
-        .collect()
-}
-
-/// A YAML document as JSON, for the commitlint files that are YAML.
-fn yaml_to_json(y: &yaml_rust2::Yaml) -> serde_json::Value {
-    use serde_json::Value;
-    use yaml_rust2::Yaml;
-    match y {
-        Yaml::Real(r) => r.parse::<f64>().map_or(Value::Null, Value::from),
-        Yaml::Integer(i) => Value::from(*i),
-        Yaml::String(s) => Value::from(s.clone()),
-        Yaml::Boolean(b) => Value::from(*b),
-        Yaml::Array(a) => Value::Array(a.iter().map(yaml_to_json).collect()),
-        Yaml::Hash(h) => Value::Object(
-            h.iter()
-                .filter_map(|(k, v)| Some((k.as_str()?.to_owned(), yaml_to_json(v))))
-                .collect(),
-        ),
-        _ => Value::Null,
+/// A file of the work tree, `None` when there is none (or it is not UTF-8). A link
+/// that leaves the work tree is an error, never followed (`jitcommit_core::tree_file`).
+fn read(root: &Path, name: &str) -> Result<Option<String>, Error> {
+    let path = root.join(name);
+    match jitcommit_core::tree_file::read_in_tree(root, &path) {
+        Ok(bytes) => Ok(bytes.and_then(|b| String::from_utf8(b).ok())),
+        Err(source) => Err(Error::File {
+            what: "read",
+            path,
+            source,
+        }),
     }
-}
-
-fn parse_json_or_yaml(path: &Path, text: &str) -> Result<serde_json::Value, String> {
-    if let Ok(v) = serde_json::from_str(text) {
-        return Ok(v);
-    }
-    let docs = yaml_rust2::YamlLoader::load_from_str(text)
-        .map_err(|e| format!("{}: neither JSON nor YAML: {e}", path.display()))?;
-    Ok(docs.first().map(yaml_to_json).unwrap_or_default())
-}
-
-fn commitlint(name: &str, cfg: &serde_json::Value, imp: &mut Import) {
-    if let Some(ext) = cfg.get("extends") {
-        let list = match ext {
-            serde_json::Value::String(s) => vec![s.clone()],
-            other => strings(other).unwrap_or_default(),
-        };
-        for e in list {
-            if e.contains("config-conventional") {
-                imp.types
-                    .get_or_insert_with(|| CONVENTIONAL.iter().map(|s| (*s).to_owned()).collect());
-            } else {
-                imp.unmapped.push(format!("{name}: extends {e:?} (not read: resolve it with `npx commitlint --print-config json`)"));
-            }
-        }
-    }
-    let Some(rules) = cfg.get("rules").and_then(|r| r.as_object()) else {
-        return;
-    };
-    for (rule, v) in rules {
-        let level = v.get(0).and_then(serde_json::Value::as_u64).unwrap_or(0);
-        let when = v.get(1).and_then(|w| w.as_str()).unwrap_or("always");
-        let value = v.get(2);
-        if level == 0 {
-            continue;
-        }
-        match (rule.as_str(), when) {
-            ("type-enum", "always") => {
-                if let Some(t) = value.and_then(strings) {
-                    imp.types = Some(t);
-                }
-            }
-            ("scope-enum", "always") => {
-                if let Some(s) = value.and_then(strings) {
-                    imp.scopes = Some(s);
-                }
-            }
-            ("header-max-length", "always") => {
-                imp.subject_max = value
-                    .and_then(serde_json::Value::as_u64)
-                    .and_then(|n| usize::try_from(n).ok());
-            }
-            ("body-max-line-length", "always") => {
-                imp.body_wrap = value
-                    .and_then(serde_json::Value::as_u64)
-                    .and_then(|n| usize::try_from(n).ok());
-            }
-            ("subject-full-stop", "never")
-            | ("type-empty", "never")
-            | ("subject-empty", "never") => {}
-            _ => imp.unmapped.push(format!(
-                "{name}: rule {rule} ({when} {}) has no jitcommit setting",
-                value.map(ToString::to_string).unwrap_or_default()
-            )),
-        }
-    }
-}
-
-fn cog(text: &str, imp: &mut Import) -> Result<(), String> {
-    let v: toml::Table = toml::from_str(text).map_err(|e| format!("cog.toml: {e}"))?;
-    for (k, val) in &v {
-        match k.as_str() {
-            "commit_types" => {
-                let Some(t) = val.as_table() else { continue };
-                for (ty, spec) in t {
-                    imp.extra_types.push(ty.clone());
-                    let omit = spec
-                        .get("omit_from_changelog")
-                        .and_then(toml::Value::as_bool)
-                        == Some(true);
-                    let title = spec.get("changelog_title").and_then(|x| x.as_str());
-                    imp.sections.insert(
-                        ty.clone(),
-                        if omit { None } else { title.map(str::to_owned) },
-                    );
-                }
-            }
-            "scopes" => {
-                imp.scopes = val.as_array().map(|a| {
-                    a.iter()
-                        .filter_map(|s| s.as_str().map(str::to_owned))
-                        .collect()
-                });
-            }
-            "tag_prefix" => imp.unmapped.push(format!(
-                "cog.toml: tag_prefix {val} (give `jitcommit changelog --tag-pattern` instead)"
-            )),
-            other => imp
-                .unmapped
-                .push(format!("cog.toml: {other} has no jitcommit setting")),
-        }
-    }
-    Ok(())
-}
-
-fn versionrc(name: &str, v: &serde_json::Value, imp: &mut Import) {
-    let Some(obj) = v.as_object() else { return };
-    for (k, val) in obj {
-        match k.as_str() {
-            "types" => {
-                let mut types = Vec::new();
-                for t in val.as_array().into_iter().flatten() {
-                    let Some(ty) = t.get("type").and_then(|x| x.as_str()) else {
-                        continue;
-                    };
-                    types.push(ty.to_owned());
-                    let hidden = t.get("hidden").and_then(serde_json::Value::as_bool) == Some(true);
-                    let section = t.get("section").and_then(|x| x.as_str()).map(str::to_owned);
-                    imp.sections
-                        .insert(ty.to_owned(), if hidden { None } else { section });
-                }
-                imp.extra_types.extend(types);
-            }
-            "tagPrefix" => imp.unmapped.push(format!(
-                "{name}: tagPrefix {val} (give `jitcommit changelog --tag-pattern` instead)"
-            )),
-            other => imp
-                .unmapped
-                .push(format!("{name}: {other} has no jitcommit setting")),
-        }
-    }
-}
-
-fn read(root: &Path, name: &str) -> Option<String> {
-    std::fs::read_to_string(root.join(name)).ok()
 }
 
 fn import(root: &Path) -> Result<Import, Error> {
@@ -256,8 +92,9 @@ fn import(root: &Path) -> Result<Import, Error> {
         ".commitlintrc.yaml",
         ".commitlintrc.yml",
     ] {
-        if let Some(text) = read(root, name) {
-            let v = parse_json_or_yaml(&root.join(name), &text).map_err(bad)?;
+        if let Some(text) = read(root, name)? {
+            let v =
+                parse_json_or_yaml(&root.join(name).display().to_string(), &text).map_err(bad)?;
             commitlint(name, &v, &mut imp);
             imp.read.push(name.to_owned());
         }
@@ -273,32 +110,23 @@ fn import(root: &Path) -> Result<Import, Error> {
         if !root.join(name).is_file() {
             continue;
         }
-        let printed = std::process::Command::new("npx")
-            .args(["--no-install", "commitlint", "--print-config", "json"])
-            .current_dir(root)
-            .stdin(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok());
-        match printed {
-            Some(v) => {
-                commitlint(name, &v, &mut imp);
-                imp.read.push(format!("{name} (npx commitlint --print-config json)"));
-            }
-            None => imp.unmapped.push(format!(
-                "{name}: not read (a JS config needs `npx commitlint --print-config json`, which is not available here)"
-            )),
-        }
+        // A JavaScript config is a program of the repository, and commitlint would
+        // run it (npx runs the repository's own node_modules/.bin/commitlint first):
+        // init never executes repository code, so it says how to convert the file.
+        imp.unmapped.push(format!(
+            "{name}: not read (a JavaScript config is a program, and jitcommit runs no \
+             code from the repository; after reviewing it, convert it to \
+             .commitlintrc.json, e.g. with `npx commitlint --print-config json > \
+             .commitlintrc.json`, and run jitcommit init again)"
+        ));
         break;
     }
-    if let Some(text) = read(root, "cog.toml") {
+    if let Some(text) = read(root, "cog.toml")? {
         cog(&text, &mut imp).map_err(bad)?;
         imp.read.push("cog.toml".to_owned());
     }
     for name in [".versionrc", ".versionrc.json"] {
-        if let Some(text) = read(root, name) {
+        if let Some(text) = read(root, name)? {
             let v: serde_json::Value =
                 serde_json::from_str(&text).map_err(|e| bad(format!("{name}: {e}")))?;
             versionrc(name, &v, &mut imp);
@@ -306,40 +134,6 @@ fn import(root: &Path) -> Result<Import, Error> {
         }
     }
     Ok(imp)
-}
-
-fn apply(imp: &Import) -> Convention {
-    let mut c = Convention::default();
-    if let Some(t) = &imp.types {
-        c.types = t.clone();
-    }
-    for t in &imp.extra_types {
-        if !c.types.contains(t) {
-            c.types.push(t.clone());
-        }
-    }
-    if let Some(s) = &imp.scopes {
-        c.scopes = s.clone();
-    }
-    if let Some(n) = imp.subject_max.filter(|n| *n > 0) {
-        c.subject_max = n;
-    }
-    if let Some(n) = imp.body_wrap {
-        c.body_wrap = n;
-    }
-    for (ty, section) in &imp.sections {
-        match section {
-            Some(s) if !s.trim().is_empty() => {
-                c.sections.insert(ty.clone(), s.clone());
-            }
-            _ => {
-                c.sections.remove(ty);
-            }
-        }
-    }
-    let types = c.types.clone();
-    c.sections.retain(|ty, _| types.contains(ty));
-    c
 }
 
 /// The convention as the text of `target`'s table.
@@ -443,7 +237,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         .work_dir()
         .ok_or_else(|| usage("init needs a work tree (this is a bare repository)"))?
         .to_owned();
-    let cargo_text = read(&root, "Cargo.toml");
+    let cargo_text = read(&root, "Cargo.toml")?;
     let workspace = cargo_text
         .as_deref()
         .is_some_and(|t| t.lines().any(|l| l.trim() == "[workspace]"));
@@ -514,7 +308,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     let new = match target.table() {
         None => text.clone(),
         Some(table) => {
-            let old = read(&root, target.file()).unwrap_or_default();
+            let old = read(&root, target.file())?.unwrap_or_default();
             let mut kept = without_table(&old, table);
             // A convention elsewhere (say .commit-convention.toml) would still win.
             while kept.ends_with("\n\n") {
@@ -535,10 +329,13 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             "note: .commit-convention.toml is still there and is read first; remove it for {place} to take effect"
         );
     }
-    std::fs::write(&path, &new).map_err(|source| Error::File {
-        what: "write",
-        path: path.clone(),
-        source,
+    // By rename, keeping the file's mode, never through a link.
+    jitcommit_core::tree_file::write_in_tree(&root, &path, new.as_bytes()).map_err(|source| {
+        Error::File {
+            what: "write",
+            path: path.clone(),
+            source,
+        }
     })?;
     // What was written must read back as the convention shown.
     let loaded = config::load_file(&path)?;

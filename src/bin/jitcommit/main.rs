@@ -9,6 +9,7 @@ mod error;
 mod facts;
 mod fit;
 mod history;
+mod import;
 mod init;
 mod repo;
 

@@ -322,7 +322,8 @@ pub fn discover(
 
 /// Finds the convention in the work tree rooted at `root`, read fresh on every call.
 pub fn discover_in_dir(root: &Path) -> Result<Loaded, ConfigError> {
-    let mut read = |name: &str| read_optional(&root.join(name));
+    // A link that leaves the work tree is refused, not followed (crate::tree_file).
+    let mut read = |name: &str| crate::tree_file::read_in_tree(root, &root.join(name));
     discover_named(&mut read, &|name| root.join(name))
 }
 
@@ -332,14 +333,6 @@ const TABLE_NAME: &[u8] = b"commit-convention";
 /// Whether `needle` occurs in `bytes`.
 fn mentions(bytes: &[u8], needle: &[u8]) -> bool {
     bytes.windows(needle.len()).any(|w| w == needle)
-}
-
-fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e),
-    }
 }
 
 fn discover_named(

@@ -12,7 +12,7 @@
 pub mod scan;
 pub mod select;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
@@ -29,6 +29,12 @@ pub const TABLE_SOURCE: &str = "commit-convention.facts";
 pub const MAX_VALUE: usize = 200;
 /// The longest ID, in characters.
 pub const MAX_ID: usize = 120;
+/// The most facts a store holds (the Markdown file and the convention's table
+/// together): a larger store is a problem, so no push, draft or `facts --check` pays
+/// for more.
+pub const MAX_FACTS: usize = 1_000;
+/// The largest Markdown store that is read, in bytes.
+pub const MAX_FILE_BYTES: usize = 256 * 1024;
 
 /// The classes the drafter gives a meaning to; any other class is kept and shown.
 pub const KNOWN_CLASSES: &[&str] = &["SCOPE", "RULE", "PATH", "TERM"];
@@ -153,6 +159,16 @@ pub fn compile(glob: &str) -> Result<GlobSet, globset::Error> {
     built
 }
 
+/// The directories a glob's literal start names (`crates/core/` for
+/// `crates/core/**/*.rs` and for `crates/core/x`, empty for `**/*.md` or `docs`): every
+/// path the glob matches starts with it.
+fn literal_dir(glob: &str) -> &str {
+    let literal = glob
+        .find(['*', '?', '[', '{', '\\'])
+        .map_or(glob, |at| &glob[..at]);
+    literal.rfind('/').map_or("", |at| &glob[..=at])
+}
+
 /// What is wrong with `id` = `value` as a fact, if anything: the one check every
 /// store form goes through (the Markdown file and the convention's table).
 pub fn check_fact(id: &str, value: &str) -> Result<(), String> {
@@ -261,6 +277,17 @@ pub fn parse(file: &str, bytes: &[u8]) -> (Store, Vec<Problem>) {
     let mut store = Store::default();
     let mut problems = Vec::new();
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    if bytes.len() > MAX_FILE_BYTES {
+        problems.push(Problem {
+            file: file.to_owned(),
+            line: 1,
+            message: format!(
+                "the store is {} bytes; at most {MAX_FILE_BYTES} are read (trim it)",
+                bytes.len()
+            ),
+        });
+        return (store, problems);
+    }
     for c in scan::candidates(bytes) {
         let problem = |message: String| Problem {
             file: file.to_owned(),
@@ -287,10 +314,21 @@ pub fn parse(file: &str, bytes: &[u8]) -> (Store, Vec<Problem>) {
             )));
             continue;
         }
+        if store.facts.len() == MAX_FACTS {
+            problems.push(problem(too_many()));
+            break;
+        }
         seen.insert(id.to_owned(), c.line);
         store.facts.push(fact(id, value, file, c.line));
     }
     (store, problems)
+}
+
+fn too_many() -> String {
+    format!(
+        "the store holds more than {MAX_FACTS} facts; this one and the ones after it are \
+         not read (trim the store)"
+    )
 }
 
 /// `file:line`, or the file alone for the convention table.
@@ -336,6 +374,14 @@ impl Store {
                     line: f.line,
                     message: format!("duplicate ID {}: also at {}", f.id, place(g)),
                 }),
+                None if self.facts.len() == MAX_FACTS => {
+                    problems.push(Problem {
+                        file: f.file.clone(),
+                        line: f.line,
+                        message: too_many(),
+                    });
+                    break;
+                }
                 None => self.facts.push(f),
             }
         }
@@ -343,17 +389,74 @@ impl Store {
     }
 
     /// Globs that match none of `paths` (a `SCOPE`, `PATH` or scoped `RULE` that can
-    /// never apply is a typo or a stale entry).
+    /// never apply is a typo or a stale entry). Every glob is compiled once, into one
+    /// set per literal directory prefix (`crates/core/` for `crates/core/**/*.rs`, the
+    /// empty prefix for `**/*.md`): a path can match a glob only under its prefix, so
+    /// each path is matched once against the sets of its own ancestor directories. The
+    /// cost grows with the paths, not with facts × paths, and it stops once every glob
+    /// has matched.
     pub fn unmatched_globs(&self, paths: &[String]) -> Vec<Problem> {
-        self.facts
-            .iter()
-            .filter(|f| {
-                f.glob().is_some()
-                    && !f
+        let globbed: Vec<&Fact> = self.facts.iter().filter(|f| f.glob().is_some()).collect();
+        let mut matched = vec![false; globbed.len()];
+        let mut builders: HashMap<&str, (GlobSetBuilder, Vec<usize>)> = HashMap::new();
+        for (i, f) in globbed.iter().enumerate() {
+            let g = f.glob().unwrap_or_default().trim_end_matches('/');
+            let (builder, owner) = builders
+                .entry(literal_dir(g))
+                .or_insert_with(|| (GlobSetBuilder::new(), Vec::new()));
+            for p in [g.to_owned(), format!("{g}/**")] {
+                // A glob that does not build never matches (the store's check refused
+                // it already).
+                if let Ok(glob) = GlobBuilder::new(&p).literal_separator(true).build() {
+                    builder.add(glob);
+                    owner.push(i);
+                }
+            }
+        }
+        let sets: Option<HashMap<&str, (GlobSet, Vec<usize>)>> = builders
+            .into_iter()
+            .map(|(prefix, (b, owner))| b.build().ok().map(|set| (prefix, (set, owner))))
+            .collect();
+        match sets {
+            Some(sets) => {
+                let mut left = globbed.len();
+                let mut hits = Vec::new();
+                for p in paths {
+                    if left == 0 {
+                        break;
+                    }
+                    let ancestors =
+                        std::iter::once("").chain(p.match_indices('/').map(|(at, _)| &p[..=at]));
+                    for prefix in ancestors {
+                        let Some((set, owner)) = sets.get(prefix) else {
+                            continue;
+                        };
+                        set.matches_into(p, &mut hits);
+                        for &h in &hits {
+                            if let Some(&i) = owner.get(h)
+                                && !matched[i]
+                            {
+                                matched[i] = true;
+                                left -= 1;
+                            }
+                        }
+                    }
+                }
+            }
+            // A set too large to build: each glob on its own.
+            None => {
+                for (i, f) in globbed.iter().enumerate() {
+                    matched[i] = f
                         .matcher()
-                        .is_some_and(|m| paths.iter().any(|p| m.is_match(p)))
-            })
-            .map(|f| Problem {
+                        .is_some_and(|m| paths.iter().any(|p| m.is_match(p)));
+                }
+            }
+        }
+        globbed
+            .iter()
+            .zip(&matched)
+            .filter(|(_, m)| !**m)
+            .map(|(f, _)| Problem {
                 file: f.file.clone(),
                 line: f.line,
                 message: format!(
@@ -386,9 +489,9 @@ impl Store {
 /// convention's `facts` table; any problem is an error.
 pub fn load(root: &Path, table: &[crate::config::Fact]) -> Result<Store, FactsError> {
     let path = root.join(FILE);
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => Some(b),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+    // A link that leaves the work tree is refused, not followed (crate::tree_file).
+    let bytes = match crate::tree_file::read_in_tree(root, &path) {
+        Ok(b) => b,
         Err(source) => return Err(FactsError::Read { path, source }),
     };
     from_parts(bytes.as_deref(), table)
@@ -632,6 +735,114 @@ mod tests {
             p[0].to_string()
                 .starts_with(".commit-context.md:2: PATH.nowhere/**")
         );
+    }
+
+    /// The one set answers as each glob on its own did, for every kind of glob.
+    #[test]
+    fn one_glob_set_finds_what_each_glob_finds() {
+        let globs = [
+            "src/**",
+            "src/*.rs",
+            "src",
+            "docs/",
+            "**/*.md",
+            "a/b/c.txt",
+            "x/**/y/*",
+            "*.toml",
+            "crates/*/src/**",
+            "nowhere/**",
+            "[ab]/*.rs",
+            "{src,lib}/*.c",
+        ];
+        let mut doc = String::new();
+        for (i, g) in globs.iter().enumerate() {
+            doc.push_str(&format!("PATH.{g}=p{i}\n"));
+        }
+        doc.push_str("RULE.src/**.tense=y\nRULE.plain=z\nTERM.word=w\n");
+        let (store, problems) = parse(FILE, doc.as_bytes());
+        assert!(problems.is_empty(), "{problems:?}");
+        let trees: [&[&str]; 4] = [
+            &[],
+            &["src/a.rs", "README.md"],
+            &[
+                "src/x/a.rs",
+                "docs/guide.md",
+                "Cargo.toml",
+                "a/b/c.txt",
+                "b/z.rs",
+            ],
+            &["x/q/y/z", "crates/core/src/lib.rs", "lib/m.c", "top.md"],
+        ];
+        for tree in trees {
+            let paths: Vec<String> = tree.iter().map(|p| (*p).to_owned()).collect();
+            let one_by_one: Vec<usize> = store
+                .facts
+                .iter()
+                .filter(|f| {
+                    f.glob().is_some()
+                        && !f
+                            .matcher()
+                            .is_some_and(|m| paths.iter().any(|p| m.is_match(p)))
+                })
+                .map(|f| f.line)
+                .collect();
+            let lines: Vec<usize> = store
+                .unmatched_globs(&paths)
+                .iter()
+                .map(|p| p.line)
+                .collect();
+            assert_eq!(lines, one_by_one, "{tree:?}");
+        }
+    }
+
+    #[test]
+    fn a_glob_s_literal_directory() {
+        assert_eq!(literal_dir("crates/core/**/*.rs"), "crates/core/");
+        assert_eq!(literal_dir("crates/core/x.rs"), "crates/core/");
+        assert_eq!(literal_dir("crates/core"), "crates/");
+        assert_eq!(literal_dir("**/*.md"), "");
+        assert_eq!(literal_dir("docs"), "");
+        assert_eq!(literal_dir("a/b*/c"), "a/");
+        assert_eq!(literal_dir("{src,lib}/*.c"), "");
+        assert_eq!(literal_dir("a/\\*/b"), "a/");
+    }
+
+    #[test]
+    fn a_store_beyond_the_caps_is_a_problem() {
+        let mut doc = String::new();
+        for i in 0..=MAX_FACTS {
+            doc.push_str(&format!("PATH.d{i}/**=p\n"));
+        }
+        let (store, problems) = parse(FILE, doc.as_bytes());
+        assert_eq!(store.facts.len(), MAX_FACTS);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].line, MAX_FACTS + 1);
+        assert!(
+            problems[0].message.contains("more than 1000 facts"),
+            "{problems:?}"
+        );
+        let big = "x".repeat(MAX_FILE_BYTES + 1);
+        let (store, problems) = parse(FILE, big.as_bytes());
+        assert!(store.facts.is_empty());
+        assert!(
+            problems[0].to_string().contains("at most 262144"),
+            "{problems:?}"
+        );
+        // The file and the table together.
+        let (file, _) = parse(
+            FILE,
+            doc.lines()
+                .take(MAX_FACTS)
+                .collect::<Vec<_>>()
+                .join("\n")
+                .as_bytes(),
+        );
+        let table = Store {
+            facts: vec![fact("TERM.extra", "e", TABLE_SOURCE, 3)],
+        };
+        let (merged, problems) = file.merge(table);
+        assert_eq!(merged.facts.len(), MAX_FACTS);
+        assert!(problems[0].message.contains("more than"), "{problems:?}");
     }
 
     #[test]

@@ -325,6 +325,28 @@ impl Repo {
         self.walk(&starts, hidden)
     }
 
+    /// Every reference that peels to a commit, with that commit (tags peeled), sorted
+    /// by name. A ref to a missing object or to a tree or blob is left out.
+    pub fn ref_tips(&self) -> Result<Vec<(String, ObjectId)>, RepoError> {
+        let refs = self
+            .repo
+            .references()
+            .map_err(|e| RepoError::Refs(Box::new(e)))?;
+        let iter = refs.all().map_err(|e| RepoError::Refs(Box::new(e)))?;
+        let mut out = Vec::new();
+        for r in iter {
+            let Ok(mut r) = r else { continue };
+            let name = String::from_utf8_lossy(r.name().as_bstr()).into_owned();
+            if let Ok(id) = r.peel_to_id()
+                && let Ok(Some(c)) = self.peel_to_commit(id.detach())
+            {
+                out.push((name, c));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
     /// Every commit an existing reference (or HEAD) points to, tags peeled.
     fn existing_ref_commits(&self) -> Result<Vec<ObjectId>, RepoError> {
         let refs = self

@@ -382,6 +382,12 @@ impl Repo {
         Some(String::from_utf8_lossy(short).into_owned())
     }
 
+    /// The full name of the ref HEAD points to (also when unborn), `None` when detached.
+    pub fn head_ref(&self) -> Option<String> {
+        let name = self.repo.head_name().ok()??;
+        Some(String::from_utf8_lossy(name.as_bstr()).into_owned())
+    }
+
     /// HEAD names a branch without commits yet: the staged set is compared with the empty tree.
     pub fn is_unborn(&self) -> bool {
         self.repo.head().map(|h| h.is_unborn()).unwrap_or(false)

@@ -12,7 +12,10 @@
 //! with the same policy and the same stopping points share one walk, and a commit is
 //! checked once per policy. A commit the policy's adoption point accepts (the point and
 //! its ancestors: history from before the project adopted the convention) is accepted
-//! as it is; the point is read from the policy, never from what is pushed.
+//! as it is; the point is read from the policy, never from what is pushed. A push that
+//! creates the default branch while it is unborn (HEAD names a branch that does not
+//! exist) makes its history accepted history for every ref, so it answers to every
+//! ref's policy as well.
 //!
 //! A push that leaves a ref at a commit whose convention cannot be read is rejected
 //! with the config error, before it lands. `refs/notes/*` are not project history and
@@ -156,6 +159,8 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     };
     // Accepted history: what the default branch holds before the push.
     let accepted = repo.default_branch_commit();
+    // The ref HEAD names, which may not exist yet (`git init --bare` says master).
+    let default_ref = repo.head_ref();
     let mut policies: Vec<Policy> = Vec::new();
     let mut incoming = Vec::new();
     let mut broken = Vec::new();
@@ -213,6 +218,35 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
             policy: index,
             hidden,
         });
+        if fixed.is_none()
+            && accepted.is_none()
+            && repo::is_zero_id(&u.old)
+            && default_ref.as_deref() == Some(u.refname.as_str())
+        {
+            // The push creates the default branch, which HEAD names but which has no
+            // commits yet: its history becomes every ref's accepted history, so it
+            // answers to every policy a ref will have after the push.
+            for (loaded, whence, mut hidden) in guards(&repo, updates, &u.refname)? {
+                hidden.sort_unstable();
+                hidden.dedup();
+                let index = match policies
+                    .iter()
+                    .position(|(l, _)| l.convention == loaded.convention)
+                {
+                    Some(i) => i,
+                    None => {
+                        policies.push((loaded, whence));
+                        policies.len() - 1
+                    }
+                };
+                incoming.push(Incoming {
+                    refname: u.refname.clone(),
+                    tip,
+                    policy: index,
+                    hidden,
+                });
+            }
+        }
     }
 
     // One walk per (policy, stopping points); a commit is checked once per policy.
@@ -368,10 +402,7 @@ fn keep_policy(repo: &Repo, refname: &str, old: ObjectId) -> Result<(), CheckErr
 }
 
 /// The kept policy of a deleted ref and the commit it was at (when still here).
-fn kept_policy(
-    repo: &Repo,
-    refname: &str,
-) -> Result<Option<(Loaded, Option<ObjectId>)>, CheckError> {
+fn kept_policy(repo: &Repo, refname: &str) -> Result<Option<Kept>, CheckError> {
     let Some(dir) = kept_policy_dir(repo, refname) else {
         return Ok(None);
     };
@@ -388,6 +419,97 @@ fn kept_policy(
         .and_then(|hex| ObjectId::from_hex(hex.trim().as_bytes()).ok())
         .and_then(|id| repo.peel_to_commit(id).ok().flatten());
     Ok(Some((loaded, tip)))
+}
+
+/// The policies a new default branch answers to besides its own, with where each walk
+/// stops: the convention every other ref will point to after the push (stopping at
+/// what the ref holds before and after it, which answered to that ref already), and the
+/// kept policy of every deleted ref (stopping where it was deleted). A ref
+/// whose convention cannot be read adds nothing: the push that brings such a ref is
+/// refused on its own, and one already there holds no convention to answer to.
+fn guards(
+    repo: &Repo,
+    updates: &[Update],
+    default_ref: &str,
+) -> Result<Vec<(Loaded, String, Vec<ObjectId>)>, CheckError> {
+    let mut out = Vec::new();
+    let mut add = |at: ObjectId, refname: &str, hidden: Vec<ObjectId>| {
+        if let Ok(l) = convention_at(repo, at) {
+            let w = format!(
+                "from {} at {} ({refname} after the push: a new default branch is \
+                 accepted history for every ref)",
+                l.origin,
+                short(&at.to_string()),
+            );
+            out.push((l, w, hidden));
+        }
+    };
+    let before = repo.ref_tips()?;
+    let mut names: Vec<&str> = before.iter().map(|(n, _)| n.as_str()).collect();
+    names.extend(updates.iter().map(|u| u.refname.as_str()));
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        if name == default_ref || skipped(name) {
+            continue;
+        }
+        let old = before.iter().find(|(n, _)| n == name).map(|(_, c)| *c);
+        let after = match updates.iter().rev().find(|u| u.refname == name) {
+            Some(u) if repo::is_zero_id(&u.new) => old, // deleted: its policy is kept
+            Some(u) => repo.peel_to_commit(parse_id(&u.new)?)?,
+            None => old,
+        };
+        if let Some(after) = after {
+            // What the ref holds before and after the push answered to it already.
+            add(after, name, old.into_iter().chain([after]).collect());
+        }
+    }
+    for (refname, (loaded, kept_tip)) in kept_policies(repo)? {
+        let w = format!(
+            "the one {refname} had when it was deleted (kept in {}; a new default \
+             branch is accepted history for every ref)",
+            loaded.origin
+        );
+        out.push((loaded, w, kept_tip.into_iter().collect()));
+    }
+    Ok(out)
+}
+
+/// A deleted ref's kept policy and the commit it was deleted at (when still here).
+type Kept = (Loaded, Option<ObjectId>);
+
+/// Every kept policy of a deleted ref, by refname.
+fn kept_policies(repo: &Repo) -> Result<Vec<(String, Kept)>, CheckError> {
+    fn walk(dir: &std::path::Path, prefix: &str, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !e.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            let full = format!("{prefix}{name}");
+            match full.strip_suffix(".policy") {
+                Some(refname) => out.push(refname.to_owned()),
+                None => walk(&e.path(), &format!("{full}/"), out),
+            }
+        }
+    }
+    let mut names = Vec::new();
+    walk(
+        &repo.git_dir().join("jitcommit/deleted-refs/refs"),
+        "refs/",
+        &mut names,
+    );
+    names.sort();
+    let mut out = Vec::new();
+    for refname in names {
+        if let Some(kept) = kept_policy(repo, &refname)? {
+            out.push((refname, kept));
+        }
+    }
+    Ok(out)
 }
 
 /// The policy for one ref update, a phrase saying where it came from, and the commits

@@ -1,0 +1,27 @@
+//! Arbitrary bytes as the configs `jitcommit init` imports from a repository
+//! (commitlint's JSON or YAML, `.versionrc`, `cog.toml`): the readers never panic
+//! (deep nesting included), and the convention they describe renders to TOML that
+//! parses and reads back as a convention table. The readers are the binary's own
+//! module, included by path: they touch no file and run nothing.
+#![no_main]
+
+#[path = "../../src/bin/jitcommit/import.rs"]
+#[allow(dead_code)]
+mod import;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let mut imp = import::Import::default();
+    if let Ok(v) = import::parse_json_or_yaml(".commitlintrc", text) {
+        import::commitlint(".commitlintrc", &v, &mut imp);
+        import::versionrc(".versionrc", &v, &mut imp);
+    }
+    let _ = import::cog(text, &mut imp);
+    let conv = import::apply(&imp);
+    let rendered = conv.to_toml();
+    assert!(rendered.parse::<toml::Table>().is_ok(), "{rendered}");
+});
