@@ -286,8 +286,8 @@ fn npm_bin() -> PathBuf {
     from_env.or_else(on_path).unwrap_or_else(|| {
         panic!(
             "husky and lefthook are required by this test and were not found (JITCOMMIT_NPM_BIN \
-             or PATH); .ci/run installs them: npm install --prefix <dir> husky@9 lefthook@1, \
-             then JITCOMMIT_NPM_BIN=<dir>/node_modules/.bin"
+             or PATH); ./test.sh, the README's test command, installs them into its own tools \
+             directory and sets JITCOMMIT_NPM_BIN"
         )
     })
 }
@@ -303,7 +303,7 @@ fn pre_commit_dir() -> PathBuf {
         .unwrap_or_else(|| {
             panic!(
                 "the pre-commit framework is required by this test and was not found on PATH; \
-                 python3 -m venv <dir> && <dir>/bin/pip install pre-commit, then put <dir>/bin on PATH"
+                 ./test.sh, the README's test command, installs it and puts it on PATH"
             )
         })
 }

@@ -5,6 +5,8 @@
 //! line in. Here the tools directory is inside a repository, the worst place, and the
 //! script is started from that repository.
 
+#![allow(clippy::unwrap_used)]
+
 use std::path::Path;
 use std::process::Stdio;
 
