@@ -27,3 +27,4 @@ pub mod repo;
 pub mod rules;
 pub mod structure;
 pub mod term;
+pub mod workflow;

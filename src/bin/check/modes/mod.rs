@@ -122,7 +122,7 @@ pub fn store_broken(
     }
     let paths = paths()?;
     let (_, problems) = facts::check_all(facts::FILE, bytes.as_deref(), conv, Some(&paths));
-    let mut err = std::io::stderr().lock();
+    let mut err = crate::output::stderr();
     for p in &problems {
         let _ = writeln!(
             err,
