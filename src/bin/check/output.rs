@@ -543,12 +543,28 @@ mod tests {
         w.write_all(b"one\ntw").unwrap();
         w.write_all(b"o\n\nthree").unwrap();
         assert_eq!(
-            String::from_utf8(w.inner).unwrap(),
+            String::from_utf8(w.inner.clone()).unwrap(),
             "GL-HOOK-ERR: one\nGL-HOOK-ERR: two\nGL-HOOK-ERR: \nGL-HOOK-ERR: three"
         );
         let mut plain = Prefixed::new(Vec::new(), "");
         plain.write_all(b"a\nb\n").unwrap();
         assert_eq!(plain.inner, b"a\nb\n");
+    }
+
+    #[test]
+    fn inert_lines_are_whole_lines_across_writes() {
+        // A command split over writes (as `writeln!` with arguments writes) is still
+        // seen whole: `:` then `:error::`, `#` then `#[`.
+        let mut w = Prefixed::new(Vec::new(), "P: ");
+        w.inert = true;
+        w.write_all(b":").unwrap();
+        w.write_all(b":error::x\nsee #").unwrap();
+        w.write_all(b"#[error]\x1b[31m\nrest").unwrap();
+        w.flush().unwrap();
+        assert_eq!(
+            String::from_utf8(w.inner.clone()).unwrap(),
+            "P: : :error::x\nP: see # #[error][31m\nP: rest"
+        );
     }
 
     fn item(rule: &str, line: usize, hint: &str) -> Item {
