@@ -386,7 +386,7 @@ fn rendered_problems(md: &str) -> Vec<String> {
     use pulldown_cmark::{Event, Parser, Tag};
     let mut problems = Vec::new();
     let mut text = String::new();
-    let mut check_text = |text: &mut String, problems: &mut Vec<String>| {
+    let check_text = |text: &mut String, problems: &mut Vec<String>| {
         let b = text.as_bytes();
         for (i, _) in text.match_indices('@') {
             let before = i.checked_sub(1).map(|j| b[j]);
