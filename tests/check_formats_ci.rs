@@ -361,3 +361,20 @@ fn under_github_format_text_from_the_repository_stays_data() {
     let o = check_with(&sb, &r, &["--range", "base..HEAD"], "human", b"");
     assert!(stderr(&o).contains("forged"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_dumped_convention_under_github_format_stays_data() {
+    let sb = Sandbox::new();
+    let r = client(&sb, "r");
+    write(
+        &r,
+        ".commit-convention.toml",
+        "scopes = [\"a##[error]x\"]\n",
+    );
+    let o = check_with(&sb, &r, &["--dump-config"], "github", b"");
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("a# #[error]x"), "{}", stdout(&o));
+    assert_eq!(forged(&stdout(&o)), Vec::<String>::new());
+    let o = check_with(&sb, &r, &["--dump-config"], "human", b"");
+    assert!(stdout(&o).contains("a##[error]x"), "{}", stdout(&o));
+}
