@@ -170,8 +170,8 @@ EXIT STATUS:
 EXAMPLES:
     # as .git/hooks/commit-msg
     exec jitcommit-check \"$1\"
-    # in CI, every commit of a pull request
-    jitcommit-check --range origin/main..HEAD --format json
+    # in CI, every commit of a pull request, judged by the base branch's convention
+    jitcommit-check --convention-from origin/main --range origin/main..HEAD --format json
     # as hooks/pre-receive in a bare repository
     exec jitcommit-check --pre-receive --config /etc/jitcommit/convention.toml
     # a GitLab server hook (custom_hooks/pre-receive.d/): rejections in the web UI
