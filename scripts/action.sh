@@ -10,7 +10,9 @@
 #   run      builds jitcommit-check into `dir` unless the cache restored it, then checks
 #            every commit of the pull request (base..head from $GITHUB_EVENT_PATH) with
 #            `--format github`, and with INPUT_CHECK_TITLE=true also the pull request's
-#            title, as the subject of the squash merge GitHub would make of it.
+#            title, as the subject of the squash merge GitHub would make of it. The
+#            convention is the base commit's (`--convention-from`; with INPUT_CONFIG, that
+#            file as the base has it), never the pull request's own.
 #
 # Environment: GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_WORKSPACE, GITHUB_OUTPUT
 # (prepare), RUNNER_OS, RUNNER_ARCH, RUNNER_TOOL_CACHE (else $HOME/.cache); the inputs
@@ -102,9 +104,13 @@ run() {
     done
 
     install_check
-    set --
+    # The pull request is judged by the base's convention, as a server judges a push
+    # by the convention from before it: a pull request that relaxes the convention (or
+    # the file the config input names) does not pass its own commits by it, and the
+    # commit that changes the convention answers to the old one too.
+    set -- --convention-from "$base"
     if [ -n "${INPUT_CONFIG:-}" ]; then
-        set -- --config "$INPUT_CONFIG"
+        set -- "$@" --config "$INPUT_CONFIG"
     fi
 
     status=0

@@ -268,7 +268,7 @@ fn a_shallow_checkout_is_a_clear_error() {
 
 #[test]
 fn the_title_is_checked_as_a_squash_subject_when_asked() {
-    let pr = Pr::new(&[&good("feat: add f0", &["f0.txt"])]);
+    let mut pr = Pr::new(&[&good("feat: add f0", &["f0.txt"])]);
     pr.restore_cache();
     pr.event("Update things");
     let o = pr.run(&[]);
@@ -286,8 +286,15 @@ fn the_title_is_checked_as_a_squash_subject_when_asked() {
     let o = pr.run(&[("INPUT_CHECK_TITLE", "true")]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert!(errors(&o).is_empty(), "{}", stdout(&o));
-    // The repository's convention still holds (its types).
-    write(&pr.repo, ".commit-convention.toml", "types = [\"fix\"]\n");
+    // The repository's convention still holds (its types), as the base has it.
+    pr.base = commit_text(
+        &pr,
+        ".commit-convention.toml",
+        "types = [\"fix\"]\n",
+        &good("fix: only fixes", &[".commit-convention.toml"]),
+    );
+    pr.head = pr.base.clone();
+    pr.event("feat: add the f0 file");
     let o = pr.run(&[("INPUT_CHECK_TITLE", "true")]);
     assert_eq!(code(&o), 1, "{}", stdout(&o));
     assert!(
@@ -386,4 +393,162 @@ fn the_gitlab_example_writes_a_code_quality_report() {
     assert!(issues.iter().all(|i| i["check_name"].is_string()
         && i["fingerprint"].is_string()
         && i["location"]["lines"]["begin"].is_u64()));
+}
+
+/// Commits `text` as `file` with `msg`; returns the new head.
+fn commit_text(pr: &Pr, file: &str, text: &str, msg: &str) -> String {
+    write(&pr.repo, file, text);
+    pr.sb.git(&pr.repo, &["add", file]);
+    pr.sb
+        .git(&pr.repo, &["commit", "-q", "--no-verify", "-m", msg]);
+    pr.sb
+        .git(&pr.repo, &["rev-parse", "HEAD"])
+        .trim()
+        .to_string()
+}
+
+const RELAXED: &str = "types = [\"feat\", \"fix\", \"chore\", \"wip\"]\n";
+
+/// The subject-format annotations of `o`, by the short ids they name.
+fn flagged(o: &Output, ids: &[&str]) -> Vec<bool> {
+    let errs = errors(o);
+    ids.iter()
+        .map(|id| {
+            errs.iter()
+                .any(|l| l.starts_with("::error title=subject-type::") && l.contains(&id[..12]))
+        })
+        .collect()
+}
+
+#[test]
+fn a_pull_request_that_relaxes_the_convention_is_judged_by_the_bases() {
+    // The attack: the first commit adds a `wip` type to the convention, so its own
+    // subject and the next commit's pass by the merge commit's convention.
+    let mut pr = Pr::new(&[]);
+    pr.restore_cache();
+    let relax = commit_text(
+        &pr,
+        ".commit-convention.toml",
+        RELAXED,
+        &good("wip: relax the convention", &[".commit-convention.toml"]),
+    );
+    let bad = commit(
+        &pr.sb,
+        &pr.repo,
+        "f1.txt",
+        &good("wip: add f1", &["f1.txt"]),
+    );
+    pr.head = bad.clone();
+    pr.event("wip: everything");
+    let o = pr.run(&[]);
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(
+        flagged(&o, &[&relax, &bad]),
+        [true, true],
+        "both answer to the base's convention: {}",
+        stdout(&o)
+    );
+    // The title too: the relaxed convention is not the base's.
+    let o = pr.run(&[("INPUT_CHECK_TITLE", "true")]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert!(
+        errors(&o)
+            .iter()
+            .any(|l| l.starts_with("::error title=subject-type::pull request title: ")),
+        "{}",
+        stdout(&o)
+    );
+    // A pull request that keeps to the base's convention still passes.
+    let mut ok = Pr::new(&[&good("feat: add f0", &["f0.txt"])]);
+    ok.restore_cache();
+    ok.head = commit_text(
+        &ok,
+        ".commit-convention.toml",
+        RELAXED,
+        &good("chore: allow wip commits", &[".commit-convention.toml"]),
+    );
+    ok.event("chore: allow wip commits");
+    let o = ok.run(&[("INPUT_CHECK_TITLE", "true")]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+}
+
+#[test]
+fn the_config_inputs_file_is_read_as_the_base_has_it() {
+    let mut pr = Pr::new(&[]);
+    pr.restore_cache();
+    let strict = "types = [\"feat\", \"fix\", \"chore\"]\n";
+    pr.base = commit_text(
+        &pr,
+        "ci/convention.toml",
+        strict,
+        &good("chore: add the ci convention", &["ci/convention.toml"]),
+    );
+    let relax = commit_text(
+        &pr,
+        "ci/convention.toml",
+        RELAXED,
+        &good("wip: relax the ci convention", &["ci/convention.toml"]),
+    );
+    let bad = commit(
+        &pr.sb,
+        &pr.repo,
+        "f1.txt",
+        &good("wip: add f1", &["f1.txt"]),
+    );
+    pr.head = bad.clone();
+    pr.event("a title");
+    let o = pr.run(&[("INPUT_CONFIG", "ci/convention.toml")]);
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(flagged(&o, &[&relax, &bad]), [true, true], "{}", stdout(&o));
+    // The base's file decides: one that forbids `feat` flags a feat commit the pull
+    // request's own copy allows.
+    let mut strict_pr = Pr::new(&[]);
+    strict_pr.restore_cache();
+    strict_pr.base = commit_text(
+        &strict_pr,
+        "ci/convention.toml",
+        "types = [\"fix\", \"chore\"]\n",
+        &good("chore: add the ci convention", &["ci/convention.toml"]),
+    );
+    let loosen = commit_text(
+        &strict_pr,
+        "ci/convention.toml",
+        RELAXED,
+        &good("chore: loosen the ci convention", &["ci/convention.toml"]),
+    );
+    let feat = commit(
+        &strict_pr.sb,
+        &strict_pr.repo,
+        "f2.txt",
+        &good("feat: add f2", &["f2.txt"]),
+    );
+    strict_pr.head = feat.clone();
+    strict_pr.event("a title");
+    let o = strict_pr.run(&[("INPUT_CONFIG", "./ci/convention.toml")]);
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(
+        flagged(&o, &[&loosen, &feat]),
+        [false, true],
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_config_file_the_pull_request_adds_does_not_judge_it() {
+    // The base has no such file: its own discovered convention (here the built-in one)
+    // holds, not the file the pull request brings.
+    let mut pr = Pr::new(&[]);
+    pr.restore_cache();
+    let add = commit_text(
+        &pr,
+        "ci/convention.toml",
+        RELAXED,
+        &good("wip: add a ci convention", &["ci/convention.toml"]),
+    );
+    pr.head = add.clone();
+    pr.event("a title");
+    let o = pr.run(&[("INPUT_CONFIG", "ci/convention.toml")]);
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(flagged(&o, &[&add]), [true], "{}", stdout(&o));
 }

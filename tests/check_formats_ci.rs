@@ -284,3 +284,97 @@ fn an_error_writes_no_report() {
         assert_eq!(stdout(&o), "", "{format}");
     }
 }
+
+/// What GitHub's runner would run in `out` that the tool did not write: a line that
+/// starts (after blanks) with `::` and is not one of the tool's `::error title=RULE`
+/// commands (whose fields [`github`] checks), any `##[` (the runner's older form, taken
+/// anywhere in a line), and any control character (an ESC sequence colours the log).
+fn forged(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            let own = l.strip_prefix("::error title=").is_some_and(|rest| {
+                let id = rest.len()
+                    - rest
+                        .trim_start_matches(|c: char| c.is_ascii_lowercase() || c == '-')
+                        .len();
+                id > 0 && rest[id..].starts_with([',', ':'])
+            });
+            (t.starts_with("::") && !own) || l.contains("##[") || l.chars().any(char::is_control)
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn under_github_format_text_from_the_repository_stays_data() {
+    // The attack: a subject, a path and a convention key that hold workflow commands
+    // and an ESC sequence, written by the tool to the Action's log.
+    let sb = Sandbox::new();
+    let r = client(&sb, "r");
+    sb.git(&r, &["tag", "base"]);
+    let attacks = [
+        "wip##[error]forged: add a",
+        "wip\u{1b}[31mred\u{1b}[0m: add b",
+        "wip::error::forged: add c",
+    ];
+    for (i, subject) in attacks.iter().enumerate() {
+        let f = format!("f{i}.txt");
+        write(&r, &f, "x\n");
+        sb.git(&r, &["add", &f]);
+        let msg = good(subject, &[&f, "x##[warning]forged/::error::y.txt"]);
+        sb.git(&r, &["commit", "-q", "--no-verify", "-m", &msg]);
+    }
+    let o = check_with(&sb, &r, &["--range", "base..HEAD"], "github", b"");
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    let (n, _) = github(&stdout(&o));
+    assert!(n >= 6, "{}", stdout(&o));
+    assert_eq!(forged(&stdout(&o)), Vec::<String>::new());
+    assert_eq!(forged(&stderr(&o)), Vec::<String>::new());
+    // The text is still there to read, made inert.
+    assert!(stdout(&o).contains("wip# #[error]forged"), "{}", stdout(&o));
+
+    // stdin: a subject that is a workflow command.
+    let o = check_with(
+        &sb,
+        &r,
+        &["--stdin", "--no-trace-paths"],
+        "github",
+        b"::error::forged\n\n##[error]forged\x1b[2J\n",
+    );
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(forged(&stdout(&o)), Vec::<String>::new());
+    assert_eq!(forged(&stderr(&o)), Vec::<String>::new());
+
+    // stderr: a convention whose keys are workflow commands, and an ESC sequence.
+    write(
+        &r,
+        ".commit-convention.toml",
+        "\"::error::forged\" = 1\n\"##[error]forged\\u001b[31m\" = 2\n",
+    );
+    let o = check_with(&sb, &r, &["--range", "base..HEAD"], "github", b"");
+    assert_eq!(code(&o), 2, "{}{}", stdout(&o), stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("forged"), "the key is named: {err}");
+    assert_eq!(forged(&err), Vec::<String>::new(), "{err}");
+    // Without --format github the error is as it was.
+    let o = check_with(&sb, &r, &["--range", "base..HEAD"], "human", b"");
+    assert!(stderr(&o).contains("forged"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_dumped_convention_under_github_format_stays_data() {
+    let sb = Sandbox::new();
+    let r = client(&sb, "r");
+    write(
+        &r,
+        ".commit-convention.toml",
+        "scopes = [\"a##[error]x\"]\n",
+    );
+    let o = check_with(&sb, &r, &["--dump-config"], "github", b"");
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("a# #[error]x"), "{}", stdout(&o));
+    assert_eq!(forged(&stdout(&o)), Vec::<String>::new());
+    let o = check_with(&sb, &r, &["--dump-config"], "human", b"");
+    assert!(stdout(&o).contains("a##[error]x"), "{}", stdout(&o));
+}

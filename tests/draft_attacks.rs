@@ -587,3 +587,125 @@ fn files_the_prompt_withholds_give_the_grammar_and_the_contract_no_words() {
         ],
     );
 }
+
+#[test]
+fn whole_values_command_line_passwords_and_encoded_tokens_never_leave() {
+    // Issue 29's attacks: values cut short at a `;` or blank, client passwords on a
+    // command line, a token split over literals or hex-encoded.
+    let r = Repo::new();
+    let hex: String = GH.bytes().map(|b| format!("{b:02x}")).collect();
+    let files: Vec<(&str, String, Vec<&str>)> = vec![
+        (
+            "app/db.py",
+            "password = \"Pw1;TailQz7\"\n".into(),
+            vec![";TailQz7"],
+        ),
+        (
+            "app/conf.yml",
+            "db_password: two wordsQz7\n".into(),
+            vec!["wordsQz7"],
+        ),
+        (
+            "app/c.ini",
+            "client_secret = 'pq r;sQz7'\n".into(),
+            vec!["r;sQz7"],
+        ),
+        (
+            "ops/dump.sh",
+            "mysqldump -uroot -pMyS3cretQz7 app\n".into(),
+            vec!["MyS3cretQz7"],
+        ),
+        (
+            "ops/ssh.sh",
+            "sshpass -p SshS3cretQz7 ssh host\n".into(),
+            vec!["SshS3cretQz7"],
+        ),
+        (
+            "ops/pg.sh",
+            "PGPASSWORD=PgS3cretQz7 psql -h db\n".into(),
+            vec!["PgS3cretQz7"],
+        ),
+        (
+            "ops/curl.sh",
+            "curl -u admin:CuS3cretQz7 https://x\n".into(),
+            vec!["CuS3cretQz7"],
+        ),
+        (
+            "ops/cli.sh",
+            "app --db-password=DbS3cretQz7\n".into(),
+            vec!["DbS3cretQz7"],
+        ),
+        (
+            "src/split.js",
+            format!("const t = \"{}\" + \"{}\";\n", &GH[..10], &GH[10..]),
+            vec![&GH[10..30]],
+        ),
+        (
+            "src/hex.go",
+            format!("var h = \"{hex}\"\n"),
+            vec![&hex[8..60]],
+        ),
+    ];
+    for (path, content, _) in &files {
+        write(&r.dir, path, content);
+    }
+    r.git(&["add", "."]);
+    let server = ModelServer::start(vec![Script::Status(500); 2]);
+    r.use_model(&server.url(), "ollama");
+    r.git(&["config", "jitcommit.budgetTokens", "32000"]);
+    r.ok(&["commit", "--no-edit"]);
+    let sent = all_sent(&server.requests());
+    for (path, _, _) in &files {
+        assert!(sent.contains(path), "{path} not in the prompt");
+    }
+    let secrets: Vec<&str> = files.iter().flat_map(|f| f.2.iter().copied()).collect();
+    assert_gone(&sent, &secrets);
+    assert!(sent.contains("[REDACTED:cli-password]"), "{sent}");
+}
+
+#[test]
+fn a_secret_shaped_name_in_a_hunk_header_never_leaves_through_the_tools_words() {
+    // The hunk header names a function whose name is a token; the model's bullet is
+    // refused, so the bullet becomes the tool's own words for the path (which may name
+    // that function), and the answer's bad type asks for a repair: neither the repair
+    // request nor anything else carries the name.
+    let r = Repo::new();
+    let mut text = format!("def {GH}():\n");
+    for i in 0..20 {
+        text.push_str(&format!("    x{i} = {i}\n"));
+    }
+    write(&r.dir, "src/lib.rs", &text);
+    r.git(&["add", "src/lib.rs"]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "x"]);
+    write(&r.dir, "src/lib.rs", text.replace("x15 = 15", "x15 = 16"));
+    r.git(&["add", "src/lib.rs"]);
+    let answer = |kind: &str| {
+        serde_json::json!({
+            "bullets": {"src/lib.rs": "{\"a\": 1}"},
+            "summary": "change the value", "type": kind, "breaking_change": null
+        })
+        .to_string()
+    };
+    // Accepted with the tool's words for the refused bullet: they name the function.
+    let server = ModelServer::start(vec![Script::Answer(answer("fix"))]);
+    r.use_model(&server.url(), "ollama");
+    r.ok(&["commit", "--no-edit"]);
+    let msg = r.last_message();
+    assert!(
+        msg.contains("- Update: src/lib.rs — in ghp_"),
+        "the tool's words: {msg}"
+    );
+    assert!(!msg.contains("{\"a\""), "{msg}");
+    assert_gone(&all_sent(&server.requests()), &[GH, "aB3dE6gH9jK2mN5pQ8rS"]);
+    // A bad type as well: the repair request is built after the bullet was replaced.
+    r.git(&["reset", "-q", "--soft", "HEAD~1"]);
+    let server = ModelServer::start(vec![Script::Answer(answer("bogus")), Script::Status(500)]);
+    r.use_model(&server.url(), "ollama");
+    r.ok(&["commit", "--no-edit"]);
+    let reqs = server.requests();
+    assert!(reqs.len() >= 2, "a repair was asked for: {}", reqs.len());
+    let sent = all_sent(&reqs);
+    assert!(sent.contains("@@ -"), "a hunk was sent");
+    assert!(sent.contains("Checks the earlier answer failed"), "{sent}");
+    assert_gone(&sent, &[GH, "aB3dE6gH9jK2mN5pQ8rS"]);
+}

@@ -101,7 +101,7 @@ fn check_example(w: &World, line: &str) {
             assert!(!bad.status.success(), "the hook rejects a bad message");
             w.ok(&w.work, &format!("git commit -q -m '{GOOD}'"), &[]);
         }
-        "jitcommit-check --range origin/main..HEAD --format json" => {
+        "jitcommit-check --convention-from origin/main --range origin/main..HEAD --format json" => {
             let out = w.sh(&w.work, line, &[]);
             assert_eq!(out.status.code(), Some(0), "{}", text(&out));
             w.sh(

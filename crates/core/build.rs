@@ -99,7 +99,7 @@ fn main() {
         let (allow, stopwords) = allow_lists(r);
         writeln!(
             out,
-            "    Rule {{ id: {id:?}, regex: {regex:?}, keywords: &{keywords:?}, secret_group: {group}, entropy: {entropy:?}, allow: &{allow:?}, stopwords: &{stopwords:?}, check: None }},"
+            "    Rule {{ id: {id:?}, regex: {regex:?}, keywords: &{keywords:?}, secret_group: {group}, entropy: {entropy:?}, allow: &{allow:?}, stopwords: &{stopwords:?}, check: None, end: None }},"
         )
         .ok();
     }

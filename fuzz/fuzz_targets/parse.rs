@@ -38,6 +38,7 @@ fn convention(strict: bool) -> Convention {
             BodyPolicy::Optional
         },
         body_wrap: 0,
+        adopted: None,
         trace_paths: true,
         coverage: strict,
         strict_separator: strict,

@@ -28,3 +28,4 @@ pub mod rules;
 pub mod structure;
 pub mod term;
 pub mod tree_file;
+pub mod workflow;

@@ -9,13 +9,16 @@
 //! The rules are data: gitleaks' default rule set (`rules/gitleaks.toml`, MIT, turned
 //! into a table by build.rs) and jitcommit's own rules for forms gitleaks leaves out
 //! or catches only in one spelling ([`LOCAL`]: URL passwords, short passwords on
-//! secret names, `Authorization` headers, bare provider keys, `.netrc` lines). Each
+//! secret names (the whole value: to its closing quote, or to the end of a YAML or
+//! ini line), `Authorization` headers, bare provider keys, `.netrc` lines, passwords
+//! on command lines (`mysql -pX`, `sshpass -p X`, `--password=X`, `curl -u u:X`,
+//! `PGPASSWORD=X`), provider tokens split over string literals on one line). Each
 //! rule's regex is compiled on first use, and only lines that hold one of its
 //! keywords are searched (one Aho-Corasick pass over the text decides that), so a
 //! change without any keyword costs one scan. Beyond single lines: private key
 //! blocks (also the body lines of a key whose `BEGIN` line is outside the hunk, and
 //! PuTTY `.ppk` keys), the value line after a YAML `name: |`/`>-` block scalar, and
-//! base64 runs that decode to a credential. Files that are secrets by name (`.env*`,
+//! base64 and hex runs that decode to a credential. Files that are secrets by name (`.env*`,
 //! `*.pem`, `*.key`, `id_rsa*`, `*.ppk`, `.netrc`, …) are never shown beyond a stat
 //! line ([`is_secret_file`]).
 
@@ -39,8 +42,9 @@ pub struct Rule {
     pub regex: &'static str,
     /// Lower-case keywords; a line holding none of them is not searched.
     pub keywords: &'static [&'static str],
-    /// The capture group that is the secret; 0 means the first group that took
-    /// part in the match, or the whole match when there is none.
+    /// The capture group that is the secret, or the group after it when it took no
+    /// part (two spellings of one value); 0 means the first group that took part in
+    /// the match, or the whole match when there is none.
     pub secret_group: usize,
     /// Minimum Shannon entropy of the secret (0: none).
     pub entropy: f64,
@@ -50,6 +54,9 @@ pub struct Rule {
     pub stopwords: &'static [&'static str],
     /// A further test of a match on its line (jitcommit's own rules).
     pub check: Option<fn(&str, &Captures<'_>) -> bool>,
+    /// Where the secret ends on its line when it runs past the match (a quoted value
+    /// to its closing quote, a YAML value to the end of the line).
+    pub end: Option<fn(&str, &Captures<'_>) -> usize>,
 }
 
 mod table {
@@ -66,6 +73,8 @@ impl SecretKind {
     pub const PRIVATE_KEY: SecretKind = SecretKind("private-key");
     /// A base64 run that decodes to a credential.
     pub const BASE64: SecretKind = SecretKind("base64-credential");
+    /// A hex run that decodes to a credential.
+    pub const HEX: SecretKind = SecretKind("hex-credential");
     /// The value lines of a secret-named YAML block scalar.
     pub const BLOCK_VALUE: SecretKind = SecretKind("secret-value");
 
@@ -108,6 +117,24 @@ const B64_ANCHORS: &[&str] = &[
     "c2tfbgl2zv",
     "ls0tls1crudjti",
 ];
+const HEX_ANCHORS: &[&str] = &[
+    // hex of common token prefixes: ghp_ gho_ ghs_ ghu_ ghr_ github_pat_ glpat- xoxb-
+    // xoxp- AKIA sk- sk_live_ -----BEGIN password
+    "6768705f",
+    "67686f5f",
+    "6768735f",
+    "6768755f",
+    "6768725f",
+    "6769746875625f7061745f",
+    "676c7061742d",
+    "786f78622d",
+    "786f78702d",
+    "414b4941",
+    "736b2d",
+    "736b5f6c6976655f",
+    "2d2d2d2d2d424547494e",
+    "70617373776f7264",
+];
 const MARKER_WORDS: &[&str] = &[
     "private key",
     "putty-user-key",
@@ -128,6 +155,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: None,
+        end: None,
     },
     Rule {
         id: "aws-secret-key",
@@ -138,6 +166,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: None,
+        end: None,
     },
     Rule {
         id: "github-token",
@@ -148,6 +177,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: None,
+        end: None,
     },
     Rule {
         id: "gitlab-token",
@@ -158,6 +188,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: None,
+        end: None,
     },
     Rule {
         id: "slack-token",
@@ -168,6 +199,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: None,
+        end: None,
     },
     Rule {
         id: "slack-webhook",
@@ -178,6 +210,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: None,
+        end: None,
     },
     Rule {
         id: "jwt",
@@ -188,6 +221,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: None,
+        end: None,
     },
     Rule {
         id: "openai-key",
@@ -198,6 +232,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: None,
+        end: None,
     },
     Rule {
         id: "stripe-key",
@@ -210,6 +245,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: None,
+        end: None,
     },
     Rule {
         id: "google-api-key",
@@ -220,6 +256,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: None,
+        end: None,
     },
     Rule {
         id: "url-password",
@@ -230,6 +267,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: Some(check_not_placeholder),
+        end: None,
     },
     Rule {
         id: "authorization-header",
@@ -240,6 +278,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: Some(check_not_placeholder),
+        end: None,
     },
     Rule {
         id: "bearer-token",
@@ -250,6 +289,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: Some(check_not_placeholder),
+        end: None,
     },
     Rule {
         id: "netrc-password",
@@ -260,6 +300,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: Some(check_netrc),
+        end: None,
     },
     Rule {
         id: "putty-private-mac",
@@ -270,10 +311,114 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: None,
+        end: None,
+    },
+    Rule {
+        id: "split-token",
+        // A provider token cut into string literals on one line and joined again
+        // (`"ghp_" + "…"`, `'ghp_' . '…'`, `"ghp_" "…"`, `..`, `||`, `&`).
+        regex: r#"((?:gh[pousr]_|github_pat_|glpat-|xox[abeoprs]-|sk-|sk_live_|AKIA)[A-Za-z0-9_\-]*(?:["'`]\s*(?:\+|\.\.?|\|\||&)?\s*[bru]?["'`][A-Za-z0-9_\-]+)+)"#,
+        keywords: &[
+            "ghp_",
+            "gho_",
+            "ghu_",
+            "ghs_",
+            "ghr_",
+            "github_pat_",
+            "glpat-",
+            "xox",
+            "sk-",
+            "sk_live_",
+            "akia",
+        ],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_split_token),
+        end: None,
+    },
+    Rule {
+        id: "cli-password",
+        // mysql's `-pPASSWORD` (written tight; `-p` alone prompts) and its siblings.
+        regex: r#"\b(?i:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlsh|mariadb|mariadb-dump|mariadb-admin)\b[^\n]*?\s-p([^\s'"]\S*|'[^'\n]*'?|"[^"\n]*"?)"#,
+        keywords: &["mysql", "mariadb"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_cli_value),
+        end: None,
+    },
+    Rule {
+        id: "cli-password",
+        // `sshpass -p PASSWORD`, `redis-cli -a PASSWORD`, `docker login -p PASSWORD`.
+        regex: r#"(?:\b(?i:sshpass)\b[^\n]*?\s-p|\b(?i:redis-cli)\b[^\n]*?\s-a|\b(?i:docker|podman|nerdctl|helm|buildah|skopeo)\b[^\n]*?\blogin\b[^\n]*?\s-p)\s*([^\s'"-]\S*|'[^'\n]*'?|"[^"\n]*"?)"#,
+        keywords: &[
+            "sshpass",
+            "redis-cli",
+            "docker",
+            "podman",
+            "nerdctl",
+            "helm",
+            "buildah",
+            "skopeo",
+        ],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_cli_value),
+        end: None,
+    },
+    Rule {
+        id: "cli-password",
+        // `--password=X`, `--password X` and their kin of any client (`--db-password`,
+        // `--http-password`, `--token`, `--client-secret`).
+        regex: r#"(?i)(?:^|[\s'"])--(?:[a-z]+-)*(?:password|passwd|pass|pwd|passphrase|secret|token|api-key|apikey)(?:=|\s+)([^\s'"-]\S*|'[^'\n]*'?|"[^"\n]*"?)"#,
+        keywords: &["-pass", "-pwd", "-secret", "-token", "-api-key", "-apikey"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_cli_value),
+        end: None,
+    },
+    Rule {
+        id: "cli-password",
+        // `curl -u user:password`, `--user`, `--proxy-user`; smbclient's `-U user%password`.
+        regex: r#"(?:\b(?i:curl|wget)\b[^\n]*?\s(?:-u|-U|--user|--proxy-user)(?:=|\s*)['"]?[^\s:'"]*:|\b(?i:smbclient|rpcclient|smbmap)\b[^\n]*?\s(?:-U|--user(?:name)?)(?:=|\s*)['"]?[^\s%'"]*%)([^\s'"]+)"#,
+        keywords: &["curl", "wget", "smbclient", "rpcclient", "smbmap"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_cli_value),
+        end: None,
+    },
+    Rule {
+        id: "cli-password",
+        // Environment variables clients read a password from.
+        regex: r#"(?i)\b(?:PGPASSWORD|PGPASS|SSHPASS|REDISCLI_AUTH|MYSQL_PWD|ANSIBLE_BECOME_PASS|RCLONE_CONFIG_PASS)\s*=\s*([^\s'"]\S*|'[^'\n]*'?|"[^"\n]*"?)"#,
+        keywords: &[
+            "pgpass",
+            "sshpass",
+            "rediscli_auth",
+            "mysql_pwd",
+            "ansible_become_pass",
+            "rclone_config_pass",
+        ],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_cli_value),
+        end: None,
     },
     Rule {
         id: "secret-assignment",
-        regex: r#"(?i)([a-z0-9_.\-]{2,80})["'`]?\s*(?::=|=>|=|:)\s*[bru]?(["'`]?)([^\s"'`,;()\[\]{}<>]{3,256})"#,
+        // Quoted, any value to its quote (groups 2, 3); unquoted, a plain word (group 4).
+        regex: r#"(?i)([a-z0-9_.\-]{2,80})["'`]?\s*(?::=|=>|=|:)\s*[bru]?(?:(["'`])([^"'`\n]{1,256})|([^\s"'`,;()\[\]{}<>]{3,256}))"#,
         keywords: &[
             "pass",
             "pwd",
@@ -288,6 +433,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: Some(check_strong_assignment),
+        end: Some(assignment_end),
     },
     Rule {
         id: "secret",
@@ -301,6 +447,7 @@ pub static LOCAL: &[Rule] = &[
         allow: &[],
         stopwords: &[],
         check: Some(check_random),
+        end: None,
     },
 ];
 
@@ -332,27 +479,117 @@ fn check_netrc(line: &str, caps: &Captures<'_>) -> bool {
     netrc && !is_placeholder(last_group(caps))
 }
 
+/// Split literals that, joined, are a token a rule finds.
+fn check_split_token(_line: &str, caps: &Captures<'_>) -> bool {
+    let joined: String = group(caps, 1)
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+        .collect();
+    let mut found = Vec::new();
+    matches!(redact_line(&joined, &mut found, 1), Cow::Owned(_))
+}
+
+/// A command-line value that is a literal, not a reference (`$PASS`, `"${PASS}"`,
+/// `<password>`, `%PASS%`).
+fn check_cli_value(_line: &str, caps: &Captures<'_>) -> bool {
+    let v = last_group(caps).trim_matches(|c| c == '"' || c == '\'');
+    !v.is_empty() && !is_placeholder(v)
+}
+
+/// Whether the name of an assignment starts its line: only indentation, a YAML list
+/// dash, `export` or an opening quote before it (`.env`, ini, YAML, shell).
+fn starts_line(line: &str, caps: &Captures<'_>) -> bool {
+    let start = caps.get(1).map_or(0, |m| m.start());
+    let before = line.get(..start).unwrap_or("").trim();
+    let before = before.strip_prefix("export").unwrap_or(before).trim();
+    before
+        .chars()
+        .all(|c| matches!(c, '-' | '"' | '\'' | ' ' | '\t'))
+}
+
+/// An assignment's value: quoted (group 3) or plain (group 4).
+fn value_group<'h>(caps: &Captures<'h>) -> Option<regex::bytes::Match<'h>> {
+    caps.get(3).or_else(|| caps.get(4))
+}
+
+/// The separator between an assignment's name and value.
+fn separator<'l>(line: &'l str, caps: &Captures<'_>) -> &'l str {
+    match (caps.get(1), value_group(caps)) {
+        (Some(n), Some(v)) => line.get(n.end()..v.start()).unwrap_or(""),
+        _ => "",
+    }
+}
+
+/// Where the value of a secret assignment ends: a quoted value at its closing quote (or
+/// the end of the line), `NAME=value` written tight at the next blank, and a value
+/// after `name: ` or `name = ` that starts its line (YAML, ini) at the end of the line.
+/// Anything else ends where the match does.
+fn assignment_end(line: &str, caps: &Captures<'_>) -> usize {
+    let Some(v) = value_group(caps) else {
+        return line.len();
+    };
+    let trimmed_end = line.trim_end().len().max(v.end());
+    let quote = group(caps, 2);
+    if let Some(q) = quote.bytes().next() {
+        let b = line.as_bytes();
+        let mut i = v.start();
+        while i < b.len() {
+            match b[i] {
+                b'\\' => i += 2,
+                c if c == q => return i.max(v.end()),
+                _ => i += 1,
+            }
+        }
+        return trimmed_end;
+    }
+    let sep = separator(line, caps);
+    if sep.contains('=') && !sep.contains(char::is_whitespace) {
+        return line[v.start()..]
+            .find(char::is_whitespace)
+            .map_or(line.len(), |k| v.start() + k)
+            .max(v.end());
+    }
+    if starts_line(line, caps) {
+        return trimmed_end;
+    }
+    v.end()
+}
+
 /// A literal value on a name that always holds a secret (`DB_PASS`, `password`,
 /// `client_secret`, `apiKey`, `auth_token`), however short: quoted, or unquoted as
 /// the last thing on its line (env, ini, YAML), and not a reference to something
 /// else (`${VAR}`, `settings.PASSWORD`, a call, a type name).
 fn check_strong_assignment(line: &str, caps: &Captures<'_>) -> bool {
-    let (name, quoted, value) = (group(caps, 1), !group(caps, 2).is_empty(), group(caps, 3));
+    let (name, quoted) = (group(caps, 1), !group(caps, 2).is_empty());
+    let value = if quoted {
+        group(caps, 3)
+    } else {
+        group(caps, 4)
+    };
     if !is_strong_name(name) || is_placeholder(value) {
         return false;
     }
     if quoted {
         return true;
     }
-    let end = caps.get(3).map_or(line.len(), |m| m.end());
+    let end = value_group(caps).map_or(line.len(), |m| m.end());
     let rest = line.get(end..).unwrap_or("").trim_start();
     // `NAME=value` written tight is an assignment even inside prose.
-    let sep = match (caps.get(1), caps.get(3)) {
-        (Some(n), Some(v)) => line.get(n.end()..v.start()).unwrap_or(""),
-        _ => "",
-    };
+    let sep = separator(line, caps);
     let tight = sep.contains('=') && !sep.contains(char::is_whitespace);
+    // A YAML or ini value of several words (`db_password: two words`) on a line of its
+    // own; not a capitalised label followed by a sentence (`Password: must be …`), nor
+    // code (`password = make(x)`, `password: Option<String>`).
+    let own_line = starts_line(line, caps)
+        && rest
+            .chars()
+            .next()
+            .is_some_and(|c| !"(.[{<>+-*/=?:|&".contains(c))
+        && !(name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && name.chars().skip(1).all(|c| c.is_ascii_lowercase())
+            && rest.split_whitespace().count() > 3);
     let last = tight
+        || own_line
         || rest.is_empty()
         || rest.starts_with([',', ';', ')', '}', ']', '#'])
         || rest.starts_with("//");
@@ -575,7 +812,13 @@ fn keywords() -> impl Iterator<Item = (Option<u16>, &'static str)> {
     let of_rules = rules()
         .enumerate()
         .flat_map(|(i, r)| r.keywords.iter().map(move |k| (Some(i as u16), *k)));
-    of_rules.chain(B64_ANCHORS.iter().chain(MARKER_WORDS).map(|k| (None, *k)))
+    of_rules.chain(
+        B64_ANCHORS
+            .iter()
+            .chain(HEX_ANCHORS)
+            .chain(MARKER_WORDS)
+            .map(|k| (None, *k)),
+    )
 }
 
 /// Every keyword with the rules it wakes, in keyword order.
@@ -662,6 +905,18 @@ pub fn uncompilable_rules() -> Vec<&'static str> {
 static B64_RUN: LazyLock<Regex> =
     LazyLock::new(|| build(r"[A-Za-z0-9+/]{16,}={0,2}").expect("constant regex"));
 
+#[allow(clippy::expect_used)] // constant pattern
+static HEX_RUN: LazyLock<Regex> =
+    LazyLock::new(|| build(r"[0-9A-Fa-f]{16,}").expect("constant regex"));
+
+/// Decodes hex digits (an even count).
+fn decode_hex(s: &[u8]) -> Option<Vec<u8>> {
+    let digit = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    s.chunks_exact(2)
+        .map(|p| Some(digit(p[0])? << 4 | digit(p[1])?))
+        .collect()
+}
+
 #[allow(clippy::expect_used)] // constant patterns
 static KEY_BEGIN: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----").expect("constant regex")
@@ -721,6 +976,9 @@ fn decoded_is_secret(d: &[u8]) -> bool {
     let mut found = Vec::new();
     basic || matches!(redact_line(s, &mut found, 1), Cow::Owned(_))
 }
+
+/// The rule index of a span a hex run gives (`usize::MAX` is a base64 run's).
+const HEX_SPAN: usize = usize::MAX - 1;
 
 fn widen(s: &str, (mut a, mut b): (usize, usize)) -> (usize, usize) {
     while a > 0 && !s.is_char_boundary(a) {
@@ -783,6 +1041,7 @@ fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -
         for caps in c.re.captures_iter(bytes) {
             let m = if r.secret_group > 0 {
                 caps.get(r.secret_group)
+                    .or_else(|| caps.get(r.secret_group + 1))
             } else {
                 (1..caps.len())
                     .find_map(|g| caps.get(g))
@@ -806,7 +1065,10 @@ fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -
             {
                 continue;
             }
-            let (a, b) = widen(line, (m.start(), m.end()));
+            let end = r
+                .end
+                .map_or(m.end(), |f| f(line, &caps).clamp(m.end(), line.len()));
+            let (a, b) = widen(line, (m.start(), end));
             spans.push((a, b, ri));
         }
     }
@@ -817,6 +1079,17 @@ fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -
             }
             if decode_b64(m.as_bytes()).is_some_and(|d| decoded_is_secret(&d)) {
                 spans.push((m.start(), m.end(), usize::MAX));
+            }
+        }
+    }
+    if depth == 0 {
+        for m in HEX_RUN.find_iter(bytes) {
+            if overlaps(m.start(), m.end(), &taken) {
+                continue;
+            }
+            let h = m.as_bytes();
+            if decode_hex(&h[..h.len() & !1]).is_some_and(|d| decoded_is_secret(&d)) {
+                spans.push((m.start(), m.end(), HEX_SPAN));
             }
         }
     }
@@ -839,6 +1112,8 @@ fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -
     for (a, b, ri) in merged {
         let kind = if ri == usize::MAX {
             SecretKind::BASE64
+        } else if ri == HEX_SPAN {
+            SecretKind::HEX
         } else {
             SecretKind(rule(ri).id)
         };

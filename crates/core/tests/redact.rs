@@ -449,3 +449,146 @@ fn gate_cost_on_a_500_file_change() {
         "GATE init {init:.2} ms, names {names:.2} ms (clone {clone:.2}), whole state {all:.2} ms, prompt::build {build:.2} ms"
     );
 }
+
+/// Redacts `text` and asserts no 5-character run of `secret` is left in it.
+fn assert_gone(text: &str, secret: &str) -> String {
+    let r = redact::redact_text(text);
+    assert!(!r.found.is_empty(), "nothing found in {text:?}");
+    let chars: Vec<char> = secret.chars().collect();
+    for w in chars.windows(5.min(chars.len())) {
+        let frag: String = w.iter().collect();
+        assert!(
+            !r.text.contains(&frag),
+            "{frag:?} of {secret:?} left in {:?}",
+            r.text
+        );
+    }
+    assert_eq!(redact::redact_text(&r.text).text, r.text, "idempotent");
+    r.text
+}
+
+#[test]
+fn a_value_under_a_secret_name_is_redacted_whole() {
+    // The attack: the value was cut at its first blank, `;`, `,`, `(` or quote.
+    for (text, secret) in [
+        ("password = \"Pw1;Tail\"\n", "Pw1;Tail"),
+        ("password = \"Pw1 Tail\"\n", "Pw1 Tail"),
+        ("password = \"Pw1,Tail\"\n", "Pw1,Tail"),
+        ("password = \"Pw1(Tail)\"\n", "Pw1(Tail)"),
+        ("password = \"Pw1'Tail\"\n", "Pw1'Tail"),
+        ("password = 'Pw1\"Tail'\n", "Pw1\"Tail"),
+        ("password = \"ab;cdef\"\n", "ab;cdef"),
+        ("password = \" leading blank\"\n", "leading blank"),
+        ("\"db_password\": \"two words;more\",\n", "two words;more"),
+        ("DB_PASS='Pw1;Tail'\n", "Pw1;Tail"),
+        ("client_secret = `Pw1 Tail`\n", "Pw1 Tail"),
+        ("password = \"Pw1;Tail\n", "Pw1;Tail"),
+        ("apiKey: \"k;e y\" # comment\n", "k;e y"),
+        ("PASSWORD=Pw1;Tail\n", "Pw1;Tail"),
+        ("export DB_PASSWORD=Pw1,Tail\n", "Pw1,Tail"),
+        ("db_password: two words\n", "two words"),
+        (
+            "  db_password: correct horse battery staple\n",
+            "correct horse battery staple",
+        ),
+        ("- secret: Pw1;Tail\n", "Pw1;Tail"),
+        ("password = Pw1 Tail\n", "Pw1 Tail"),
+    ] {
+        let out = assert_gone(text, secret);
+        assert!(out.contains("[REDACTED:"), "{out}");
+    }
+    // The rest of the line stays when the value ends before it.
+    assert_eq!(
+        redact::redact_text("connect(password=\"Pw1;Tail\", host=h)\n").text,
+        "connect(password=\"[REDACTED:secret-assignment]\", host=h)\n"
+    );
+    assert_eq!(
+        redact::redact_text("PGUSER=me DB_PASS=Pw1;Tail psql -h db\n").text,
+        "PGUSER=me DB_PASS=[REDACTED:secret-assignment] psql -h db\n"
+    );
+}
+
+#[test]
+fn command_line_passwords_are_redacted() {
+    for (text, secret) in [
+        ("mysql -u root -pS3cretPw db\n", "S3cretPw"),
+        ("mysqldump -uroot -p'Pw1 Tail' db > d.sql\n", "Pw1 Tail"),
+        ("mariadb -h db -p\"Pw1;Tail\"\n", "Pw1;Tail"),
+        ("sshpass -p S3cretPw ssh host\n", "S3cretPw"),
+        ("sshpass -pS3cretPw scp a b\n", "S3cretPw"),
+        ("redis-cli -h r -a S3cretPw ping\n", "S3cretPw"),
+        ("docker login -u me -p S3cretPw registry\n", "S3cretPw"),
+        ("psql --password=S3cretPw\n", "S3cretPw"),
+        ("mysql --password S3cretPw\n", "S3cretPw"),
+        ("wget --http-password=S3cretPw https://x/y\n", "S3cretPw"),
+        ("app --db-password 'Pw1 Tail'\n", "Pw1 Tail"),
+        ("gh api --token S3cretTok\n", "S3cretTok"),
+        ("curl -u admin:S3cretPw https://x\n", "S3cretPw"),
+        ("curl --user 'admin:S3cretPw' https://x\n", "S3cretPw"),
+        ("curl -sS --proxy-user me:S3cretPw https://x\n", "S3cretPw"),
+        ("smbclient //h/s -U me%S3cretPw\n", "S3cretPw"),
+        ("PGPASSWORD=S3cretPw psql -h db\n", "S3cretPw"),
+        ("export SSHPASS='S3cretPw'\n", "S3cretPw"),
+        ("env REDISCLI_AUTH=S3cretPw redis-cli\n", "S3cretPw"),
+        ("  run: mysql -uci -pS3cretPw -e 'select 1'\n", "S3cretPw"),
+    ] {
+        let out = assert_gone(text, secret);
+        assert!(
+            out.contains("[REDACTED:cli-password]") || out.contains("[REDACTED:"),
+            "{out}"
+        );
+    }
+    // References and prompts stay.
+    for line in [
+        "mysql -u root -p db\n",
+        "mysql -P 3306 -h db\n",
+        "psql --password=$PGPASS\n",
+        "sshpass -p \"$SSHPASS\" ssh host\n",
+        "docker login -u me --password-stdin\n",
+        "curl -u \"$USER:$TOKEN\" https://x\n",
+        "PGPASSWORD=${PGPASSWORD} psql\n",
+        "cargo build --release -p jitcommit\n",
+    ] {
+        let r = redact::redact_text(line);
+        assert_eq!(r.text, line, "{:?}", r.found);
+    }
+}
+
+#[test]
+fn split_and_hex_encoded_tokens_are_redacted() {
+    let gh = "ghp_aB3dE6gH9jK2mN5pQ8rS1tU4vW7xY0zA1b2C";
+    let (a, b) = gh.split_at(14);
+    for text in [
+        format!("let t = \"{a}\" + \"{b}\";\n"),
+        format!("t = '{a}' '{b}'\n"),
+        format!("$t = '{a}' . '{b}';\n"),
+        format!("local t = \"{a}\" .. \"{b}\"\n"),
+        format!(
+            "const t = `{}` + `{}` + `{}`;\n",
+            &gh[..6],
+            &gh[6..20],
+            &gh[20..]
+        ),
+    ] {
+        assert_gone(&text, &gh[6..]);
+    }
+    let hex: String = gh.bytes().map(|b| format!("{b:02x}")).collect();
+    let out = assert_gone(&format!("TOKEN_HEX = \"{hex}\"\n"), &hex);
+    assert!(out.contains("[REDACTED:"), "{out}");
+    let upper = hex.to_ascii_uppercase();
+    assert_gone(&format!("blob: {upper}\n"), &upper);
+    let aws: String = "AKIAIOSFODNN7EXAMPLQ"
+        .bytes()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_gone(&format!("x = {aws}\n"), &aws);
+    // Hex that is not a credential stays: hashes, colours, ids.
+    for line in [
+        "commit 8a5c3f2b9d1e0f4a6b7c8d9e0f1a2b3c4d5e6f7a\n",
+        "sha256 = \"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\"\n",
+        "let t = \"gh\" + \"p_x\";\n",
+    ] {
+        let r = redact::redact_text(line);
+        assert_eq!(r.text, line, "{:?}", r.found);
+    }
+}

@@ -78,6 +78,10 @@ pub struct Settings {
     pub format: Format,
     /// An explicit convention file; on servers it is the policy.
     pub config: Option<PathBuf>,
+    /// `--convention-from REV`: take the convention from commit REV (CI judges a pull
+    /// request by its base's convention, as a server judges a push by the convention
+    /// from before it); with `--config`, that file as it is in REV.
+    pub convention_from: Option<String>,
     /// `--no-trace-paths`: skip the changed-path check whatever the convention says.
     pub no_trace_paths: bool,
     /// Colour choice for human output.
@@ -147,6 +151,8 @@ OPTIONS:
                           github: workflow-command annotations; gitlab: a Code Quality
                           report; rdjsonl: reviewdog diagnostics)
     --config FILE         use this convention file (on a server: the policy)
+    --convention-from REV take the convention from commit REV, as it stood there (with
+                          --config: that file in REV); CI passes the pull request's base
     --no-trace-paths      do not require bullet paths to be among the changed paths
     --color auto|always|never   colour human output (auto: on a terminal, unless
                           NO_COLOR, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it)
@@ -164,8 +170,8 @@ EXIT STATUS:
 EXAMPLES:
     # as .git/hooks/commit-msg
     exec jitcommit-check \"$1\"
-    # in CI, every commit of a pull request
-    jitcommit-check --range origin/main..HEAD --format json
+    # in CI, every commit of a pull request, judged by the base branch's convention
+    jitcommit-check --convention-from origin/main --range origin/main..HEAD --format json
     # as hooks/pre-receive in a bare repository
     exec jitcommit-check --pre-receive --config /etc/jitcommit/convention.toml
     # a GitLab server hook (custom_hooks/pre-receive.d/): rejections in the web UI
@@ -189,6 +195,7 @@ where
     let mut format = Format::Human;
     let mut color = ColorChoice::Auto;
     let mut config = None;
+    let mut convention_from = None;
     let mut no_trace_paths = false;
     let mut line_prefix = None;
     while let Some(arg) = p.next()? {
@@ -252,6 +259,9 @@ where
                 };
             }
             Long("config") => config = Some(PathBuf::from(p.value()?)),
+            Long("convention-from") => {
+                convention_from = Some(utf8(p.value()?, "--convention-from")?);
+            }
             Long("no-trace-paths") => no_trace_paths = true,
             Long("line-prefix") => {
                 let v = utf8(p.value()?, "--line-prefix")?;
@@ -280,10 +290,24 @@ where
         1 => modes.remove(0).1,
         _ => return Err(UsageError::Conflict(modes[0].0.clone(), modes[1].0.clone())),
     };
+    // A server's policy is the convention from before the push, per ref: one commit for
+    // every ref would be a second, weaker policy.
+    let server = match mode {
+        Mode::PreReceive => Some("--pre-receive"),
+        Mode::Update { .. } => Some("--update"),
+        _ => None,
+    };
+    if let (Some(server), Some(_)) = (server, &convention_from) {
+        return Err(UsageError::Conflict(
+            "--convention-from".into(),
+            server.into(),
+        ));
+    }
     Ok(Settings {
         mode,
         format,
         config,
+        convention_from,
         no_trace_paths,
         color,
         line_prefix,
@@ -295,6 +319,7 @@ fn info(mode: Mode) -> Settings {
         mode,
         format: Format::Human,
         config: None,
+        convention_from: None,
         no_trace_paths: false,
         color: ColorChoice::Auto,
         line_prefix: None,
@@ -391,6 +416,17 @@ mod tests {
         assert_eq!(ok(&["-h"]).mode, Mode::Help);
         assert_eq!(ok(&["--version"]).mode, Mode::Version);
         assert_eq!(ok(&["-V"]).mode, Mode::Version);
+    }
+
+    #[test]
+    fn convention_from_is_for_ci_not_for_servers() {
+        let s = ok(&["--range", "a..b", "--convention-from", "a"]);
+        assert_eq!(s.convention_from.as_deref(), Some("a"));
+        assert_eq!(ok(&["--stdin"]).convention_from, None);
+        let e = err(&["--pre-receive", "--convention-from", "a"]);
+        assert!(e.contains("--convention-from and --pre-receive"), "{e}");
+        let e = err(&["--update", "r", "o", "n", "--convention-from", "a"]);
+        assert!(e.contains("--update"), "{e}");
     }
 
     #[test]

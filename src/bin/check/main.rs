@@ -34,9 +34,21 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<Outcome, CheckError> {
-    let settings = args::parse(std::env::args_os().skip(1))?;
+    // A usage error under `--format github` is written inert too.
+    let argv: Vec<_> = std::env::args_os().skip(1).collect();
+    let github = argv
+        .windows(2)
+        .any(|w| w[0] == "--format" && w[1] == "github")
+        || argv.iter().any(|a| a == "--format=github");
+    if github {
+        output::set_github_inert();
+    }
+    let settings = args::parse(argv)?;
     if let Some(prefix) = &settings.line_prefix {
         output::set_line_prefix(prefix);
+    }
+    if settings.format == args::Format::Github {
+        output::set_github_inert();
     }
     match &settings.mode {
         Mode::File(path) => modes::commit_msg::run(&settings, Some(path)),

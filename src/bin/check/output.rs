@@ -24,6 +24,22 @@ pub fn set_line_prefix(prefix: &str) {
     let _ = LINE_PREFIX.set(prefix.to_string());
 }
 
+/// Set under `--format github`: every line [`stderr`] writes is made inert first.
+static GITHUB_INERT: OnceLock<()> = OnceLock::new();
+
+/// Makes every line [`stderr`] writes from now on inert for GitHub's runner
+/// ([`github_inert`]): under `--format github` the log is parsed for workflow commands,
+/// and text from the repository (a convention key, a path, a subject) must stay text.
+pub fn set_github_inert() {
+    let _ = GITHUB_INERT.set(());
+}
+
+/// A line of log text that GitHub's runner shows and never runs (see
+/// [`jitcommit_core::workflow::inert_line`]).
+pub fn github_inert(line: &str) -> String {
+    jitcommit_core::workflow::inert_line(line)
+}
+
 /// Standard output, each line prefixed with the run's `--line-prefix`.
 pub fn stdout() -> Prefixed<io::StdoutLock<'static>> {
     Prefixed::new(
@@ -32,19 +48,26 @@ pub fn stdout() -> Prefixed<io::StdoutLock<'static>> {
     )
 }
 
-/// Standard error, each line prefixed with the run's `--line-prefix`.
+/// Standard error, each line prefixed with the run's `--line-prefix` (and inert under
+/// `--format github`: the tool writes no workflow command there, so every line is
+/// data). Every message of the check binary to stderr goes through it.
 pub fn stderr() -> Prefixed<io::StderrLock<'static>> {
-    Prefixed::new(
+    let mut p = Prefixed::new(
         io::stderr().lock(),
         LINE_PREFIX.get().map_or("", String::as_str),
-    )
+    );
+    p.inert = GITHUB_INERT.get().is_some();
+    p
 }
 
-/// A writer that puts `prefix` at the start of every line.
+/// A writer that puts `prefix` at the start of every line, and with `inert` holds each
+/// line until it ends to write it through [`github_inert`].
 pub struct Prefixed<W: Write> {
     inner: W,
     prefix: &'static str,
     at_line_start: bool,
+    inert: bool,
+    line: Vec<u8>,
 }
 
 impl<W: Write> Prefixed<W> {
@@ -54,12 +77,51 @@ impl<W: Write> Prefixed<W> {
             inner,
             prefix,
             at_line_start: true,
+            inert: false,
+            line: Vec::new(),
         }
+    }
+
+    /// Writes the held line, made inert, with its prefix.
+    fn write_held(&mut self) -> io::Result<()> {
+        if self.line.is_empty() {
+            return Ok(());
+        }
+        let held = std::mem::take(&mut self.line);
+        let (text, nl) = match held.strip_suffix(b"\n") {
+            Some(t) => (t, true),
+            None => (&held[..], false),
+        };
+        let text = github_inert(&String::from_utf8_lossy(text));
+        if self.at_line_start {
+            self.inner.write_all(self.prefix.as_bytes())?;
+        }
+        self.inner.write_all(text.as_bytes())?;
+        if nl {
+            self.inner.write_all(b"\n")?;
+        }
+        self.at_line_start = nl;
+        Ok(())
+    }
+}
+
+impl<W: Write> Drop for Prefixed<W> {
+    fn drop(&mut self) {
+        let _ = self.write_held();
     }
 }
 
 impl<W: Write> Write for Prefixed<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.inert {
+            for part in buf.split_inclusive(|&b| b == b'\n') {
+                self.line.extend_from_slice(part);
+                if part.ends_with(b"\n") {
+                    self.write_held()?;
+                }
+            }
+            return Ok(buf.len());
+        }
         if self.prefix.is_empty() {
             return self.inner.write(buf);
         }
@@ -74,6 +136,7 @@ impl<W: Write> Write for Prefixed<W> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        self.write_held()?;
         self.inner.flush()
     }
 }
@@ -300,8 +363,15 @@ impl<'a> Printer<'a> {
     /// not a workflow command is plain log text). JSON, GitLab's report and rdjsonl stay
     /// machine-readable.
     pub fn note(&mut self, line: &str) {
-        if matches!(self.format, Format::Human | Format::Github) {
-            self.attempt(|p| writeln!(p.out, "{line}"));
+        match self.format {
+            Format::Human => self.attempt(|p| writeln!(p.out, "{line}")),
+            Format::Github => {
+                for l in line.split('\n') {
+                    let l = github_inert(l);
+                    self.attempt(|p| writeln!(p.out, "{l}"));
+                }
+            }
+            Format::Json | Format::Gitlab | Format::Rdjsonl => {}
         }
     }
 
@@ -375,16 +445,15 @@ fn text(r: &Report, f: &Item) -> String {
     }
 }
 
-/// A workflow command's message, escaped as GitHub's toolkit does (`%`, CR, LF).
+/// A workflow command's message, escaped as GitHub's toolkit does (`%`, CR, LF), and
+/// inert (no other control character, no `##[`).
 fn github_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    jitcommit_core::workflow::command_data(s)
 }
 
 /// A workflow command's property value: the message escapes, and `:` and `,`.
 fn github_property(s: &str) -> String {
-    github_data(s).replace(':', "%3A").replace(',', "%2C")
+    jitcommit_core::workflow::command_property(s)
 }
 
 /// One GitLab Code Quality issue (the fields GitLab requires, and `type`/`categories`
@@ -474,12 +543,28 @@ mod tests {
         w.write_all(b"one\ntw").unwrap();
         w.write_all(b"o\n\nthree").unwrap();
         assert_eq!(
-            String::from_utf8(w.inner).unwrap(),
+            String::from_utf8(w.inner.clone()).unwrap(),
             "GL-HOOK-ERR: one\nGL-HOOK-ERR: two\nGL-HOOK-ERR: \nGL-HOOK-ERR: three"
         );
         let mut plain = Prefixed::new(Vec::new(), "");
         plain.write_all(b"a\nb\n").unwrap();
         assert_eq!(plain.inner, b"a\nb\n");
+    }
+
+    #[test]
+    fn inert_lines_are_whole_lines_across_writes() {
+        // A command split over writes (as `writeln!` with arguments writes) is still
+        // seen whole: `:` then `:error::`, `#` then `#[`.
+        let mut w = Prefixed::new(Vec::new(), "P: ");
+        w.inert = true;
+        w.write_all(b":").unwrap();
+        w.write_all(b":error::x\nsee #").unwrap();
+        w.write_all(b"#[error]\x1b[31m\nrest").unwrap();
+        w.flush().unwrap();
+        assert_eq!(
+            String::from_utf8(w.inner.clone()).unwrap(),
+            "P: : :error::x\nP: see # #[error][31m\nP: rest"
+        );
     }
 
     fn item(rule: &str, line: usize, hint: &str) -> Item {

@@ -32,7 +32,7 @@ use crate::repo::ObjectId;
 use crate::rules::{self, Policy};
 
 pub use bump::{BumpLevel, BumpRules, next_version};
-pub use render::{Links, render_json, render_markdown};
+pub use render::{Links, code_span, escape_text, render_json, render_markdown};
 pub use version::{TagPattern, TagPatternError, Version, date_of};
 
 /// How many hex digits of a commit id the changelog shows: fixed, so the text does not

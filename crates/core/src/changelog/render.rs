@@ -1,5 +1,11 @@
 //! Keep a Changelog 1.1.0 markdown and JSON from a [`Changelog`], byte-for-byte
 //! deterministic.
+//!
+//! Commit text is not Markdown the project wrote: a subject, scope, note, path or
+//! what-and-why goes through [`escape_text`] (or [`code_span`] for paths), so that a
+//! renderer (GitHub's cmark-gfm, a forge's release notes) shows it as the text it is
+//! and runs nothing: no raw HTML, no link to a `javascript:` or `data:` URL, no image,
+//! no `@mention` that pings someone. Code spans in commit text stay code spans.
 
 use std::fmt::Write as _;
 
@@ -76,7 +82,7 @@ fn release(out: &mut String, r: &Release, links: &Links) {
             let _ = writeln!(
                 out,
                 "- {} ({}; {why})",
-                o.subject,
+                escape_text(&o.subject),
                 id_link(&o.commit, &o.short, links)
             );
         }
@@ -114,6 +120,187 @@ fn release(out: &mut String, r: &Release, links: &Links) {
     }
 }
 
+/// Commit text as Markdown that renders as that text (docs/trust.md, "What the
+/// changelog renders"): inline code spans are kept as they are (a backtick that opens
+/// none is escaped); outside them a `<`
+/// becomes `&lt;` (raw HTML, `<details>`, autolinks), `![` becomes `!\[` (no image),
+/// a link's `](` becomes `]\(` unless its destination is an `http:`/`https:`/`mailto:`
+/// URL or a relative path (no `javascript:`, `data:`, entity or escape tricks), `]:`
+/// becomes `\]:` (no link definition), and an `@name` mention becomes the code span
+/// `` `@name` `` (GitHub pings no one from code). Line breaks become spaces and other control characters are dropped, so the
+/// text stays on its list item's line.
+pub fn escape_text(text: &str) -> String {
+    let text: String = text
+        .chars()
+        .filter_map(|c| match c {
+            '\n' | '\r' => Some(' '),
+            '\t' => Some(c),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect();
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'`' {
+            let n = run_len(b, i, b'`');
+            // A code span: the next run of exactly n backticks closes it.
+            let mut j = i + n;
+            let mut close = None;
+            while j < b.len() {
+                if b[j] == b'`' {
+                    let m = run_len(b, j, b'`');
+                    if m == n {
+                        close = Some(j + m);
+                        break;
+                    }
+                    j += m;
+                } else {
+                    j += 1;
+                }
+            }
+            match close {
+                Some(end) => {
+                    out.push_str(&text[i..end]);
+                    i = end;
+                }
+                // An unclosed run is literal backticks: escaped, so that no backtick
+                // written later (a mention's code span) closes it.
+                None => {
+                    out.push_str(&"\\`".repeat(n));
+                    i += n;
+                }
+            }
+            continue;
+        }
+        match c {
+            // An escape pair stays one (an escaped backtick opens no code span); before
+            // an `@` the backslash is itself escaped, so it cannot undo the mention's
+            // code span.
+            b'\\' => match b.get(i + 1) {
+                Some(b'@') => out.push_str("\\\\"),
+                Some(p) if p.is_ascii_punctuation() => {
+                    out.push_str(&text[i..i + 2]);
+                    i += 2;
+                    continue;
+                }
+                _ => out.push('\\'),
+            },
+            b'<' => out.push_str("&lt;"),
+            b'!' if b.get(i + 1) == Some(&b'[') => {
+                out.push_str("!\\[");
+                i += 2;
+                continue;
+            }
+            // `[label]: url` would define a link for the whole document.
+            b']' if b.get(i + 1) == Some(&b':') => {
+                out.push_str("\\]:");
+                i += 2;
+                continue;
+            }
+            b']' if b.get(i + 1) == Some(&b'(') && !safe_destination(&text[i + 2..]) => {
+                out.push_str("]\\(");
+                i += 2;
+                continue;
+            }
+            b'@' if mention_at(b, i) => {
+                let end = mention_end(b, i + 1);
+                // A backtick next to the span's own would make one longer run.
+                if out.ends_with('`') {
+                    out.push(' ');
+                }
+                out.push('`');
+                out.push_str(&text[i..end]);
+                out.push('`');
+                if b.get(end) == Some(&b'`') {
+                    out.push(' ');
+                }
+                i = end;
+                continue;
+            }
+            _ => {
+                // Whole characters: copy up to the next byte that may need escaping.
+                let next = b[i + 1..]
+                    .iter()
+                    .position(|x| matches!(x, b'`' | b'<' | b'!' | b']' | b'@' | b'\\'))
+                    .map_or(b.len(), |p| i + 1 + p);
+                out.push_str(&text[i..next]);
+                i = next;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+fn run_len(b: &[u8], at: usize, of: u8) -> usize {
+    b[at..].iter().take_while(|&&x| x == of).count()
+}
+
+/// A link destination a renderer may follow: http(s), mailto, or a relative path.
+fn safe_destination(rest: &str) -> bool {
+    let d = rest.trim_start_matches([' ', '<']);
+    let lower = d.get(..8).unwrap_or(d).to_ascii_lowercase();
+    let scheme = ["http://", "https://", "mailto:"]
+        .iter()
+        .any(|p| lower.starts_with(p));
+    let relative = (d.starts_with('/') && !d.starts_with("//"))
+        || d.starts_with("./")
+        || d.starts_with("../")
+        || d.starts_with('#');
+    let plain = d
+        .split([')', ' '])
+        .next()
+        .is_some_and(|u| !u.contains(['&', '\\', '<', '>']));
+    (scheme || relative) && plain
+}
+
+/// An `@` GitHub may read as a mention: not inside a word or an address, followed by
+/// a name character.
+fn mention_at(b: &[u8], i: usize) -> bool {
+    // Not after a letter or digit (an address); after `_` or `*` it may open
+    // emphasis, which a renderer takes away.
+    let before_ok = i == 0 || !b[i - 1].is_ascii_alphanumeric();
+    before_ok && b.get(i + 1).is_some_and(|c| c.is_ascii_alphanumeric())
+}
+
+/// The end of the name (and `/team`) after a mention's `@`.
+fn mention_end(b: &[u8], mut i: usize) -> usize {
+    // `@a@b` is one span: a second `@` right after the first span would start a text
+    // of its own.
+    let name = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'@');
+    while i < b.len() && name(&b[i]) {
+        i += 1;
+    }
+    if b.get(i) == Some(&b'/') && b.get(i + 1).is_some_and(|c| c.is_ascii_alphanumeric()) {
+        i += 1;
+        while i < b.len() && (name(&b[i]) || b[i] == b'.') {
+            i += 1;
+        }
+    }
+    i
+}
+
+/// `text` as one inline code span, whatever backticks it holds (its fence is longer
+/// than any run inside), on one line.
+pub fn code_span(text: &str) -> String {
+    let text: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
 fn id_link(full: &str, short: &str, links: &Links) -> String {
     match &links.commit {
         Some(p) => format!(
@@ -127,24 +314,29 @@ fn id_link(full: &str, short: &str, links: &Links) -> String {
 fn entry(out: &mut String, e: &Entry, links: &Links) {
     out.push_str("- ");
     if let Some(scope) = &e.scope {
-        let _ = write!(out, "**{scope}:** ");
+        let _ = write!(out, "**{}:** ", escape_text(scope));
     }
     let _ = writeln!(
         out,
         "{} ({})",
-        e.summary,
+        escape_text(&e.summary),
         id_link(&e.commit, &e.short, links)
     );
     if let Some(note) = &e.breaking_note {
-        let _ = writeln!(out, "  - **BREAKING CHANGE:** {note}");
+        let _ = writeln!(out, "  - **BREAKING CHANGE:** {}", escape_text(note));
     }
     for c in &e.changes {
+        let (verb, path, what) = (
+            escape_text(&c.verb),
+            code_span(&c.path),
+            escape_text(&c.what_why),
+        );
         match &c.to {
             Some(to) => {
-                let _ = writeln!(out, "  - {} `{}` → `{to}` — {}", c.verb, c.path, c.what_why);
+                let _ = writeln!(out, "  - {verb} {path} → {} — {what}", code_span(to));
             }
             None => {
-                let _ = writeln!(out, "  - {} `{}` — {}", c.verb, c.path, c.what_why);
+                let _ = writeln!(out, "  - {verb} {path} — {what}");
             }
         }
     }

@@ -379,3 +379,179 @@ fn the_convention_holds_the_changelog_settings() {
         assert!(e.contains(needle), "{text:?}: {e}");
     }
 }
+
+/// What a CommonMark renderer makes of `md` that commit text must never make: raw
+/// HTML, an image, a link to anything but http(s), mailto or a relative path, and an
+/// `@name` in plain text (GitHub pings whoever it names; code is left alone).
+fn rendered_problems(md: &str) -> Vec<String> {
+    use pulldown_cmark::{Event, Parser, Tag};
+    let mut problems = Vec::new();
+    let mut text = String::new();
+    let check_text = |text: &mut String, problems: &mut Vec<String>| {
+        let b = text.as_bytes();
+        for (i, _) in text.match_indices('@') {
+            let before = i.checked_sub(1).map(|j| b[j]);
+            let word = before
+                .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'/' | b'.'));
+            if !word && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric) {
+                problems.push(format!("mention in {text:?}"));
+            }
+        }
+        text.clear();
+    };
+    let mut in_code_block = false;
+    for ev in Parser::new(md) {
+        match ev {
+            // A code block (a summary that starts with spaces) is shown verbatim.
+            Event::Start(Tag::CodeBlock(_)) => in_code_block = true,
+            Event::End(pulldown_cmark::TagEnd::CodeBlock) => in_code_block = false,
+            Event::Text(_) if in_code_block => {}
+            Event::Text(t) => {
+                text.push_str(&t);
+                continue;
+            }
+            Event::Html(h) | Event::InlineHtml(h) => problems.push(format!("html {h:?}")),
+            Event::Start(Tag::Image { dest_url, .. }) => {
+                problems.push(format!("image {dest_url:?}"))
+            }
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                let d = dest_url.to_ascii_lowercase();
+                let scheme = d
+                    .split_once(':')
+                    .is_some_and(|(s, _)| !s.contains(['/', '?', '#']));
+                let ok = !scheme
+                    || d.starts_with("http://")
+                    || d.starts_with("https://")
+                    || d.starts_with("mailto:");
+                if !ok {
+                    problems.push(format!("link {dest_url:?}"));
+                }
+            }
+            _ => {}
+        }
+        check_text(&mut text, &mut problems);
+    }
+    check_text(&mut text, &mut problems);
+    problems
+}
+
+/// Attacker text in every field commit text reaches: the summary, scope, breaking
+/// note, a bullet's verb-free what-and-why, its path, and a non-conforming subject.
+const HOSTILE: &[&str] = &[
+    "<img src=x onerror=alert(1)>",
+    "<details><summary>x</summary>",
+    "<script>alert(1)</script>",
+    "[x](javascript:alert(1))",
+    "[x]( javascript:alert(1))",
+    "[x](<javascript:alert(1)>)",
+    "[x](JaVaScRiPt:alert(1))",
+    "[x](data:text/html;base64,PHNjcmlwdD4=)",
+    "[x](vbscript:msgbox)",
+    "[x](&#106;avascript:alert(1))",
+    "[x](java\\script:alert(1))",
+    "[x](javascript&#58;alert(1))",
+    "![t](https://evil.example/pixel.png)",
+    "![t](javascript:alert(1))",
+    "<javascript:alert(1)>",
+    "<https://evil.example>",
+    "[x]: javascript:alert(1)",
+    "ping @octocat and @org/team",
+    "(@admin) cc:@someone",
+    "\\@escaped",
+    "\\`<img src=x onerror=alert(1)>\\`",
+    "`code` <b>bold</b> `more`",
+    "``x`` <i>i</i>",
+    "a`<img src=x>",
+    "line\n<img src=x>\r\n[d]: javascript:x",
+];
+
+#[test]
+fn commit_text_renders_as_text_in_the_changelog() {
+    let conv = Convention::default();
+    let mut messages = Vec::new();
+    for h in HOSTILE {
+        let one_line = h.replace(['\n', '\r'], " ");
+        messages.push(format!(
+            "feat(core): add {one_line}\n\n- Add: src/a.rs — {h}\n\nBREAKING CHANGE: {h}\n"
+        ));
+        messages.push(format!("{one_line}\n"));
+        messages.push(format!(
+            "fix: mend it\n\n- Fix: src/a`{one_line}`.rs — {one_line}\n"
+        ));
+    }
+    let refs: Vec<&str> = messages.iter().map(String::as_str).collect();
+    let h = linear(&refs);
+    let mut o = opts(&conv);
+    o.others = Others::List;
+    let log = build(&h, &[], &o);
+    let md = render_markdown(&log, &Links::default());
+    let problems = rendered_problems(&md);
+    assert!(problems.is_empty(), "{problems:#?}\n{md}");
+    // The text is still there to read.
+    assert!(md.contains("&lt;img src=x onerror=alert(1)>"), "{md}");
+    assert!(md.contains("`@octocat`"), "{md}");
+}
+
+#[test]
+fn the_renderer_check_sees_each_attack_in_raw_text() {
+    // The check is not blind: the same text unescaped is caught.
+    for h in HOSTILE
+        .iter()
+        .filter(|h| !h.starts_with('`') && !h.starts_with("``"))
+    {
+        let raw = format!("- {h} (`abc`)\n");
+        let escaped = format!("- {} (`abc`)\n", escape_text(h));
+        assert!(rendered_problems(&escaped).is_empty(), "{escaped}");
+        if !h.contains("\\@")
+            && !h.contains("\\`")
+            && !h.starts_with("a`")
+            && !h.contains("<https")
+            && !h.starts_with("[x]:")
+        {
+            assert!(!rendered_problems(&raw).is_empty(), "not caught raw: {raw}");
+        }
+    }
+}
+
+#[test]
+fn safe_text_and_code_spans_are_kept() {
+    for t in [
+        "add the `<T>` parameter",
+        "see [the docs](https://example.org/a_(b))",
+        "see [the guide](docs/guide.md#part)",
+        "mail user@example.com about a@b",
+        "50% of `a` and ``x`y``",
+        "plain words, [brackets] and ! marks",
+    ] {
+        let e = escape_text(t);
+        assert!(rendered_problems(&e).is_empty(), "{e}");
+        if !t.contains('<') && !t.contains("](docs") {
+            assert_eq!(e, t);
+        }
+    }
+    assert_eq!(
+        escape_text("add the `<T>` parameter"),
+        "add the `<T>` parameter"
+    );
+    assert_eq!(code_span("a`b"), "``a`b``");
+    assert_eq!(code_span("`a"), "`` `a ``");
+    assert_eq!(code_span("src/a.rs"), "`src/a.rs`");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 3000, ..Default::default() })]
+    /// Any text made of the characters that matter renders without HTML, images, unsafe
+    /// links or mentions, inside a list item as the changelog writes it.
+    #[test]
+    fn any_escaped_text_renders_inert(
+        parts in proptest::collection::vec(proptest::sample::select(vec![
+            "<", ">", "`", "``", "\\", "@", "a", " ", "[", "]", "(", ")", "!", ":", "&",
+            "#", "javascript:", "data:", "img src=x", "/", "\n", "*", "_", "\"", "'",
+        ]), 0..40)
+    ) {
+        let t: String = parts.concat();
+        let md = format!("- {} (`abc`)\n  - Add {} — {}\n", escape_text(&t), code_span(&t), escape_text(&t));
+        let problems = rendered_problems(&md);
+        proptest::prop_assert!(problems.is_empty(), "{:?}\n{}", problems, md);
+    }
+}

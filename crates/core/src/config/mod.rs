@@ -370,9 +370,14 @@ pub fn load_file(path: &Path) -> Result<Loaded, ConfigError> {
         path: path.to_owned(),
         source,
     })?;
+    load_bytes(path, &bytes)
+}
+
+/// [`load_file`] of bytes read elsewhere (the file `path` names, in a commit's tree).
+pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Loaded, ConfigError> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let kind = read::Kind::of(name);
-    match read::load(path, &bytes, kind)? {
+    match read::load(path, bytes, kind)? {
         Some(loaded) => Ok(loaded),
         None => Err(ConfigError::MissingTable {
             path: path.to_owned(),

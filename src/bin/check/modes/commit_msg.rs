@@ -117,7 +117,7 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
             // limitation: it checks the rest and says what it could not.
             if let Err(e) = r.refs_readable() {
                 let _ = writeln!(
-                    std::io::stderr(),
+                    crate::output::stderr(),
                     "jitcommit-check: bullet paths not traced: {e}; the rest of the message was checked"
                 );
                 return Ok(None);
@@ -325,7 +325,7 @@ impl Saver<'_> {
     /// Saves the text (keeping the earlier ones) and prints where it went and the
     /// command that reuses it. A failure to save is said, never fatal: the verdict stands.
     fn save_and_tell(&self, why: &str) {
-        let mut err = std::io::stderr().lock();
+        let mut err = crate::output::stderr();
         if self.text.iter().all(u8::is_ascii_whitespace) {
             return;
         }

@@ -22,13 +22,24 @@ pub fn dump_config(settings: &Settings) -> Result<Outcome, CheckError> {
     let mut out = std::io::stdout().lock();
     match settings.format {
         // The CI formats annotate findings; a dumped convention is for people.
-        Format::Human | Format::Github | Format::Gitlab | Format::Rdjsonl => {
+        Format::Human | Format::Gitlab | Format::Rdjsonl => {
             writeln!(
                 out,
                 "# effective commit convention, from: {}",
                 loaded.origin
             )?;
             out.write_all(loaded.convention.to_toml().as_bytes())?;
+        }
+        // In a GitHub log the repository's values (scopes, a path) stay data.
+        Format::Github => {
+            let text = format!(
+                "# effective commit convention, from: {}\n{}",
+                loaded.origin,
+                loaded.convention.to_toml()
+            );
+            for line in text.lines() {
+                writeln!(out, "{}", crate::output::github_inert(line))?;
+            }
         }
         Format::Json => {
             let v = serde_json::json!({

@@ -42,6 +42,16 @@ pub fn current_dir() -> Result<std::path::PathBuf, CheckError> {
 /// The convention for a run in a work tree: `--config`, else discovery from the work
 /// tree root, else (bare repository) from the default branch, else built-in.
 pub fn local_convention(settings: &Settings, repo: Option<&Repo>) -> Result<Loaded, CheckError> {
+    if let Some(rev) = &settings.convention_from {
+        return match repo {
+            Some(r) => convention_from(r, rev, settings.config.as_deref()),
+            None => convention_from(
+                &Repo::discover(&current_dir()?)?,
+                rev,
+                settings.config.as_deref(),
+            ),
+        };
+    }
     if let Some(path) = &settings.config {
         return Ok(config::load_file(path)?);
     }
@@ -62,6 +72,41 @@ pub fn local_convention(settings: &Settings, repo: Option<&Repo>) -> Result<Load
     }
 }
 
+/// `--convention-from REV`: the convention as it stood in commit `rev` — discovered
+/// there as a server reads the convention from before a push ([`convention_at`]), or,
+/// with `--config FILE`, that file as it is in `rev` (a relative path is taken from
+/// the repository root). A file `rev` does not have yet is not a convention it had:
+/// then `rev`'s discovered one holds, never the file the range itself brings. A
+/// `--config` path outside the repository (absolute, or through `..`) is the user's
+/// own file and read as it is.
+pub fn convention_from(
+    repo: &Repo,
+    rev: &str,
+    config_file: Option<&std::path::Path>,
+) -> Result<Loaded, CheckError> {
+    let commit = repo.resolve_commit(rev)?;
+    if let Some(path) = config_file {
+        let outside = path.is_absolute()
+            || path
+                .components()
+                .any(|c| matches!(c, std::path::Component::ParentDir));
+        if outside {
+            return Ok(config::load_file(path)?);
+        }
+        let rel: Vec<String> = path
+            .components()
+            .filter_map(|c| match c {
+                std::path::Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect();
+        if let Some(bytes) = repo.read_file_at(commit, &rel.join("/"))? {
+            return Ok(config::load_bytes(path, &bytes)?);
+        }
+    }
+    convention_at(repo, commit)
+}
+
 /// The fact store (docs/facts.md) as `read` gives its file (the index, a pushed tree),
 /// with the convention's `facts` table, checked against the tree's `paths`: each
 /// problem on stderr as `file:line: …` after `whence`; true when there was one.
@@ -77,7 +122,7 @@ pub fn store_broken(
     }
     let paths = paths()?;
     let (_, problems) = facts::check_all(facts::FILE, bytes.as_deref(), conv, Some(&paths));
-    let mut err = std::io::stderr().lock();
+    let mut err = crate::output::stderr();
     for p in &problems {
         let _ = writeln!(
             err,

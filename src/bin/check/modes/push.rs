@@ -308,7 +308,11 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
         outcome = Outcome::Findings;
     }
     if stores_broken {
-        eprintln!("jitcommit-check: push rejected; fix the fact store and push again");
+        use std::io::Write as _;
+        let _ = writeln!(
+            crate::output::stderr(),
+            "jitcommit-check: push rejected; fix the fact store and push again"
+        );
         outcome = Outcome::Findings;
     }
     if outcome == Outcome::Clean {
