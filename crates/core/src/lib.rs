@@ -11,19 +11,13 @@
 //! counting comes in through [`budget::TokenCounter`]).
 #![deny(missing_docs)]
 
-pub mod budget;
 pub mod changelog;
 pub mod config;
 pub mod facts;
-pub mod fragments;
 pub mod gitenv;
 pub mod invocation;
 pub mod message;
-pub mod offline;
 pub mod paths;
-pub mod prompt;
-pub mod redact;
 pub mod repo;
 pub mod rules;
-pub mod structure;
 pub mod term;

@@ -9,12 +9,14 @@ use jitcommit_core::config::{self, Convention};
 use jitcommit_core::gitenv::CleanupMode;
 use jitcommit_core::invocation;
 use jitcommit_core::message;
-use jitcommit_core::prompt;
+use jitcommit_drafter::prompt;
 use jitcommit_core::repo::{Repo, StagedState, TypeHistory};
-use jitcommit_core::rules::{self, ChangedPaths, quality};
-use jitcommit_core::structure::Structure;
-use jitcommit_core::{budget, facts, offline};
-use jitcommit_model::{Client, PromptInput, Settings, Window};
+use jitcommit_core::rules::{self, ChangedPaths};
+use jitcommit_drafter::quality;
+use jitcommit_drafter::structure::Structure;
+use jitcommit_core::facts;
+use jitcommit_drafter::{budget, offline, select};
+use jitcommit_drafter::{Client, PromptInput, Settings, Window};
 
 use crate::args::Args;
 use crate::msgfile;
@@ -33,7 +35,7 @@ pub enum RunError {
     Config(#[from] config::ConfigError),
     /// The personal model settings are invalid.
     #[error("{}", shown(.0))]
-    Settings(#[from] jitcommit_model::SettingsError),
+    Settings(#[from] jitcommit_drafter::SettingsError),
     /// Reading or writing a file.
     #[error("{}: {source}", shown(&path.display()))]
     Io {
@@ -322,7 +324,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
     )
     .map_err(RunError::DoesNotFit)?;
     let window = client.as_ref().map(|c| c.budget().1.to_owned());
-    let selected = facts::select_staged(&store, &state);
+    let selected = select::select_staged(&store, &state);
     let out = if args.json {
         let v = serde_json::json!({
             "system": p.system,
@@ -351,7 +353,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
 
 /// `--print-context`'s facts section: each selected fact's source and why (the path
 /// or word that matched); nothing without a store.
-fn facts_text(store: &facts::Store, selected: &[facts::Selected]) -> String {
+fn facts_text(store: &facts::Store, selected: &[select::Selected]) -> String {
     if store.facts.is_empty() {
         return String::new();
     }
@@ -416,7 +418,7 @@ fn comment_prefix(repo: &Repo, file_text: &str) -> String {
 
 fn settings(repo: &Repo, args: &Args) -> Result<Settings, RunError> {
     let git =
-        jitcommit_model::settings::git_lookup(|k| repo.config_string(k), |k| repo.config_bool(k));
+        jitcommit_drafter::settings::git_lookup(|k| repo.config_string(k), |k| repo.config_bool(k));
     Ok(Settings::from_process_env(&args.flags, &git)?)
 }
 
@@ -487,7 +489,7 @@ fn draft(
     let names = staged_names(&state);
     let history = type_history(repo, &names);
     let offline_draft = |why: String| -> Result<Drafted, RunError> {
-        let scope = facts::scope_of_all(&store, &names);
+        let scope = select::scope_of_all(&store, &names);
         let m = offline::draft_in(&state, &conv, &history, scope)
             .map_err(|_| RunError::NothingStaged)?;
         Ok(Drafted::Offline {
@@ -524,7 +526,7 @@ fn draft(
         .report
         .fragments
         .iter()
-        .filter(|f| f.state != jitcommit_core::fragments::LevelState::Full)
+        .filter(|f| f.state != jitcommit_drafter::fragments::LevelState::Full)
         .map(|f| format!("{}: {}", f.id, f.note))
         .collect();
     let mut latency = Duration::ZERO;
@@ -547,7 +549,7 @@ fn draft(
         };
         latency += reply.latency;
         let mut gate_failed = false;
-        let problems: Vec<String> = match jitcommit_model::parse_answer(&reply.content) {
+        let problems: Vec<String> = match jitcommit_drafter::parse_answer(&reply.content) {
             Err(e) => vec![format!("the answer is not the JSON object asked for: {e}")],
             Ok(json) => match p.structure.assemble(&conv, &json) {
                 Err(missing) => missing,
@@ -646,7 +648,7 @@ fn with_prompt_input<T>(
     intent: Option<&str>,
     f: impl FnOnce(&PromptInput<'_>) -> T,
 ) -> T {
-    let counter = jitcommit_model::tokens::BpeCounter::new(conv.context.encoding);
+    let counter = jitcommit_drafter::tokens::BpeCounter::new(conv.context.encoding);
     let structure = structure_for(repo, state, conv, history, store);
     f(&PromptInput {
         state,
@@ -673,7 +675,7 @@ fn structure_for(
         state,
         conv,
         history,
-        facts::scopes_for(store, &paths),
+        select::scopes_for(store, &paths),
         &|p| read_manifest(repo, p),
     )
 }
@@ -725,7 +727,7 @@ fn repair_prompt(user: &str, problems: &[String]) -> String {
     for p in problems {
         // The findings quote the model's answer: data, on one line, no block tags.
         s.push_str("- ");
-        s.push_str(&jitcommit_core::fragments::neutralise(&message::one_line(
+        s.push_str(&jitcommit_drafter::fragments::neutralise(&message::one_line(
             p,
         )));
         s.push('\n');
