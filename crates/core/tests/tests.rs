@@ -9,6 +9,7 @@ mod cleanup;
 mod config;
 mod conformance;
 mod history;
+mod layers;
 mod message;
 mod probe;
 mod renames;

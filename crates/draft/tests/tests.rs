@@ -7,6 +7,7 @@ mod budget;
 mod cl100k;
 mod client;
 mod coverage;
+mod layers;
 mod offline_linguist;
 mod offline_replay;
 mod prompt;

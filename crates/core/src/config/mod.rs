@@ -2,6 +2,11 @@
 
 use std::collections::BTreeMap;
 
+/// What the offline draft writes where only the author knows the reason; the
+/// validator rejects it (and every other `<…?>`), so a draft cannot be committed
+/// unread.
+pub const WHY_PLACEHOLDER: &str = "<why?>";
+
 /// Whether a message needs a body of bullets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -218,7 +223,7 @@ impl Default for Convention {
                 Exemption::Amend,
             ],
             placeholders: strings(&[
-                crate::rules::WHY_PLACEHOLDER,
+                WHY_PLACEHOLDER,
                 "<what and why>",
                 "<what breaks>",
             ]),
