@@ -18,7 +18,10 @@ const KNOWN: &[&str] = &[
 fn modules_reference_each_other_one_way() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let graph = jitcommit_testkit::layers::graph(&src);
-    assert!(graph.len() > 3, "control: the graph has the crate's modules: {graph:?}");
+    assert!(
+        graph.len() > 3,
+        "control: the graph has the crate's modules: {graph:?}"
+    );
     let found = jitcommit_testkit::layers::cycles(&graph);
     assert_eq!(found, KNOWN, "module cycles (graph: {graph:#?})");
 }

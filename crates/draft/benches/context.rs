@@ -4,10 +4,10 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use jitcommit_drafter::budget::TokenCounter;
 use jitcommit_core::config::{ContextSettings, Convention, Encoding};
-use jitcommit_drafter::prompt;
 use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
+use jitcommit_drafter::budget::TokenCounter;
+use jitcommit_drafter::prompt;
 use jitcommit_drafter::tokens::BpeCounter;
 use jitcommit_testkit::XorShift;
 

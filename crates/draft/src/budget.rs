@@ -12,11 +12,10 @@
 //! so a large change fills its budget with stat lines and first hunks instead of
 //! stopping at the first step that is too big. See [`choose`] and [`compose`].
 
-use jitcommit_core::config::ContextSettings;
 use crate::fragments::{DIFF_PRIORITY, LevelState, Piece};
+use jitcommit_core::config::ContextSettings;
 
-/// Counts tokens of a text. Implemented outside core (exact BPE in jitcommit-model) so
-/// the validator never links a tokenizer.
+/// Counts tokens of a text: exact BPE in [`crate::tokens`], a stand-in in tests.
 pub trait TokenCounter {
     /// The number of tokens `text` encodes to.
     fn count(&self, text: &str) -> usize;

@@ -12,7 +12,7 @@
 //! tokenizers' regexes use; a few KB read in place), so text in any script, emoji and
 //! combining marks included, is counted exactly without bpe-openai. Only pretokens
 //! longer than [`MAX_PIECE`] bytes go to the fallback (tiktoken's merge is quadratic
-//! in a piece; bpe-openai's is linear). `crates/model/tests/cl100k.rs` compares the
+//! in a piece; bpe-openai's is linear). `crates/draft/tests/cl100k.rs` compares the
 //! ids with tiktoken-rs, on every character of the planes in use.
 
 use std::cell::RefCell;

@@ -214,7 +214,10 @@ pub fn convention(repo: &Repo, settings: Option<&Settings>) -> Result<Convention
 pub fn fact_store(repo: &Repo, conv: &Convention, events: &dyn Events) -> facts::Store {
     let root = repo.work_dir().unwrap_or_else(|| repo.git_dir());
     facts::load(root, &conv.facts).unwrap_or_else(|e| {
-        events.say(&format!("jitcommit: the fact store is not used: {}", shown(&e)));
+        events.say(&format!(
+            "jitcommit: the fact store is not used: {}",
+            shown(&e)
+        ));
         facts::Store::default()
     })
 }
@@ -491,9 +494,7 @@ fn repair_prompt(user: &str, problems: &[String]) -> String {
     for p in problems {
         // The findings quote the model's answer: data, on one line, no block tags.
         s.push_str("- ");
-        s.push_str(&crate::fragments::neutralise(&message::one_line(
-            p,
-        )));
+        s.push_str(&crate::fragments::neutralise(&message::one_line(p)));
         s.push('\n');
     }
     s.push_str(REPAIR_TAIL);

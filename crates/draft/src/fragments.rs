@@ -13,16 +13,16 @@
 //! only when it has pieces). Every piece ends with a newline and starts with a
 //! non-blank character other than `/` (o200k glues `\n/` to the piece before), so
 //! with the cl100k/o200k pretokenizers the token count of a level is the sum of its
-//! pieces' counts (tested in jitcommit-model) and each piece is counted once.
+//! pieces' counts (tested in jitcommit-drafter) and each piece is counted once.
 
 use std::collections::BTreeMap;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use jitcommit_core::config::Convention;
 use crate::redact;
-use jitcommit_core::repo::{ChangeKind, FileDiff, StagedState};
 use crate::structure::Structure;
+use jitcommit_core::config::Convention;
+use jitcommit_core::repo::{ChangeKind, FileDiff, StagedState};
 
 /// How much of a fragment a level shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
@@ -850,7 +850,8 @@ fn convention_text(conv: &Convention) -> String {
         "Body: {} — one bullet per change: - <Verb>: <path> — <what and why>\n",
         match conv.body {
             jitcommit_core::config::BodyPolicy::Required => "required",
-            jitcommit_core::config::BodyPolicy::Optional | jitcommit_core::config::BodyPolicy::Free => "optional",
+            jitcommit_core::config::BodyPolicy::Optional
+            | jitcommit_core::config::BodyPolicy::Free => "optional",
         }
     ));
     if !conv.sections.is_empty() {

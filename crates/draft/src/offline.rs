@@ -42,9 +42,9 @@
 use std::collections::BTreeMap;
 
 use jitcommit_core::config::Convention;
-use jitcommit_core::rules::coverage::{status_verb, verb};
 use jitcommit_core::message::{Bullet, Message, Subject, Target};
 use jitcommit_core::repo::{ChangeKind, FileDiff, Linguist, StagedState, TypeHistory};
+use jitcommit_core::rules::coverage::{status_verb, verb};
 
 /// The why the user has to write; `jitcommit-check` rejects a message that still holds it.
 pub use jitcommit_core::rules::WHY_PLACEHOLDER;

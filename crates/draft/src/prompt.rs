@@ -15,13 +15,13 @@ use crate::budget::{
     self, BudgetReport, CHAT_OVERHEAD_TOKENS, DoesNotFit, FragmentReport, Frame, Limits, Selection,
     TokenCounter,
 };
-use jitcommit_core::config::Convention;
-use jitcommit_core::facts;
-use crate::select;
 use crate::fragments::{self, LevelState, Piece, Section, Sources};
 use crate::redact;
-use jitcommit_core::repo::StagedState;
+use crate::select;
 pub use crate::structure::Structure;
+use jitcommit_core::config::Convention;
+use jitcommit_core::facts;
+use jitcommit_core::repo::StagedState;
 
 /// The system message: identical bytes for every repository and commit of a given
 /// version, so a model server's prefix cache stays warm.

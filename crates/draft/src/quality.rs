@@ -9,11 +9,11 @@
 
 use std::collections::HashSet;
 
-use jitcommit_core::rules::{DRAFT_QUALITY, Finding};
+use crate::structure::{FUNCTION_WORDS, SUMMARY_VERBS, has_words, word_stem};
 use jitcommit_core::config::DEFAULT_TYPES;
 use jitcommit_core::message::{Pos, Spanned, parse};
 use jitcommit_core::repo::StagedState;
-use crate::structure::{FUNCTION_WORDS, SUMMARY_VERBS, has_words, word_stem};
+use jitcommit_core::rules::{DRAFT_QUALITY, Finding};
 
 /// Text of the prompt's scaffolding (schema keys, section names, evidence markers,
 /// the repair request's wording), matched in any case: a draft that holds it copied

@@ -8,8 +8,8 @@
 
 use aho_corasick::{AhoCorasick, MatchKind};
 
-use jitcommit_core::facts::{Fact, Store, compile};
 use crate::fragments::{self, Fragment, Level, LevelState, Section, When};
+use jitcommit_core::facts::{Fact, Store, compile};
 use jitcommit_core::repo::StagedState;
 
 /// Why a fact was selected.

@@ -11,11 +11,11 @@
 //! public item was removed or changed) so that a repair request is only sent for what
 //! it cannot.
 
-use jitcommit_core::config::{Convention, DEFAULT_TYPES};
 use crate::fragments::Classifier;
-use jitcommit_core::message::{self, Bullet, Message, Subject, Target, Trailer};
 use crate::prompt::DraftJson;
 use crate::redact;
+use jitcommit_core::config::{Convention, DEFAULT_TYPES};
+use jitcommit_core::message::{self, Bullet, Message, Subject, Target, Trailer};
 use jitcommit_core::repo::StagedState;
 
 /// Most scope names derived from the staged paths.

@@ -4,8 +4,8 @@
 //! tables of [`crate::cl100k`] can count exactly never load bpe-openai's tables.
 
 use crate::budget::TokenCounter;
-use jitcommit_core::config::Encoding;
 use crate::prompt::CORE_INSTRUCTIONS;
+use jitcommit_core::config::Encoding;
 
 /// The cl100k_base tokens of [`CORE_INSTRUCTIONS`], the one text every prompt holds
 /// byte for byte: counting it was a third of a one-file draft's counting. The test

@@ -2,14 +2,14 @@
 //! budget, floors kept or a typed "does not fit", the budget filled or everything
 //! held, deterministic, no panic) and boundary tests at the exact fitting budget.
 
+use jitcommit_core::config::{ContextSettings, Convention};
+use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
 use jitcommit_drafter::budget::{
     ByteCounter, CHAT_OVERHEAD_TOKENS, DoesNotFit, FILLED_PERCENT, Limits, TokenCounter, compose,
 };
-use jitcommit_core::config::{ContextSettings, Convention};
 use jitcommit_drafter::fragments::{self, LevelState, Piece};
 use jitcommit_drafter::prompt::{self, Prompt};
 use jitcommit_drafter::redact;
-use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
 use proptest::prelude::*;
 
 fn conv(budget: usize, reserve: usize, margin: u32) -> Convention {

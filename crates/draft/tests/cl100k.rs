@@ -2,8 +2,8 @@
 //! exact ids on any text, ASCII or not (letters of every script, digits beyond ASCII,
 //! CJK, emoji, combining marks), and declines (`None`) only an over-long pretoken.
 
-use jitcommit_drafter::prompt;
 use jitcommit_drafter::cl100k;
+use jitcommit_drafter::prompt;
 use proptest::prelude::*;
 
 fn tiktoken(t: &str) -> Vec<u32> {

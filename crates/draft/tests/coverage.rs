@@ -7,9 +7,9 @@ use std::path::Path;
 
 use jitcommit_core::config::Convention;
 use jitcommit_core::message::{Target, render};
-use jitcommit_drafter::offline;
 use jitcommit_core::repo::{GitEnv, Repo};
 use jitcommit_core::rules::{self, ChangedPaths};
+use jitcommit_drafter::offline;
 use jitcommit_testkit::{Rng, Sandbox, write};
 
 fn findings_of_draft(

@@ -10,8 +10,8 @@
 use std::path::{Path, PathBuf};
 
 use jitcommit_core::config::Convention;
-use jitcommit_drafter::offline;
 use jitcommit_core::repo::{GitEnv, HISTORY_COMMITS, Repo};
+use jitcommit_drafter::offline;
 use jitcommit_testkit::Sandbox;
 
 const RANGE: &str = "8c08e36..f800725";

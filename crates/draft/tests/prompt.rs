@@ -1,10 +1,10 @@
 //! The rendered prompt: order, stable core instructions, evidence marking, intent,
 //! schema enums, the path cap, and a snapshot of a small fixed state.
 
-use jitcommit_drafter::budget::{self, ByteCounter};
 use jitcommit_core::config::{ContextSettings, Convention};
-use jitcommit_drafter::prompt::{self, CORE_INSTRUCTIONS};
 use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
+use jitcommit_drafter::budget::{self, ByteCounter};
+use jitcommit_drafter::prompt::{self, CORE_INSTRUCTIONS};
 
 fn conv(budget: usize) -> Convention {
     Convention {

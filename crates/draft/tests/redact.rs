@@ -1,10 +1,10 @@
 //! Secrets planted in a staged change never reach the rendered prompt.
 
-use jitcommit_drafter::budget::ByteCounter;
 use jitcommit_core::config::{ContextSettings, Convention};
+use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
+use jitcommit_drafter::budget::ByteCounter;
 use jitcommit_drafter::prompt;
 use jitcommit_drafter::redact::{self, SecretKind};
-use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
 
 fn conv(budget: usize) -> Convention {
     Convention {

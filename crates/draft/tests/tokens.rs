@@ -1,11 +1,11 @@
 //! bpe-openai gives tiktoken's exact token ids; newline-aligned fragments add up
 //! to the whole; a prompt built with the real BPE is within budget by its own count.
 
-use jitcommit_drafter::budget::{CHAT_OVERHEAD_TOKENS, Limits, TokenCounter};
 use jitcommit_core::config::{ContextSettings, Convention, Encoding};
+use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
+use jitcommit_drafter::budget::{CHAT_OVERHEAD_TOKENS, Limits, TokenCounter};
 use jitcommit_drafter::fragments::{self, Classifier};
 use jitcommit_drafter::prompt;
-use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
 use jitcommit_drafter::tokens::BpeCounter;
 use jitcommit_testkit::XorShift;
 use proptest::prelude::*;

@@ -31,7 +31,12 @@ pub fn graph(src: &Path) -> Graph {
     let mut g = Graph::new();
     for file in files {
         let rel = file.strip_prefix(src).unwrap();
-        let first = rel.components().next().unwrap().as_os_str().to_string_lossy();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
         let top = first.strip_suffix(".rs").unwrap_or(&first).to_owned();
         let name = file.file_name().unwrap().to_string_lossy();
         if !tops.contains(&top) || name == "tests.rs" || name.ends_with("_tests.rs") {
@@ -120,7 +125,11 @@ pub fn cycles(g: &Graph) -> Vec<String> {
             .cloned()
             .collect();
         done.extend(component.iter().cloned());
-        out.push(format!("{} (through {})", path_back(g, n), component.join(", ")));
+        out.push(format!(
+            "{} (through {})",
+            path_back(g, n),
+            component.join(", ")
+        ));
     }
     out
 }

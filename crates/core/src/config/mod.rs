@@ -222,11 +222,7 @@ impl Default for Convention {
                 Exemption::Squash,
                 Exemption::Amend,
             ],
-            placeholders: strings(&[
-                WHY_PLACEHOLDER,
-                "<what and why>",
-                "<what breaks>",
-            ]),
+            placeholders: strings(&[WHY_PLACEHOLDER, "<what and why>", "<what breaks>"]),
             sections: sections
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))

@@ -8,9 +8,9 @@ use std::collections::BTreeSet;
 
 use super::paths::{Side, normalise, not_relative};
 use super::{ChangedPaths, Ctx, Finding, RuleInfo};
+use crate::config::Convention;
 use crate::message::{ParsedBullet, Pos, Spanned};
 use crate::repo::ChangeKind;
-use crate::config::Convention;
 
 #[doc = include_str!("docs/bullet-coverage.md")]
 pub const BULLET_COVERAGE: RuleInfo = RuleInfo {
