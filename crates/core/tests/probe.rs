@@ -497,8 +497,8 @@ fn tests_ignore_the_git_environment_they_run_in() {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "unusual_indexes_are_not_proven",
-            "split_and_conflicted_indexes_are_not_proven",
+            "probe::unusual_indexes_are_not_proven",
+            "probe::split_and_conflicted_indexes_are_not_proven",
             "--test-threads=1",
         ])
         .env("GIT_DIR", elsewhere.join(".git"))

@@ -11,7 +11,7 @@ use std::path::Path;
 use jitcommit_core::repo::{Repo, is_zero_id, status_short};
 use jitcommit_testkit::{Sandbox, write};
 
-/// Not a test of its own: the entry point hooks run (`<test-exe> --exact probe`). Without
+/// Not a test of its own: the entry point hooks run (`<test-exe> --exact repo_hooks::probe`). Without
 /// `PROBE_OUT` it does nothing.
 #[test]
 fn probe() {
@@ -85,7 +85,7 @@ fn patch_text(state: &jitcommit_core::repo::StagedState) -> String {
 fn install_hook(hooks_dir: &Path, hook: &str, out: &Path, mode: &str, keys: &str, git_side: &str) {
     let exe = std::env::current_exe().unwrap();
     let script = format!(
-        "#!/bin/sh\n{git_side}\nPROBE_OUT='{out}' PROBE_MODE={mode} PROBE_KEYS='{keys}' '{exe}' --exact probe --test-threads=1 >'{out}.log' 2>&1 || {{ echo probe failed >&2; cat '{out}.log' >&2; exit 1; }}\n",
+        "#!/bin/sh\n{git_side}\nPROBE_OUT='{out}' PROBE_MODE={mode} PROBE_KEYS='{keys}' '{exe}' --exact repo_hooks::probe --test-threads=1 >'{out}.log' 2>&1 || {{ echo probe failed >&2; cat '{out}.log' >&2; exit 1; }}\n",
         out = out.display(),
         exe = exe.display(),
     );
