@@ -20,7 +20,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use jitcommit_core::budget::TokenCounter;
+use jitcommit_drafter::budget::TokenCounter;
 use jitcommit_testkit::{Sandbox, XorShift, cargo_bin, write};
 
 fn bin() -> std::path::PathBuf {
@@ -241,7 +241,7 @@ fn token_economy(sb: &Sandbox) {
     sb.git(&dir, &["add", "."]);
     sb.git(&dir, &["commit", "-q", "--no-verify", "-m", "base"]);
     let counter =
-        jitcommit_model::tokens::BpeCounter::new(jitcommit_core::config::Encoding::Cl100k);
+        jitcommit_drafter::tokens::BpeCounter::new(jitcommit_core::config::Encoding::Cl100k);
     let draft = bin();
     let mut rng = XorShift(42);
     let (mut stateless, mut session, mut history) = (0usize, 0usize, 0usize);

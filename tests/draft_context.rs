@@ -99,11 +99,11 @@ fn offline_draft_is_rejected_by_the_check_until_the_why_is_written() {
     );
     assert_eq!(out.status.code(), Some(1), "placeholder rejected: {said}");
     assert!(
-        said.contains("placeholder") && said.contains(jitcommit_core::offline::WHY_PLACEHOLDER),
+        said.contains("placeholder") && said.contains(jitcommit_drafter::offline::WHY_PLACEHOLDER),
         "{said}"
     );
     let fixed = draft.replace(
-        jitcommit_core::offline::WHY_PLACEHOLDER,
+        jitcommit_drafter::offline::WHY_PLACEHOLDER,
         "so that new users feel welcome",
     );
     std::fs::write(&file, fixed).unwrap();

@@ -7,7 +7,7 @@
 use crate::draft_support;
 use draft_support::*;
 
-const PLACEHOLDER: &str = jitcommit_core::offline::WHY_PLACEHOLDER;
+const PLACEHOLDER: &str = jitcommit_drafter::offline::WHY_PLACEHOLDER;
 
 fn stage(r: &Repo, rel: &str, text: &str) {
     write(&r.dir, rel, text);

@@ -250,9 +250,9 @@ fn requests_fit_the_budget_and_share_the_core_instructions() {
         assert_eq!(req.body["options"]["num_ctx"], 2048);
         assert_eq!(req.body["options"]["num_predict"], 256);
         let counter =
-            jitcommit_model::tokens::BpeCounter::new(jitcommit_core::config::Encoding::Cl100k);
-        let used = jitcommit_core::budget::TokenCounter::count(&counter, &system_prompt(req))
-            + jitcommit_core::budget::TokenCounter::count(&counter, &user_prompt(req));
+            jitcommit_drafter::tokens::BpeCounter::new(jitcommit_core::config::Encoding::Cl100k);
+        let used = jitcommit_drafter::budget::TokenCounter::count(&counter, &system_prompt(req))
+            + jitcommit_drafter::budget::TokenCounter::count(&counter, &user_prompt(req));
         assert!(used <= 2048 - 256, "{used} tokens");
         systems.push(system_prompt(req));
     }

@@ -205,8 +205,8 @@ fn the_servers_window_narrows_the_budget_and_says_where_it_came_from() {
         // 2048 − the reserve, capped at half the window.
         assert!(req.body["max_tokens"].as_u64().unwrap() <= 1024, "{want}");
         let counter =
-            jitcommit_model::tokens::BpeCounter::new(jitcommit_core::config::Encoding::Cl100k);
-        let used = jitcommit_core::budget::TokenCounter::count(&counter, &text(req));
+            jitcommit_drafter::tokens::BpeCounter::new(jitcommit_core::config::Encoding::Cl100k);
+        let used = jitcommit_drafter::budget::TokenCounter::count(&counter, &text(req));
         assert!(used < 2048, "{want}: {used} tokens");
     }
 }

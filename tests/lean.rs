@@ -23,7 +23,7 @@ fn contains(haystack: &[u8], needle: &str) -> bool {
 fn the_validator_links_neither_http_client_nor_tokenizer() {
     let check = binary("jitcommit-check");
     let draft = binary("jitcommit-draft");
-    for krate in ["ureq", "bpe_openai"] {
+    for krate in ["ureq", "bpe_openai", "jitcommit_drafter"] {
         assert!(
             contains(&draft, krate),
             "control: jitcommit-draft should name {krate}"
@@ -34,7 +34,8 @@ fn the_validator_links_neither_http_client_nor_tokenizer() {
 
 /// What a server that installs only the check compiles
 /// (`cargo install --path . --no-default-features --bin jitcommit-check`, as
-/// `install.sh --server` does): not the model client, the HTTP stack or the tokenizer.
+/// `install.sh --server` does): not the draft crate (prompt, redaction, offline draft,
+/// quality gate, model client), the HTTP stack or the tokenizer.
 #[test]
 fn a_check_only_build_compiles_no_model_crate() {
     let tree = |features: &[&str]| {
@@ -62,7 +63,7 @@ fn a_check_only_build_compiles_no_model_crate() {
     };
     let lean = tree(&["--no-default-features"]);
     let full = tree(&[]);
-    for krate in ["jitcommit-model", "ureq", "bpe-openai"] {
+    for krate in ["jitcommit-drafter", "ureq", "bpe-openai"] {
         assert!(
             full.contains(krate),
             "control: the default build has {krate}"

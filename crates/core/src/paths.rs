@@ -1,7 +1,7 @@
 //! What a path's name says about its file: lock file, vendored, generated, CI, test,
 //! docs, build or config. Each fact is decided here once, for the two readers that
 //! weigh them differently: the prompt ranks a file's diff by what it tells per token
-//! ([`crate::fragments::classify_path`]: lock, vendored and generated files first,
+//! (`jitcommit_drafter::fragments::classify_path`: lock, vendored and generated files first,
 //! as stat lines only), and the offline draft infers the commit's type from what the
 //! change touches (CI, tests, docs, build files first).
 
@@ -212,33 +212,5 @@ mod tests {
         }
         assert!(!f("src/latest.rs").test && !f("src/contest_x.rs").test);
         assert_eq!(f("src/main.rs"), PathFacts::default());
-    }
-
-    /// The prompt's classes on the same paths.
-    #[test]
-    fn prompt_classes_where_the_two_classifiers_disagreed() {
-        use crate::fragments::{FileClass, classify_path};
-        let cases = [
-            ("fixtures/case.json", FileClass::Test),
-            ("src/snapshots/a.snap", FileClass::Test),
-            ("Gemfile.lock", FileClass::Lock),
-            ("x/deps.lock", FileClass::Lock),
-            ("requirements.txt", FileClass::Config),
-            ("CMakeLists.txt", FileClass::Config),
-            ("build.rs", FileClass::Config),
-            ("go.mod", FileClass::Config),
-            (".ci/run", FileClass::Config),
-            ("Jenkinsfile", FileClass::Config),
-            ("docs/Makefile", FileClass::Docs),
-            ("CONTRIBUTING.md", FileClass::Docs),
-            ("NOTICE", FileClass::Docs),
-            ("notes.org", FileClass::Docs),
-            ("vendor/x/tests/a.rs", FileClass::Vendored),
-            ("tests/fixtures/Cargo.lock", FileClass::Lock),
-            ("src/main.rs", FileClass::Source),
-        ];
-        for (path, class) in cases {
-            assert_eq!(classify_path(path), class, "{path}");
-        }
     }
 }

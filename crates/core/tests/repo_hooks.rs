@@ -11,7 +11,7 @@ use std::path::Path;
 use jitcommit_core::repo::{Repo, is_zero_id, status_short};
 use jitcommit_testkit::{Sandbox, write};
 
-/// Not a test of its own: the entry point hooks run (`<test-exe> --exact probe`). Without
+/// Not a test of its own: the entry point hooks run (`<test-exe> --exact repo_hooks::probe`). Without
 /// `PROBE_OUT` it does nothing.
 #[test]
 fn probe() {

@@ -5,17 +5,13 @@
 
 mod rules_common;
 
-mod budget;
 mod cleanup;
 mod config;
 mod conformance;
-mod coverage;
 mod history;
+mod layers;
 mod message;
-mod offline_replay;
 mod probe;
-mod prompt;
-mod redact;
 mod renames;
 mod repo;
 mod repo_hooks;

@@ -3,6 +3,7 @@
 //! test runner's own `GIT_*` variables leaking in.
 #![allow(clippy::unwrap_used, clippy::missing_panics_doc)]
 
+pub mod layers;
 pub mod model_server;
 
 use std::ffi::OsStr;

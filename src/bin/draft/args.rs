@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 
-use jitcommit_model::settings::Flags;
+use jitcommit_drafter::settings::Flags;
 
 /// What the user (or git) asked for.
 #[derive(Debug, Default)]
@@ -166,7 +166,7 @@ mod tests {
     /// `--help` names every personal setting's flag, and each one parses.
     #[test]
     fn help_names_every_setting_and_each_flag_parses() {
-        for row in jitcommit_model::settings::SETTINGS {
+        for row in jitcommit_drafter::settings::SETTINGS {
             assert!(HELP.contains(row.flag_name()), "{} not in --help", row.flag);
             let mut argv = vec![row.flag_name()];
             if row.flag.contains(' ') {

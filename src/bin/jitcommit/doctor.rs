@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use jitcommit_core::config::{self, Origin};
 use jitcommit_core::repo::Repo;
-use jitcommit_model::{Flags, Provider, Settings};
+use jitcommit_drafter::{Flags, Provider, Settings};
 
 use crate::error::{Error, usage};
 use crate::{Outcome, print};
@@ -626,7 +626,7 @@ fn probe(s: &Settings) -> Result<Option<usize>, String> {
 
 fn model(repo: &Repo, conv: Option<&config::Convention>, out: &mut Vec<Check>) {
     let git =
-        jitcommit_model::settings::git_lookup(|k| repo.config_string(k), |k| repo.config_bool(k));
+        jitcommit_drafter::settings::git_lookup(|k| repo.config_string(k), |k| repo.config_bool(k));
     let settings = match Settings::from_process_env(&Flags::default(), &git) {
         Ok(s) => s,
         Err(e) => {

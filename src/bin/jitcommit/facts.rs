@@ -158,7 +158,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             })
     };
     let json = if s.select {
-        let sel: Vec<_> = facts::select(&store, &s.paths, &[])
+        let sel: Vec<_> = jitcommit_drafter::select::select(&store, &s.paths, &[])
             .into_iter()
             .filter(|x| keep(&x.fact))
             .collect();

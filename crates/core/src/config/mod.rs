@@ -2,6 +2,11 @@
 
 use std::collections::BTreeMap;
 
+/// What the offline draft writes where only the author knows the reason; the
+/// validator rejects it (and every other `<…?>`), so a draft cannot be committed
+/// unread.
+pub const WHY_PLACEHOLDER: &str = "<why?>";
+
 /// Whether a message needs a body of bullets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -223,11 +228,7 @@ impl Default for Convention {
                 Exemption::Squash,
                 Exemption::Amend,
             ],
-            placeholders: strings(&[
-                crate::rules::WHY_PLACEHOLDER,
-                "<what and why>",
-                "<what breaks>",
-            ]),
+            placeholders: strings(&[WHY_PLACEHOLDER, "<what and why>", "<what breaks>"]),
             adopted: None,
             sections: sections
                 .iter()

@@ -4,20 +4,17 @@
 //! time for each draft (docs/facts.md).
 //!
 //! [`parse`] reads a store in one pass ([`scan`]) and checks every fact (grammar, one
-//! line, length cap, globs, unique IDs); [`select`] picks the facts that apply to a
-//! staged change and builds the prompt's facts fragment, whose values stay data
-//! inside evidence blocks marked with their source. A store is repository text: not
-//! trusted (docs/trust.md).
+//! line, length cap, globs, unique IDs); the draft side (`jitcommit_drafter::select`)
+//! picks the facts that apply to a staged change and builds the prompt's facts
+//! fragment, whose values stay data inside evidence blocks marked with their source.
+//! A store is repository text: not trusted (docs/trust.md).
 
 pub mod scan;
-pub mod select;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
-
-pub use select::{Selected, Why, fragment, scope_of_all, scopes_for, select, select_staged};
 
 /// The store's file name, at the work tree's root.
 pub const FILE: &str = ".commit-context.md";

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 
 use super::paths::{Side, normalise, not_relative};
 use super::{ChangedPaths, Ctx, Finding, RuleInfo};
+use crate::config::Convention;
 use crate::message::{ParsedBullet, Pos, Spanned};
 use crate::repo::ChangeKind;
 
@@ -115,7 +116,7 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         .iter()
         .take(3)
         .map(|(path, old, kind)| {
-            let verb = crate::offline::status_verb(ctx.conv, *kind);
+            let verb = status_verb(ctx.conv, *kind);
             match old {
                 Some(old) if *kind == ChangeKind::Renamed => {
                     format!("\"- {verb}: {old} → {path} — …\"")
@@ -204,5 +205,30 @@ fn status(b: &ParsedBullet, changed: &ChangedPaths, out: &mut Vec<Finding>) {
                 "use a verb that fits the change (e.g. \"{right}\"), or give that path its own bullet"
             )),
         ));
+    }
+}
+
+/// The first verb of `preferred` the convention allows, else its first verb (the
+/// offline draft words its bullets with it too).
+pub fn verb(conv: &Convention, preferred: &[&str]) -> String {
+    preferred
+        .iter()
+        .find(|v| conv.verbs.iter().any(|a| a == *v))
+        .map(|v| (*v).to_owned())
+        .or_else(|| conv.verbs.first().cloned())
+        .unwrap_or_else(|| preferred.first().copied().unwrap_or("Update").to_owned())
+}
+
+/// The verb a bullet for a path with status `kind` takes under `conv`.
+pub fn status_verb(conv: &Convention, kind: ChangeKind) -> String {
+    verb(conv, status_verbs(kind))
+}
+
+fn status_verbs(kind: ChangeKind) -> &'static [&'static str] {
+    match kind {
+        ChangeKind::Added | ChangeKind::Copied => &["Add", "Update"],
+        ChangeKind::Deleted => &["Remove", "Update"],
+        ChangeKind::Renamed => &["Rename", "Move", "Update"],
+        ChangeKind::Modified | ChangeKind::TypeChanged => &["Update", "Fix", "Refactor"],
     }
 }

@@ -10,8 +10,8 @@
 //! for a text that is already what git stores (a rendered draft).
 //!
 //! Families, one module each: [`subject`], [`body`], [`bullet`], [`paths`],
-//! [`coverage`], [`trailer`], [`placeholder`], [`encoding`]; and [`quality`], the
-//! draft-quality gate for model drafts ([`DRAFT_RULES`]).
+//! [`coverage`], [`trailer`], [`placeholder`], [`encoding`]; and the draft-quality
+//! gate's rule for model drafts ([`DRAFT_RULES`]; the gate is the draft crate's).
 
 pub mod body;
 pub mod bullet;
@@ -20,7 +20,6 @@ pub mod encoding;
 mod exempt;
 pub mod paths;
 pub mod placeholder;
-pub mod quality;
 pub mod subject;
 pub mod trailer;
 mod verdict;
@@ -71,9 +70,19 @@ pub static RULES: &[RuleInfo] = &[
     encoding::MESSAGE_ENCODING,
 ];
 
-/// The rules applied to model drafts only, before the hook accepts one
-/// ([`quality::check_draft`]); [`check_message`] does not run them.
-pub static DRAFT_RULES: &[RuleInfo] = &[quality::DRAFT_QUALITY];
+/// The draft-quality gate's rule, applied to model drafts only (by the draft hook's
+/// gate, `jitcommit_drafter::quality`), never by [`check_message`]; its id and
+/// doc live here so `--explain` finds it in a check-only build.
+#[doc = include_str!("docs/draft-quality.md")]
+pub const DRAFT_QUALITY: RuleInfo = RuleInfo {
+    id: "draft-quality",
+    summary: "a model draft's summary and bullets say something in words of their own",
+    doc: include_str!("docs/draft-quality.md"),
+};
+
+/// The rules applied to model drafts only, before the hook accepts one;
+/// [`check_message`] does not run them.
+pub static DRAFT_RULES: &[RuleInfo] = &[DRAFT_QUALITY];
 
 /// The rule with this id, for `--explain`.
 pub fn explain(id: &str) -> Option<&'static RuleInfo> {
@@ -97,7 +106,8 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub(crate) fn new(
+    /// A finding of `rule` at `at` (the draft crate's quality gate makes its own).
+    pub fn new(
         rule: &RuleInfo,
         pos: Pos,
         message: impl Into<String>,

@@ -5,10 +5,7 @@ use super::{Ctx, Finding, RuleInfo};
 use crate::message::Pos;
 use crate::message::parse::column;
 
-/// What the offline draft writes where only the author knows the reason; the
-/// validator rejects it (and every other `<…?>`), so a draft cannot be committed
-/// unread.
-pub const WHY_PLACEHOLDER: &str = "<why?>";
+pub use crate::config::WHY_PLACEHOLDER;
 
 #[doc = include_str!("docs/placeholder.md")]
 pub const PLACEHOLDER: RuleInfo = RuleInfo {

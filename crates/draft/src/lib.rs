@@ -1,0 +1,47 @@
+//! jitcommit-drafter: the draft side, which the validator never links (a check-only
+//! build does not compile it: tests/lean.rs). It owns everything only a draft needs,
+//! behind one call, [`draft()`]: repository state → prompt → model → gate → message.
+//!
+//! - [`draft`](mod@draft): the loop (attempts, one repair request, the quality gate,
+//!   the tool's words for a bullet, the offline fallbacks) and its report.
+//! - [`structure`]: what the repository determines of a message (type list, scopes,
+//!   the offline bullets) and the assembly of the model's answer into a message.
+//! - [`fragments`], [`budget`], [`prompt`]: the prompt's pieces, the token budget
+//!   composer and the prompt's wording; [`select`]: the facts that apply to a change;
+//!   [`redact`]: secrets out of everything sent (gitleaks' rules, rules/).
+//! - [`offline`]: the draft from the repository alone; [`quality`]: the draft-quality
+//!   gate (its rule id and doc are core's, for `--explain`).
+//! - [`tokens`], [`cl100k`]: exact BPE token counting; [`client`], [`discover`],
+//!   [`openai`], [`wire`], [`answer`], [`settings`]: the model clients and their
+//!   personal settings.
+//!
+//! It reads the convention, messages, rules and the repository through
+//! jitcommit-core, never the other way. Like core it never prints and never exits:
+//! the hook hears of the loop through [`Events`].
+
+pub mod answer;
+pub mod budget;
+pub mod cl100k;
+pub mod client;
+pub mod discover;
+pub mod draft;
+pub mod fragments;
+pub mod offline;
+mod ollama;
+pub mod openai;
+pub mod prompt;
+pub mod quality;
+pub mod redact;
+pub mod select;
+pub mod settings;
+pub mod structure;
+pub mod tokens;
+pub mod wire;
+
+pub use answer::{AnswerError, parse_answer};
+pub use client::{Client, ClientError, PromptInput, Reply};
+pub use discover::{ServerInfo, ServerKind};
+pub use draft::{DraftError, Drafted, Events, Quiet, Request, draft};
+pub use openai::JsonMode;
+pub use settings::{ApiKey, Flags, Provider, Settings, SettingsError, Source};
+pub use wire::{Usage, Window};

@@ -1,0 +1,1935 @@
+//! The offline draft: a message drafted from the staged state and the convention
+//! alone, with no model. It is what a fresh install writes before any model is set
+//! up, and what the draft hook falls back to when the model is unreachable, too slow
+//! or keeps answering something the rules reject.
+//!
+//! It says only what the repository can prove — which paths changed, how, and in
+//! which functions (from the hunks' `@@ … @@ header`s) — and leaves the why to the
+//! user as an explicit placeholder that the `body-placeholder` rule rejects, so an
+//! offline draft cannot be committed unread.
+//!
+//! Choices (documented in docs/draft.md):
+//! - a release (CHANGELOG.md gains one `## [VERSION]` heading, and every other staged
+//!   path is a version or lock file: what `jitcommit changelog --tag VERSION --write`
+//!   and a version bump leave staged) → `chore(release): VERSION` ([`release_version`];
+//!   `build` where the convention has no `chore`, `release VERSION` as the summary
+//!   where its scope list lacks `release`).
+//! - type: every path docs → `docs`, CI → `ci`, build → `build`; tests (with at most
+//!   docs or config beside them) → `test`; only renames and deletions of source →
+//!   `refactor`; a new source file → `feat`; source that mostly grows and defines a new
+//!   item (added lines at least [`GROWTH`] times the removed ones) → `feat`; otherwise
+//!   the type the repository's recent history used most for these paths
+//!   ([`TypeHistory`]; `feat` not counted, a modification adds nothing; `chore` counted
+//!   only for a change without source, such as a version bump), else `feat` for a new
+//!   public item, else `fix`. A type the convention does not allow falls back to the
+//!   next candidate it allows, then to its first type. Never `chore` for source.
+//!   `bench/quality/offline.py` measures it over whole histories (docs/quality.md).
+//! - summary: what happens to the dominant file (the source file with the most changed
+//!   lines) and its main symbol — the item it adds, else the item its first hunk
+//!   changes — and how many files change beside it (`update parse in lib.rs and 2 more
+//!   files`); a change described by directories names the directory.
+//! - what: per file, the items its added lines define (`new parse_x`) and the items its
+//!   hunks change, from the nearest definition inside the hunk, else the hunk header
+//!   when that is a definition (`in render`); a new file lists what it defines.
+//! - scope: the first directory below a container (`crates/`, `packages/`, `src/`, …)
+//!   that every path shares, if the convention allows it (any scope when its list is
+//!   empty); none otherwise.
+//! - bullets: one per path, verb from the status (A → Add, D → Remove, R → Rename with
+//!   `old → new`, M/T → Update, C → Add); beyond [`MAX_BULLETS`] paths, one bullet
+//!   per directory at the deepest level that keeps the count within the cap (a
+//!   directory holding a changed file is a valid bullet path).
+//! - generated and vendored files (`.gitattributes`' `linguist-generated` and
+//!   `linguist-vendored`, [`FileDiff::linguist`]) are what the prompt shows of them, a
+//!   stat line: their bullet says `generated file, +12 −3 lines`, nothing from their
+//!   hunks, and they count for neither the type (a change of such files alone is
+//!   `chore`) nor the summary while another file changes.
+
+use std::collections::BTreeMap;
+
+use jitcommit_core::config::Convention;
+use jitcommit_core::message::{Bullet, Message, Subject, Target};
+use jitcommit_core::repo::{ChangeKind, FileDiff, Linguist, StagedState, TypeHistory};
+use jitcommit_core::rules::coverage::{status_verb, verb};
+
+/// The why the user has to write; `jitcommit-check` rejects a message that still holds it.
+pub use jitcommit_core::rules::WHY_PLACEHOLDER;
+
+/// Above this many changed paths the draft describes directories instead of files.
+pub const MAX_BULLETS: usize = 50;
+
+/// At most this many function names are listed in one bullet.
+const MAX_NAMES: usize = 3;
+
+/// Why there is no offline draft.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OfflineError {
+    /// The staged set is empty: there is nothing to describe.
+    #[error("nothing is staged: there is nothing to describe")]
+    NothingStaged,
+}
+
+/// Drafts a message for `state` under `conv`, without a model.
+pub fn draft(state: &StagedState, conv: &Convention) -> Result<Message, OfflineError> {
+    draft_with(state, conv, &TypeHistory::default())
+}
+
+/// [`draft`], with the types the repository's recent history used for these paths
+/// ([`jitcommit_core::repo::Repo::type_history`]) to settle a type the change does not show.
+pub fn draft_with(
+    state: &StagedState,
+    conv: &Convention,
+    history: &TypeHistory,
+) -> Result<Message, OfflineError> {
+    draft_in(state, conv, history, None)
+}
+
+/// [`draft_with`], in `scope` when the repository says which scope the staged paths
+/// belong to (its `SCOPE` facts: [`crate::select::scope_of_all`]); else the scope is
+/// inferred from the paths.
+pub fn draft_in(
+    state: &StagedState,
+    conv: &Convention,
+    history: &TypeHistory,
+    scope: Option<String>,
+) -> Result<Message, OfflineError> {
+    if state.files.is_empty() {
+        return Err(OfflineError::NothingStaged);
+    }
+    let paths: Vec<String> = state.files.iter().map(|f| lossy(&f.change.path)).collect();
+    let (kind, _) = infer_type(state, &paths, conv, history);
+    if let Some(version) = release_version(state, &paths) {
+        let (scope, summary) = if conv.allows_scope(RELEASE_SCOPE) {
+            (Some(RELEASE_SCOPE.to_owned()), version)
+        } else {
+            (None, format!("release {version}"))
+        };
+        let bullets = state.files.iter().map(|f| file_bullet(f, conv)).collect();
+        return Ok(Message {
+            subject: Subject {
+                kind,
+                scope,
+                breaking: false,
+                summary,
+            },
+            prose: Vec::new(),
+            bullets,
+            trailers: Vec::new(),
+        });
+    }
+    let scope = scope
+        .or_else(|| infer_scope(&paths, conv))
+        .filter(|s| *s != kind);
+    let bullets = if state.files.len() <= MAX_BULLETS {
+        state.files.iter().map(|f| file_bullet(f, conv)).collect()
+    } else {
+        directory_bullets(state, conv)
+    };
+    let mut summary = summarize(state, &paths);
+    let prefix_len = kind.chars().count() + scope.as_ref().map_or(0, |s| s.chars().count() + 2) + 2;
+    let room = conv
+        .subject_limit()
+        .map_or(usize::MAX, |max| max.saturating_sub(prefix_len).max(8));
+    if summary.chars().count() > room {
+        // At a word boundary when that keeps most of it (a sentence), else with an
+        // ellipsis (one long identifier).
+        let words = jitcommit_core::message::shorten(&summary, room);
+        summary = if words.chars().count() * 3 >= room * 2 {
+            words
+        } else {
+            summary
+                .chars()
+                .take(room.saturating_sub(1))
+                .collect::<String>()
+                + "…"
+        };
+    }
+    Ok(Message {
+        subject: Subject {
+            kind,
+            scope,
+            breaking: false,
+            summary,
+        },
+        prose: Vec::new(),
+        bullets,
+        trailers: Vec::new(),
+    })
+}
+
+fn lossy(p: &[u8]) -> String {
+    String::from_utf8_lossy(p).into_owned()
+}
+
+/// What a path is, for the type inference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    Docs,
+    Test,
+    Ci,
+    Build,
+    Source,
+}
+
+/// The type inference's reading of [`jitcommit_core::paths::path_facts`]: CI first, then
+/// tests, docs, and build files with the lock files they pin.
+fn classify(path: &str) -> Class {
+    let p = jitcommit_core::paths::path_facts(path);
+    if p.ci {
+        Class::Ci
+    } else if p.test {
+        Class::Test
+    } else if p.docs {
+        Class::Docs
+    } else if p.build || p.lock {
+        Class::Build
+    } else {
+        Class::Source
+    }
+}
+
+/// The first of `wanted` the convention allows, else its first type, else `feat`.
+fn pick(conv: &Convention, wanted: &[&str]) -> String {
+    wanted
+        .iter()
+        .find_map(|t| conv.allowed_type(t))
+        .map(str::to_owned)
+        .or_else(|| conv.types.first().cloned())
+        .unwrap_or_else(|| "feat".to_owned())
+}
+
+/// The types the staged paths alone settle, best first, `None` when they leave the
+/// type open: only generated or vendored files → `chore`; only documents → `docs`;
+/// only CI → `ci`; only build files → `build`; tests with at most docs or config
+/// beside them → `test`.
+fn settled_by_paths(state: &StagedState, paths: &[String]) -> Option<&'static [&'static str]> {
+    let classes: Vec<Class> = state
+        .files
+        .iter()
+        .zip(paths)
+        .filter(|(f, _)| f.linguist.is_none())
+        .map(|(_, p)| classify(p))
+        .collect();
+    let all = |c: Class| classes.iter().all(|x| *x == c);
+    if classes.is_empty() {
+        Some(&["chore", "build"])
+    } else if all(Class::Docs) {
+        Some(&["docs", "chore"])
+    } else if all(Class::Ci) {
+        Some(&["ci", "build", "chore"])
+    } else if all(Class::Build) {
+        Some(&["build", "chore"])
+    } else if !classes.contains(&Class::Source) && classes.contains(&Class::Test) {
+        Some(&["test", "chore"])
+    } else {
+        None
+    }
+}
+
+/// The types a model draft of `state` may choose from. Where the change settles the
+/// type ([`infer_type`]: its paths, a new source file, code that mostly grows, a
+/// rename, `history`'s type for these paths, a new public item where none is removed
+/// or changed), that type alone:
+/// what the repository determines is computed, not asked (SmolLM2-135M answered
+/// `refactor` whenever offered, docs/quality.md). Build files are left open (a fix is
+/// often a build file's change), and so is a change the rules can only guess at:
+/// then the convention's list (empty: any type).
+pub fn type_choices(state: &StagedState, conv: &Convention, history: &TypeHistory) -> Vec<String> {
+    let paths: Vec<String> = state.files.iter().map(|f| lossy(&f.change.path)).collect();
+    match infer_type(state, &paths, conv, history) {
+        (kind, Guess::Settled) => vec![kind],
+        (_, Guess::Guessed) => conv.types.clone(),
+    }
+}
+
+/// Whether [`infer_type`]'s type is settled by the change and the history, or a guess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Guess {
+    Settled,
+    Guessed,
+}
+
+fn infer_type(
+    state: &StagedState,
+    paths: &[String],
+    conv: &Convention,
+    history: &TypeHistory,
+) -> (String, Guess) {
+    let allowed = |t: &str| conv.allowed_type(t).is_some();
+    let settled = |wanted: &[&str]| (pick(conv, wanted), Guess::Settled);
+    if release_version(state, paths).is_some() {
+        return settled(&["chore", "build"]);
+    }
+    if let Some(wanted) = settled_by_paths(state, paths) {
+        let how = if wanted.first() == Some(&"build") {
+            Guess::Guessed
+        } else {
+            Guess::Settled
+        };
+        return (pick(conv, wanted), how);
+    }
+    // Generated and vendored files say nothing about the kind of change: the rest decides.
+    let (files, paths): (Vec<&FileDiff>, Vec<&String>) = state
+        .files
+        .iter()
+        .zip(paths)
+        .filter(|(f, _)| f.linguist.is_none())
+        .unzip();
+    let classes: Vec<Class> = paths.iter().map(|p| classify(p)).collect();
+    let no_source = !classes.contains(&Class::Source);
+    let source: Vec<&FileDiff> = files
+        .iter()
+        .zip(&classes)
+        .filter(|(_, c)| **c == Class::Source)
+        .map(|(f, _)| *f)
+        .collect();
+    let kinds = || files.iter().map(|f| f.change.kind);
+    if !source.is_empty() && kinds().all(|k| matches!(k, ChangeKind::Renamed | ChangeKind::Deleted))
+    {
+        return settled(&["refactor", "chore"]);
+    }
+    // New code: a new source file is a feature.
+    if source
+        .iter()
+        .any(|f| matches!(f.change.kind, ChangeKind::Added | ChangeKind::Copied))
+    {
+        return settled(&["feat", "fix"]);
+    }
+    // A change that mostly adds code, and defines something new in it, is a feature.
+    if adds_code(&source) {
+        return settled(&["feat", "fix"]);
+    }
+    // Otherwise the type this repository uses most for these paths: never `feat` (a
+    // modification adds nothing), and `chore` only for a change without source (a
+    // version bump's manifests and changelog, a dependency update): never for code …
+    let voted = |t: &str| allowed(t) && t != "feat" && (t != "chore" || source.is_empty());
+    if let Some(t) = history.most_used(voted) {
+        return (t.to_owned(), Guess::Settled);
+    }
+    // … and with no history, a new public item is a feature too: settled when no
+    // public item is removed or changed, a guess when one is (a renamed function).
+    let guess = |wanted: &[&str]| (pick(conv, wanted), Guess::Guessed);
+    if source.iter().any(|f| !new_public_items(f).is_empty()) {
+        let shown = crate::fragments::Classifier::new(&conv.context.exclude);
+        return if changed_public_items(state, &shown).is_empty() {
+            settled(&["feat", "fix"])
+        } else {
+            guess(&["feat", "fix"])
+        };
+    }
+    if no_source {
+        return guess(&["build", "chore"]);
+    }
+    guess(&["fix", "refactor", "feat"])
+}
+
+/// The scope of a release commit, as the README's release step writes it.
+const RELEASE_SCOPE: &str = "release";
+
+/// Files a release commit may change beside the changelog: the manifests that carry
+/// the version and the lock files that repeat it.
+const VERSION_FILES: &[&str] = &[
+    "cargo.toml",
+    "cargo.lock",
+    "pyproject.toml",
+    "uv.lock",
+    "poetry.lock",
+    "package.json",
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "version",
+    "version.txt",
+];
+
+/// The version a release commit releases: CHANGELOG.md (any directory, any case) is
+/// the only changed file besides [`VERSION_FILES`], and its diff adds exactly one
+/// `## [VERSION]` heading (Keep a Changelog's, as `jitcommit changelog --tag VERSION
+/// --write` writes it) that it does not remove elsewhere; `Unreleased` is no version.
+/// `None` for anything else, so an ordinary changelog edit stays `docs`.
+fn release_version(state: &StagedState, paths: &[String]) -> Option<String> {
+    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_ascii_lowercase();
+    let mut changelog = None;
+    for (f, p) in state.files.iter().zip(paths) {
+        let name = base(p);
+        if name == "changelog.md" && changelog.is_none() {
+            changelog = Some(f);
+        } else if !VERSION_FILES.contains(&name.as_str()) {
+            return None;
+        }
+    }
+    let changelog = changelog?;
+    let heading = |line: &str, sign: char| -> Option<String> {
+        let rest = line.strip_prefix(sign)?.strip_prefix("## [")?;
+        let version = rest.split(']').next()?.trim();
+        let digits = version.strip_prefix(['v', 'V']).unwrap_or(version);
+        let ok = digits.starts_with(|c: char| c.is_ascii_digit())
+            && version.len() <= 64
+            && version
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || ".-+_".contains(c));
+        ok.then(|| version.to_owned())
+    };
+    let lines = || changelog.hunks.iter().flat_map(|h| h.body.lines());
+    let removed: Vec<String> = lines().filter_map(|l| heading(l, '-')).collect();
+    let mut added = lines()
+        .filter_map(|l| heading(l, '+'))
+        .filter(|v| !removed.contains(v));
+    let version = added.next()?;
+    added.next().is_none().then_some(version)
+}
+
+/// How many times the removed lines a change's added source lines must be, at least,
+/// for [`adds_code`]. Over whole histories (docs/quality.md) 6 to 10 agree alike with
+/// the human types; 4 calls refactors features, 16 misses features.
+const GROWTH: usize = 8;
+
+/// The source files mostly grow: at least 10 lines added, [`GROWTH`] times the lines
+/// removed, and some item defined that was not there before.
+fn adds_code(source: &[&FileDiff]) -> bool {
+    let added: usize = source.iter().map(|f| f.added).sum();
+    let removed: usize = source.iter().map(|f| f.removed).sum();
+    added >= 10
+        && added >= GROWTH * removed
+        && source.iter().any(|f| !added_items(f, false).is_empty())
+}
+
+/// Directories that hold components rather than being one.
+const CONTAINERS: &[&str] = &[
+    "crates",
+    "packages",
+    "libs",
+    "lib",
+    "apps",
+    "src",
+    "cmd",
+    "internal",
+    "pkg",
+    "modules",
+    "plugins",
+    "services",
+    "components",
+];
+
+fn infer_scope(paths: &[String], conv: &Convention) -> Option<String> {
+    let dirs: Vec<Vec<&str>> = paths
+        .iter()
+        .map(|p| {
+            let mut v: Vec<&str> = p.split('/').collect();
+            v.pop();
+            v
+        })
+        .collect();
+    let first = dirs.first()?;
+    let common = (0..first.len())
+        .take_while(|&i| dirs.iter().all(|d| d.get(i) == first.get(i)))
+        .count();
+    let allowed = |s: &str| conv.scopes.is_empty() || conv.scopes.iter().any(|a| a == s);
+    let mut candidate = None;
+    for seg in &first[..common] {
+        if !conv.scopes.is_empty() && allowed(seg) {
+            return Some((*seg).to_owned());
+        }
+        if CONTAINERS.contains(seg) && candidate.is_none() {
+            continue;
+        }
+        candidate = Some(*seg);
+        break;
+    }
+    candidate
+        .filter(|s| allowed(s) && !s.starts_with('.'))
+        .map(str::to_owned)
+}
+
+/// A function name out of a hunk header's trailing context (`@@ -1 +1 @@ fn foo(x)`).
+fn function_name(header: &str) -> Option<String> {
+    let rest = header.strip_prefix("@@")?;
+    let (_, ctx) = rest.split_once("@@")?;
+    let ctx = ctx.trim();
+    if ctx.is_empty() {
+        return None;
+    }
+    let name = match ctx.find('(') {
+        Some(i) => {
+            let before = ctx[..i].trim_end();
+            let start = before
+                .rfind(|c: char| {
+                    !(c.is_alphanumeric() || c == '_' || c == '$' || c == ':' || c == '.')
+                })
+                .map_or(0, |j| {
+                    j + before[j..].chars().next().map_or(1, char::len_utf8)
+                });
+            before[start..]
+                .trim_matches(|c| c == ':' || c == '.')
+                .to_owned()
+        }
+        None => ctx.trim_end_matches(['{', ':', ' ']).to_owned(),
+    };
+    let name: String = name.chars().take(40).collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// Words that may come before a definition's keyword.
+const MODIFIERS: &[&str] = &[
+    "pub",
+    "pub(crate)",
+    "pub(super)",
+    "pub(self)",
+    "async",
+    "unsafe",
+    "extern",
+    "export",
+    "default",
+    "static",
+    "public",
+    "private",
+    "protected",
+    "internal",
+    "abstract",
+    "final",
+    "override",
+    "virtual",
+    "inline",
+    "open",
+    "data",
+    "sealed",
+];
+
+/// Keywords that start a definition, and whether the name follows them directly.
+const DEFINERS: &[&str] = &[
+    "fn",
+    "def",
+    "class",
+    "struct",
+    "enum",
+    "trait",
+    "mod",
+    "func",
+    "function",
+    "interface",
+    "type",
+    "const",
+    "impl",
+    "union",
+    "macro_rules!",
+    "module",
+    "object",
+];
+
+/// The item a source line defines (`pub fn parse(` → `parse`, `impl Foo for Bar {` →
+/// `impl Foo for Bar`, `class Widget:` → `Widget`), or `None` for any other line.
+/// The longest name [`defined_name`] gives; a longer one is cut.
+const NAME_CHARS: usize = 64;
+
+fn defined_name(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace().peekable();
+    while words
+        .peek()
+        .is_some_and(|w| MODIFIERS.contains(w) || w.starts_with("pub("))
+    {
+        words.next();
+    }
+    let kw = words.next()?;
+    // `extern "C" fn`, `const fn`, `async def` …
+    let kw = if kw.starts_with('"') || (kw == "const" && words.peek() == Some(&"fn")) {
+        words.next()?
+    } else {
+        kw
+    };
+    // Most lines define nothing: the keyword decides before the rest is gathered.
+    if !DEFINERS.contains(&kw) {
+        return None;
+    }
+    let rest = words.collect::<Vec<_>>().join(" ");
+    if kw == "impl" {
+        let head = rest.split('{').next().unwrap_or("").trim();
+        let name: String = format!("impl {head}").chars().take(40).collect();
+        return (!head.is_empty()).then_some(name);
+    }
+    // Go methods: `func (r *Repo) Name(`.
+    let rest = if kw == "func" && rest.starts_with('(') {
+        rest.split_once(')')
+            .map_or("", |(_, r)| r)
+            .trim_start()
+            .to_owned()
+    } else {
+        rest
+    };
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+        .take(NAME_CHARS)
+        .collect();
+    (!name.is_empty() && !name.chars().all(|c| c.is_ascii_digit())).then_some(name)
+}
+
+/// A hunk line's sign (`+`, `-` or ` `) and its text; a line that starts otherwise
+/// (a body that is not a diff's, which may start with any character) has no sign.
+fn split_sign(line: &str) -> (&str, &str) {
+    match line.as_bytes().first() {
+        Some(b'+' | b'-' | b' ') => line.split_at(1),
+        _ => ("", line),
+    }
+}
+
+/// The first Markdown heading a document's diff adds (and does not also remove), as
+/// words: `## How to run the fuzz targets` gives `how to run the fuzz targets`. Headings
+/// of one word (`## Performance`) say too little and are skipped.
+fn added_heading(f: &FileDiff) -> Option<String> {
+    let path = lossy(&f.change.path).to_ascii_lowercase();
+    if f.binary || f.linguist.is_some() || !(path.ends_with(".md") || path.ends_with(".markdown")) {
+        return None;
+    }
+    let heading = |text: &str| -> Option<String> {
+        let t = text.trim_start_matches('#');
+        if t.len() == text.len() || text.len() - t.len() > 6 || !t.starts_with(' ') {
+            return None;
+        }
+        let words: String = t
+            .trim()
+            .trim_end_matches('#')
+            .chars()
+            .filter(|c| !matches!(c, '`' | '*'))
+            .collect();
+        let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+        (words.split(' ').count() >= 2).then_some(words)
+    };
+    let mut removed = Vec::new();
+    let mut added = Vec::new();
+    for h in &f.hunks {
+        for line in h.body.lines() {
+            match split_sign(line) {
+                ("-", text) => removed.extend(heading(text)),
+                ("+", text) => added.extend(heading(text)),
+                _ => {}
+            }
+        }
+    }
+    let first = added.into_iter().find(|h| !removed.contains(h))?;
+    let mut chars = first.chars();
+    let head = chars.next()?;
+    // `Why` → `why`; an acronym or a name (`GIT_DIR`, `README`) stays as written.
+    let lower = chars.next().is_none_or(|c| !c.is_uppercase());
+    Some(if lower {
+        head.to_lowercase().chain(first.chars().skip(1)).collect()
+    } else {
+        first
+    })
+}
+
+/// The words of a name that reads as a sentence: at least six lower-case words in
+/// snake case after a `test_` prefix (`the_validator_links_neither_http_client`,
+/// `test_a_tag_without_a_version_is_skipped`); `None` for an ordinary name
+/// (`parse_subject`, `max_bytes_lower_bound`, `same_as_the_regex`: on this repository's
+/// and cocogitto's commits, names of four or five words were as often a helper's as a
+/// description).
+fn sentence_of(name: &str) -> Option<String> {
+    // A name cut at NAME_CHARS may end inside a word: that word goes.
+    let cut = name.chars().count() >= NAME_CHARS;
+    let name = name.strip_prefix("test_").unwrap_or(name);
+    let mut words: Vec<&str> = name.split('_').collect();
+    if cut {
+        words.pop();
+    }
+    let plain = |w: &&str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            && w.chars().any(|c| c.is_ascii_lowercase())
+    };
+    (words.len() >= 6 && words.iter().all(plain)).then(|| words.join(" "))
+}
+
+/// The names a diff's added lines define, in order, without the ones a removed line of
+/// the same diff defined too (a changed signature is not a new item).
+fn added_items(f: &FileDiff, public_only: bool) -> Vec<String> {
+    let mut removed: Vec<String> = Vec::new();
+    let mut added: Vec<(bool, String)> = Vec::new();
+    if !has_code(f) {
+        return Vec::new();
+    }
+    for h in &f.hunks {
+        for line in h.body.lines() {
+            let (sign, text) = split_sign(line);
+            if !matches!(sign, "-" | "+") {
+                continue;
+            }
+            let Some(name) = defined_name(text) else {
+                continue;
+            };
+            match sign {
+                "-" => removed.push(name),
+                "+" if !public_only || is_public(text) => added.push((is_minor(text), name)),
+                _ => {}
+            }
+        }
+    }
+    // Functions and types before constants and aliases, each in diff order.
+    added.sort_by_key(|(minor, _)| *minor);
+    let mut out: Vec<String> = Vec::new();
+    for (_, n) in added {
+        if !removed.contains(&n) && !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// A constant, static or type alias: a definition, but rarely what a change is about.
+fn is_minor(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| !MODIFIERS.contains(w) && !w.starts_with("pub("))
+        .take(2)
+        .collect();
+    matches!(words.first(), Some(&"const" | &"type")) && words.get(1) != Some(&"fn")
+}
+
+/// A file whose lines can define items: source and tests, not prose or data.
+fn has_code(f: &FileDiff) -> bool {
+    let path = lossy(&f.change.path);
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    !f.binary
+        && !f.submodule
+        && f.linguist.is_none()
+        && matches!(classify(&path), Class::Source | Class::Test)
+        && !matches!(
+            ext,
+            "md" | "txt" | "snap" | "json" | "toml" | "yaml" | "yml" | "lock" | "csv" | "html"
+        )
+}
+
+/// A definition others can use: `pub` (not `pub(crate)`), `export`, `public`, a Go name
+/// in capitals, a Python name at the top level without a leading `_`.
+fn is_public(text: &str) -> bool {
+    let t = text.trim_start();
+    let top = t.len() == text.len();
+    t.starts_with("pub ")
+        || t.starts_with("export ")
+        || t.starts_with("public ")
+        || (t.starts_with("func ")
+            && defined_name(t).is_some_and(|n| n.starts_with(|c: char| c.is_uppercase())))
+        || (top
+            && (t.starts_with("def ") || t.starts_with("class "))
+            && defined_name(t).is_some_and(|n| !n.starts_with('_')))
+}
+
+/// Most names [`changed_public_items`] gives.
+const MAX_BREAKING_NAMES: usize = 10;
+
+/// The public items whose declaration the change removes or alters: a removed line of
+/// a source file (not a test) that declares a public item ([`is_public`]) and is not
+/// added back the same (trimmed), so `pub fn parse(a)` → `pub fn parse(a, b)` counts,
+/// a moved line does not; never of a file whose hunks a prompt does not show
+/// (`shown`: excluded, generated, vendored). What a user of the code can break on is
+/// there, or nothing
+/// of the kind is: a model draft may call a change breaking only when this is not
+/// empty ([`crate::structure::Structure::breaking_evidence`]). At most
+/// [`MAX_BREAKING_NAMES`], in diff order.
+pub fn changed_public_items(
+    state: &StagedState,
+    shown: &crate::fragments::Classifier,
+) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for f in &state.files {
+        let path = lossy(&f.change.path);
+        if !has_code(f) || classify(&path) != Class::Source || shown.classify(f).stat_only() {
+            continue;
+        }
+        let removed = f
+            .hunks
+            .iter()
+            .flat_map(|h| h.body.lines())
+            .filter_map(|l| l.strip_prefix('-'))
+            .filter(|t| is_public(t));
+        // Most files remove no public line: their added lines are not gathered.
+        let mut added: Option<std::collections::HashSet<&str>> = None;
+        for text in removed {
+            let added = added.get_or_insert_with(|| {
+                f.hunks
+                    .iter()
+                    .flat_map(|h| h.body.lines())
+                    .filter_map(|l| l.strip_prefix('+'))
+                    .map(str::trim)
+                    .collect()
+            });
+            if added.contains(text.trim()) {
+                continue;
+            }
+            let name = defined_name(text).or_else(|| field_name(text));
+            if let Some(name) = name
+                && !out.contains(&name)
+            {
+                out.push(name);
+                if out.len() == MAX_BREAKING_NAMES {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A public field's name: `pub hooks: Vec<String>,` → `hooks`.
+fn field_name(text: &str) -> Option<String> {
+    let rest = text.trim_start().strip_prefix("pub ")?;
+    let (name, _) = rest.split_once(':')?;
+    let name = name.trim();
+    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .then(|| name.to_owned())
+}
+
+/// The new public items of a source file's diff.
+fn new_public_items(f: &FileDiff) -> Vec<String> {
+    if f.binary || f.submodule {
+        return Vec::new();
+    }
+    added_items(f, true)
+}
+
+/// The item a hunk changes: the nearest definition among its context and removed lines
+/// before its first change, else the header's function when it looks like one.
+fn changed_item(h: &jitcommit_core::repo::Hunk) -> Option<String> {
+    let mut nearest = None;
+    for line in h.body.lines() {
+        let (sign, text) = split_sign(line);
+        match sign {
+            " " | "-" => {
+                if let Some(n) = defined_name(text) {
+                    nearest = Some(n);
+                }
+                if sign == "-" {
+                    break;
+                }
+            }
+            _ => break,
+        }
+    }
+    nearest.or_else(|| {
+        let ctx = h.header.strip_prefix("@@")?.split_once("@@")?.1;
+        defined_name(ctx).or_else(|| {
+            // A C-like `type name(args)` header: the word before `(`.
+            ctx.contains('(')
+                .then(|| function_name(&h.header))
+                .flatten()
+                .filter(|n| !n.contains(' '))
+        })
+    })
+}
+
+fn what(f: &FileDiff) -> String {
+    if f.submodule {
+        return "submodule pointer".to_owned();
+    }
+    if f.binary {
+        return "binary file".to_owned();
+    }
+    if let Some(l) = f.linguist {
+        return stat_only(f, l);
+    }
+    let list = |names: &[String]| {
+        let more = names.len().saturating_sub(MAX_NAMES);
+        let mut s = names[..names.len().min(MAX_NAMES)].join(", ");
+        if more > 0 {
+            s.push_str(&format!(" and {more} more"));
+        }
+        s
+    };
+    let added = added_items(f, false);
+    if f.change.kind == ChangeKind::Added {
+        return if added.is_empty() {
+            format!("new file, {}", lines(f.added))
+        } else {
+            format!("new file with {}", list(&added))
+        };
+    }
+    let mut changed: Vec<String> = Vec::new();
+    for h in f.hunks.iter().filter(|_| has_code(f)) {
+        let adds_one = h.body.lines().any(|l| {
+            l.strip_prefix('+')
+                .and_then(defined_name)
+                .is_some_and(|n| added.contains(&n))
+        });
+        if adds_one && !h.body.lines().any(|l| l.starts_with('-')) {
+            continue;
+        }
+        if let Some(n) = changed_item(h)
+            && !changed.contains(&n)
+            && !added.contains(&n)
+        {
+            changed.push(n);
+        }
+    }
+    let mut parts = Vec::new();
+    if !added.is_empty() {
+        parts.push(format!("new {}", list(&added)));
+    }
+    if !changed.is_empty() {
+        parts.push(format!("in {}", list(&changed)));
+    }
+    if !parts.is_empty() {
+        return parts.join("; ");
+    }
+    match f.change.kind {
+        ChangeKind::Deleted => format!("{} removed", lines(f.removed)),
+        ChangeKind::Renamed | ChangeKind::Copied if f.added + f.removed == 0 => {
+            "content unchanged".to_owned()
+        }
+        _ if f.added + f.removed == 0 => match (f.change.old_mode, f.change.new_mode) {
+            (Some(a), Some(b)) if a != b => format!("mode {a:o} → {b:o}"),
+            _ => "no content change".to_owned(),
+        },
+        _ => format!("+{} −{} lines", f.added, f.removed),
+    }
+}
+
+/// A generated or vendored file's description: its status and line counts, as its stat
+/// line in the prompt tells them.
+fn stat_only(f: &FileDiff, l: Linguist) -> String {
+    let word = match l {
+        Linguist::Generated => "generated file",
+        Linguist::Vendored => "vendored file",
+    };
+    match f.change.kind {
+        ChangeKind::Added => format!("new {word}, {}", lines(f.added)),
+        ChangeKind::Deleted => format!("{word}, {} removed", lines(f.removed)),
+        _ if f.added + f.removed == 0 => format!("{word}, no content change"),
+        _ => format!("{word}, +{} −{} lines", f.added, f.removed),
+    }
+}
+
+fn lines(n: usize) -> String {
+    if n == 1 {
+        "1 line".to_owned()
+    } else {
+        format!("{n} lines")
+    }
+}
+
+fn file_bullet(f: &FileDiff, conv: &Convention) -> Bullet {
+    let path = lossy(&f.change.path);
+    let target = match (&f.change.kind, &f.change.old_path) {
+        (ChangeKind::Renamed, Some(old)) => Target::Move {
+            from: lossy(old),
+            to: path,
+        },
+        _ => Target::Path(path),
+    };
+    let mut what = what(f);
+    if let (ChangeKind::Copied, Some(old)) = (&f.change.kind, &f.change.old_path) {
+        what = format!("copied from {}, {what}", lossy(old));
+    }
+    Bullet {
+        verb: status_verb(conv, f.change.kind),
+        target,
+        what_why: format!("{what}; {WHY_PLACEHOLDER}"),
+    }
+}
+
+/// One bullet per directory, at the deepest level whose directory count fits
+/// [`MAX_BULLETS`] (level 1 when none does).
+fn directory_bullets(state: &StagedState, conv: &Convention) -> Vec<Bullet> {
+    let paths: Vec<String> = state.files.iter().map(|f| lossy(&f.change.path)).collect();
+    let depth_max = paths
+        .iter()
+        .map(|p| p.matches('/').count())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let key = |p: &str, depth: usize| -> String {
+        let segs: Vec<&str> = p.split('/').collect();
+        let dir_len = segs.len() - 1;
+        if dir_len == 0 {
+            p.to_owned()
+        } else {
+            segs[..depth.min(dir_len)].join("/")
+        }
+    };
+    let mut depth = 1;
+    for d in (1..=depth_max).rev() {
+        let mut keys: Vec<String> = paths.iter().map(|p| key(p, d)).collect();
+        keys.sort();
+        keys.dedup();
+        if keys.len() <= MAX_BULLETS {
+            depth = d;
+            break;
+        }
+    }
+    let mut groups: BTreeMap<String, Vec<&FileDiff>> = BTreeMap::new();
+    for (f, p) in state.files.iter().zip(&paths) {
+        groups.entry(key(p, depth)).or_default().push(f);
+    }
+    groups
+        .into_iter()
+        .map(|(dir, files)| {
+            if let [single] = files.as_slice() {
+                return file_bullet(single, conv);
+            }
+            let kinds: Vec<ChangeKind> = files.iter().map(|f| f.change.kind).collect();
+            let v = if kinds.iter().all(|k| *k == ChangeKind::Added) {
+                verb(conv, &["Add", "Update"])
+            } else if kinds.iter().all(|k| *k == ChangeKind::Deleted) {
+                verb(conv, &["Remove", "Update"])
+            } else {
+                verb(conv, &["Update", "Refactor"])
+            };
+            Bullet {
+                verb: v,
+                target: Target::Path(dir),
+                what_why: format!("{}; {WHY_PLACEHOLDER}", tally(&kinds)),
+            }
+        })
+        .collect()
+}
+
+/// `12 files (10 added, 2 modified)`.
+fn tally(kinds: &[ChangeKind]) -> String {
+    let mut counts: BTreeMap<ChangeKind, usize> = BTreeMap::new();
+    for k in kinds {
+        *counts.entry(*k).or_default() += 1;
+    }
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(k, n)| {
+            let word = match k {
+                ChangeKind::Added => "added",
+                ChangeKind::Modified => "modified",
+                ChangeKind::Deleted => "removed",
+                ChangeKind::Renamed => "renamed",
+                ChangeKind::Copied => "copied",
+                ChangeKind::TypeChanged => "type changed",
+            };
+            format!("{n} {word}")
+        })
+        .collect();
+    format!("{} files ({})", kinds.len(), parts.join(", "))
+}
+
+/// The subject's summary: what happens to the dominant file (the source file with the
+/// most changed lines, else any file) and its main symbol, and how many other files
+/// change with it; for a change described by directories, the directory.
+fn summarize(state: &StagedState, paths: &[String]) -> String {
+    let kinds: Vec<ChangeKind> = state.files.iter().map(|f| f.change.kind).collect();
+    let action = if kinds
+        .iter()
+        .all(|k| matches!(k, ChangeKind::Added | ChangeKind::Copied))
+    {
+        "add"
+    } else if kinds.iter().all(|k| *k == ChangeKind::Deleted) {
+        "remove"
+    } else if kinds.iter().all(|k| *k == ChangeKind::Renamed) {
+        "rename"
+    } else {
+        "update"
+    };
+    if state.files.len() > MAX_BULLETS {
+        let first: Vec<&str> = paths[0].split('/').collect();
+        let common = (0..first.len().saturating_sub(1))
+            .take_while(|&i| {
+                paths.iter().all(|p| {
+                    p.split('/').nth(i) == first.get(i).copied() && p.matches('/').count() > i
+                })
+            })
+            .count();
+        return if common == 0 {
+            format!("{action} {} files", paths.len())
+        } else {
+            format!(
+                "{action} {} files in {}",
+                paths.len(),
+                first[..common].join("/")
+            )
+        };
+    }
+    let weight = |f: &FileDiff| {
+        let class = classify(&lossy(&f.change.path));
+        (
+            f.linguist.is_none(),
+            class == Class::Source,
+            has_code(f),
+            f.added + f.removed + 1,
+        )
+    };
+    let Some(main) = state.files.iter().max_by_key(|f| weight(f)) else {
+        return action.to_owned();
+    };
+    let path = lossy(&main.change.path);
+    let name = path.rsplit('/').next().unwrap_or(&path).to_owned();
+    let changed_symbol = || {
+        main.hunks
+            .iter()
+            .filter(|_| has_code(main))
+            .find_map(changed_item)
+    };
+    // A generated or vendored file's lines name nothing worth a summary.
+    let items = if main.linguist.is_some() {
+        Vec::new()
+    } else {
+        added_items(main, false)
+    };
+    // A test named as a sentence says what the change proves, in the author's words;
+    // a new heading says what a document now covers.
+    if let Some(sentence) = items.iter().find_map(|n| sentence_of(n)) {
+        return sentence;
+    }
+    if let Some(heading) = added_heading(main) {
+        return heading;
+    }
+    let mut s = match (main.change.kind, &main.change.old_path) {
+        (ChangeKind::Added | ChangeKind::Copied, _) => match items.first() {
+            Some(sym) => format!("add {sym} in {name}"),
+            None => format!("add {name}"),
+        },
+        (ChangeKind::Deleted, _) => format!("remove {name}"),
+        (ChangeKind::Renamed, Some(old)) => {
+            let old = lossy(old);
+            let old_name = old.rsplit('/').next().unwrap_or(&old).to_owned();
+            if old_name == name {
+                format!("move {name}")
+            } else {
+                format!("rename {old_name} to {name}")
+            }
+        }
+        _ => match (items.first(), changed_symbol()) {
+            (Some(sym), _) => format!("add {sym} in {name}"),
+            (None, Some(sym)) => format!("update {sym} in {name}"),
+            (None, None) => format!("update {name}"),
+        },
+    };
+    let others = state.files.len() - 1;
+    if others == 1 {
+        s.push_str(" and one more file");
+    } else if others > 1 {
+        s.push_str(&format!(" and {others} more files"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use jitcommit_core::repo::{Change, Hunk};
+
+    fn file(kind: ChangeKind, path: &str, old: Option<&str>, headers: &[&str]) -> FileDiff {
+        FileDiff {
+            change: Change {
+                kind,
+                path: path.into(),
+                old_path: old.map(Into::into),
+                old_mode: (kind != ChangeKind::Added).then_some(0o100644),
+                new_mode: (kind != ChangeKind::Deleted).then_some(0o100644),
+            },
+            header: String::new(),
+            hunks: headers
+                .iter()
+                .map(|h| Hunk {
+                    header: (*h).to_owned(),
+                    body: "+x\n".to_owned(),
+                })
+                .collect(),
+            added: 1,
+            removed: 0,
+            binary: false,
+            submodule: false,
+            linguist: None,
+        }
+    }
+
+    fn state(files: Vec<FileDiff>) -> StagedState {
+        StagedState {
+            branch: Some("main".into()),
+            initial: false,
+            files,
+        }
+    }
+
+    fn kind_of(files: Vec<FileDiff>) -> String {
+        draft(&state(files), &Convention::default())
+            .expect("a draft")
+            .subject
+            .kind
+    }
+
+    #[test]
+    fn nothing_staged_is_no_draft() {
+        assert_eq!(
+            draft(&state(vec![]), &Convention::default()),
+            Err(OfflineError::NothingStaged)
+        );
+    }
+
+    #[test]
+    fn a_model_draft_chooses_the_type_only_where_the_change_leaves_it_open() {
+        use ChangeKind::*;
+        let conv = Convention::default();
+        let none = TypeHistory::default();
+        let choices = |files| type_choices(&state(files), &conv, &none);
+        assert_eq!(
+            choices(vec![file(Modified, "docs/a.md", None, &[])]),
+            ["docs"]
+        );
+        assert_eq!(
+            choices(vec![
+                file(Modified, "tests/a.rs", None, &[]),
+                file(Modified, "README.md", None, &[])
+            ]),
+            ["test"]
+        );
+        assert_eq!(
+            choices(vec![file(Modified, ".github/workflows/ci.yml", None, &[])]),
+            ["ci"]
+        );
+        // A new source file, a rename, and the history's type for these paths settle it.
+        assert_eq!(
+            choices(vec![file(Added, "src/new.rs", None, &[])]),
+            ["feat"]
+        );
+        assert_eq!(
+            choices(vec![file(Renamed, "src/b.rs", Some("src/a.rs"), &[])]),
+            ["refactor"]
+        );
+        let perf = TypeHistory {
+            exact: [("perf".to_owned(), 3), ("fix".to_owned(), 1)].into(),
+            near: Default::default(),
+        };
+        let lib = state(vec![file(Modified, "src/lib.rs", None, &[])]);
+        assert_eq!(type_choices(&lib, &conv, &perf), ["perf"]);
+        // With no history: a new public function settles `feat`; one that replaces
+        // another (a rename) leaves the type open.
+        let with = |body: &str| {
+            state(vec![hunk_file(
+                Modified,
+                "src/lib.rs",
+                "@@ -1 +1,2 @@",
+                body,
+            )])
+        };
+        let added = with(" pub fn a() {}\n+pub fn b() {}\n");
+        assert_eq!(type_choices(&added, &conv, &none), ["feat"]);
+        let renamed = with("-pub fn a() {}\n+pub fn b() {}\n");
+        assert_eq!(type_choices(&renamed, &conv, &none), conv.types);
+        // Build files, or source the rules can only guess at: the convention's list.
+        for files in [
+            vec![file(Modified, "Cargo.toml", None, &[])],
+            vec![file(Modified, "src/lib.rs", None, &[])],
+            vec![
+                file(Modified, "src/lib.rs", None, &[]),
+                file(Modified, "tests/a.rs", None, &[]),
+            ],
+        ] {
+            assert_eq!(choices(files), conv.types);
+        }
+        // A convention without `docs`: its own fallback, as the offline draft takes.
+        let mut no_docs = Convention::default();
+        no_docs.types.retain(|t| t != "docs");
+        let docs_only = state(vec![file(Modified, "docs/a.md", None, &[])]);
+        assert_eq!(
+            type_choices(&docs_only, &no_docs, &none),
+            [draft(&docs_only, &no_docs).unwrap().subject.kind]
+        );
+    }
+
+    #[test]
+    fn public_items_removed_or_changed_are_the_evidence_of_a_breaking_change() {
+        use ChangeKind::*;
+        let with = |path: &str, body: &str| {
+            let mut f = file(Modified, path, None, &["@@ -1,3 +1,3 @@"]);
+            f.hunks[0].body = body.to_owned();
+            f
+        };
+        let shown = crate::fragments::Classifier::new(&["private/**".to_owned()]);
+        let items = |files| changed_public_items(&state(files), &shown);
+        // A changed signature, a removed public field, a removed exported function.
+        assert_eq!(
+            items(vec![
+                with(
+                    "src/lib.rs",
+                    "-pub fn parse(a: &str) -> X {\n+pub fn parse(a: &str, b: bool) -> X {\n-    pub hooks: Vec<String>,\n"
+                ),
+                with("web/api.ts", "-export function fetchAll() {\n"),
+            ]),
+            ["parse", "hooks", "fetchAll"]
+        );
+        // Moved unchanged, crate-private, private, a test file's, a document's: none.
+        assert!(
+            items(vec![
+                with(
+                    "src/lib.rs",
+                    "-pub fn same() {}\n+    pub fn same() {}\n-pub(crate) fn inner() {}\n-fn private() {}\n"
+                ),
+                with("tests/api.rs", "-pub fn helper() {}\n"),
+                with("docs/api.md", "-pub fn shown() {}\n"),
+                // Excluded from the prompt's context: the contract does not name it.
+                with("private/api.rs", "-pub fn withheld() {}\n"),
+            ])
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn type_from_paths_and_statuses() {
+        use ChangeKind::*;
+        assert_eq!(
+            kind_of(vec![
+                file(Modified, "docs/a.md", None, &[]),
+                file(Added, "README.md", None, &[])
+            ]),
+            "docs"
+        );
+        assert_eq!(
+            kind_of(vec![file(Modified, "tests/a.rs", None, &[])]),
+            "test"
+        );
+        assert_eq!(
+            kind_of(vec![file(Modified, ".github/workflows/ci.yml", None, &[])]),
+            "ci"
+        );
+        assert_eq!(
+            kind_of(vec![
+                file(Modified, "Cargo.toml", None, &[]),
+                file(Modified, "Cargo.lock", None, &[])
+            ]),
+            "build"
+        );
+        assert_eq!(
+            kind_of(vec![
+                file(Added, "src/new.rs", None, &[]),
+                file(Modified, "src/lib.rs", None, &[])
+            ]),
+            "feat"
+        );
+        assert_eq!(
+            kind_of(vec![
+                file(Renamed, "src/b.rs", Some("src/a.rs"), &[]),
+                file(Deleted, "src/c.rs", None, &[])
+            ]),
+            "refactor"
+        );
+        // A modification the change does not type, with no history: fix, never chore.
+        assert_eq!(
+            kind_of(vec![file(Modified, "src/lib.rs", None, &[])]),
+            "fix"
+        );
+        // A type the convention does not allow falls back to its first type.
+        let conv = Convention {
+            types: vec!["fix".into(), "feat".into()],
+            ..Convention::default()
+        };
+        let m =
+            draft(&state(vec![file(Modified, "docs/a.md", None, &[])]), &conv).expect("a draft");
+        assert_eq!(m.subject.kind, "fix");
+    }
+
+    /// A modified file whose one hunk has `header` and `body`.
+    fn hunk_file(kind: ChangeKind, path: &str, header: &str, body: &str) -> FileDiff {
+        let mut f = file(kind, path, None, &[header]);
+        f.hunks[0].body = body.to_owned();
+        f.added = body.lines().filter(|l| l.starts_with('+')).count();
+        f.removed = body.lines().filter(|l| l.starts_with('-')).count();
+        f
+    }
+
+    fn kind_with(
+        files: Vec<FileDiff>,
+        history: &[(&str, usize)],
+        near: &[(&str, usize)],
+    ) -> String {
+        let h = TypeHistory {
+            exact: history.iter().map(|(t, n)| ((*t).to_owned(), *n)).collect(),
+            near: near.iter().map(|(t, n)| ((*t).to_owned(), *n)).collect(),
+        };
+        draft_with(&state(files), &Convention::default(), &h)
+            .expect("a draft")
+            .subject
+            .kind
+    }
+
+    #[test]
+    fn a_new_public_function_is_a_feature_when_history_says_nothing() {
+        let f = || {
+            hunk_file(
+                ChangeKind::Modified,
+                "src/lib.rs",
+                "@@ -3 +3,4 @@ fn old()",
+                " }\n+\n+pub fn parse(x: &str) -> u8 {\n+    0\n+}\n",
+            )
+        };
+        assert_eq!(kind_with(vec![f()], &[], &[]), "feat");
+        // History settles it: these paths are perf work here.
+        assert_eq!(
+            kind_with(vec![f()], &[("perf", 3), ("fix", 1)], &[]),
+            "perf"
+        );
+        // A private helper is not a feature.
+        let private = hunk_file(
+            ChangeKind::Modified,
+            "src/lib.rs",
+            "@@ -3 +3,2 @@ fn old()",
+            " }\n+fn helper() {}\n",
+        );
+        assert_eq!(kind_with(vec![private], &[], &[]), "fix");
+        // A changed signature is not a new item.
+        let changed = hunk_file(
+            ChangeKind::Modified,
+            "src/lib.rs",
+            "@@ -3 +3 @@",
+            "-pub fn parse(x: &str) -> u8 {\n+pub fn parse(x: &[u8]) -> u8 {\n",
+        );
+        assert_eq!(kind_with(vec![changed], &[], &[]), "fix");
+    }
+
+    #[test]
+    fn a_release_is_a_chore_named_by_its_version() {
+        use ChangeKind::*;
+        let changelog = |kind, body: &str| {
+            let mut f = file(kind, "CHANGELOG.md", None, &["@@ -1,3 +1,7 @@"]);
+            f.hunks[0].body = body.to_owned();
+            f
+        };
+        let release = "-## [Unreleased]\n+## [Unreleased]\n+\n+## [0.2.0] - 2026-01-02\n";
+        let subject = |files: Vec<FileDiff>, conv: &Convention| {
+            let m = draft(&state(files), conv).expect("a draft");
+            let scope = m
+                .subject
+                .scope
+                .map(|s| format!("({s})"))
+                .unwrap_or_default();
+            format!("{}{scope}: {}", m.subject.kind, m.subject.summary)
+        };
+        let conv = Convention::default();
+        assert_eq!(
+            subject(vec![changelog(Modified, release)], &conv),
+            "chore(release): 0.2.0"
+        );
+        let bumped = vec![
+            changelog(Modified, release),
+            file(Modified, "Cargo.lock", None, &[]),
+            file(Modified, "crates/core/Cargo.toml", None, &[]),
+            file(Modified, "package.json", None, &[]),
+        ];
+        assert_eq!(subject(bumped, &conv), "chore(release): 0.2.0");
+        // A first release writes the file.
+        assert_eq!(
+            subject(
+                vec![changelog(Added, "+# Changelog\n+## [v1.0.0]\n")],
+                &conv
+            ),
+            "chore(release): v1.0.0"
+        );
+        // A scope list without `release`, a type list without `chore`.
+        let strict = Convention {
+            types: vec!["feat".into(), "build".into()],
+            scopes: vec!["core".into()],
+            ..Convention::default()
+        };
+        assert_eq!(
+            subject(vec![changelog(Modified, release)], &strict),
+            "build: release 0.2.0"
+        );
+        // Not a release: an edit under a heading, a regenerated history (two new
+        // versions), a heading that moves, code beside the changelog.
+        for files in [
+            vec![changelog(Modified, "+- a fixed entry\n")],
+            vec![changelog(Modified, "+## [Unreleased]\n")],
+            vec![changelog(Added, "+## [0.2.0]\n+## [0.1.0]\n")],
+            vec![changelog(
+                Modified,
+                "-## [0.1.0]\n+## [0.1.0] - 2026-01-01\n",
+            )],
+            vec![
+                changelog(Modified, release),
+                file(Modified, "src/lib.rs", None, &[]),
+            ],
+        ] {
+            let s = subject(files, &conv);
+            assert!(!s.contains("release"), "{s}");
+        }
+    }
+
+    #[test]
+    fn history_decides_a_modification_exact_paths_first() {
+        use ChangeKind::*;
+        let f = || vec![file(Modified, "src/probe.rs", None, &[])];
+        assert_eq!(kind_with(f(), &[("perf", 2)], &[("refactor", 9)]), "perf");
+        assert_eq!(
+            kind_with(f(), &[], &[("refactor", 9), ("fix", 2)]),
+            "refactor"
+        );
+        // feat and chore are not the history's to give for code: a modification adds
+        // nothing, and code is never a chore.
+        assert_eq!(kind_with(f(), &[("feat", 9), ("chore", 8)], &[]), "fix");
+        // A change without source takes the history's chore: a version bump's
+        // manifest, lock file and changelog, as the repository commits them.
+        let bump = || {
+            vec![
+                file(Modified, "CHANGELOG.md", None, &[]),
+                file(Modified, "Cargo.lock", None, &[]),
+                file(Modified, "Cargo.toml", None, &[]),
+            ]
+        };
+        assert_eq!(
+            kind_with(bump(), &[("chore", 9), ("docs", 2)], &[]),
+            "chore"
+        );
+        assert_eq!(kind_with(bump(), &[("feat", 9)], &[]), "build");
+        assert_eq!(kind_with(bump(), &[], &[]), "build");
+        // Ties go to the type that sorts first.
+        assert_eq!(kind_with(f(), &[("perf", 2), ("fix", 2)], &[]), "fix");
+        // A new file is a feature whatever the history says.
+        assert_eq!(
+            kind_with(
+                vec![file(Added, "src/new.rs", None, &[])],
+                &[("perf", 9)],
+                &[]
+            ),
+            "feat"
+        );
+    }
+
+    #[test]
+    fn source_that_mostly_grows_with_a_new_item_is_a_feature() {
+        let grown = |removed: &str| {
+            hunk_file(
+                ChangeKind::Modified,
+                "src/lib.rs",
+                "@@ -3,2 +3,12 @@ fn old()",
+                &format!(
+                    " }}\n{removed}+\n+fn helper(x: u8) -> u8 {{\n+    let y = x + 1;\n\
+                     +    let z = y * 2;\n+    z - 1\n+}}\n+\n+fn other() {{\n+    helper(1);\n+}}\n"
+                ),
+            )
+        };
+        // A private item and ten lines added, none removed: a feature, whatever the
+        // history says of the path.
+        assert_eq!(kind_with(vec![grown("")], &[("perf", 9)], &[]), "feat");
+        // Two lines removed for ten added is a rework: the history decides.
+        assert_eq!(
+            kind_with(vec![grown("-    a();\n-    b();\n")], &[("perf", 9)], &[]),
+            "perf"
+        );
+        // Lines added without a new item (a longer body) are no feature either.
+        let longer = hunk_file(
+            ChangeKind::Modified,
+            "src/lib.rs",
+            "@@ -3,1 +3,11 @@ fn old()",
+            &"+    step();\n".repeat(11),
+        );
+        assert_eq!(kind_with(vec![longer], &[("perf", 9)], &[]), "perf");
+    }
+
+    #[test]
+    fn tests_beside_docs_or_config_are_a_test_change() {
+        use ChangeKind::*;
+        assert_eq!(
+            kind_of(vec![
+                file(Modified, "tests/a.rs", None, &[]),
+                file(Modified, "tests/snapshots/a.snap", None, &[]),
+                file(Modified, "docs/testing.md", None, &[]),
+            ]),
+            "test"
+        );
+        assert_eq!(
+            kind_of(vec![
+                file(Added, "tests/new.rs", None, &[]),
+                file(Modified, "src/lib.rs", None, &[]),
+            ]),
+            "fix"
+        );
+    }
+
+    #[test]
+    fn a_new_heading_is_the_summary_of_a_document_change() {
+        use ChangeKind::*;
+        let doc = |body: &str| {
+            let f = hunk_file(Modified, "docs/trust.md", "@@ -10,3 +10,6 @@", body);
+            draft(&state(vec![f]), &Convention::default())
+                .expect("a draft")
+                .subject
+                .summary
+        };
+        assert_eq!(
+            doc(" text\n+## How to run the `fuzz` targets\n+\n+Run them.\n"),
+            "how to run the fuzz targets"
+        );
+        // A heading that only moved, a one-word heading, a `#` comment in a code block
+        // without a space: the file is named instead.
+        assert_eq!(doc("-## Old place\n+## Old place\n"), "update trust.md");
+        assert_eq!(doc("+## Performance\n"), "update trust.md");
+        assert_eq!(doc("+#include <x.h>\n"), "update trust.md");
+        assert_eq!(doc("+### GIT_DIR and friends\n"), "GIT_DIR and friends");
+    }
+
+    #[test]
+    fn a_test_named_as_a_sentence_is_the_summary() {
+        use ChangeKind::*;
+        for (name, want) in [
+            (
+                "the_validator_links_neither_http_client",
+                Some("the validator links neither http client"),
+            ),
+            ("max_bytes_lower_bound", None),
+            ("test_pre_and_auto_pre_conflict", None),
+            (
+                "test_a_tag_without_a_version_is_skipped",
+                Some("a tag without a version is skipped"),
+            ),
+            ("parse_subject", None),
+            ("read_all_packs", None),
+            ("test_read_all", None),
+            ("Read_All_The_Packs", None),
+            ("read__all_the_packs", None),
+        ] {
+            assert_eq!(sentence_of(name).as_deref(), want, "{name}");
+        }
+        let test = hunk_file(
+            Added,
+            "tests/lean.rs",
+            "@@ -0,0 +1,4 @@",
+            "+fn binary(name: &str) {}\n+#[test]\n+fn the_validator_links_neither_http_client_nor_tokenizer() {\n+}\n",
+        );
+        let m = draft(&state(vec![test]), &Convention::default()).expect("a draft");
+        assert_eq!(
+            m.subject.summary,
+            "the validator links neither http client nor tokenizer"
+        );
+        // Too long for the subject: cut at a word, not in one.
+        let long = hunk_file(
+            Added,
+            "tests/status.rs",
+            "@@ -0,0 +1,2 @@",
+            "+fn a_non_utf8_file_name_in_git_s_status_comment_does_not_block_the_commit() {\n+}\n",
+        );
+        let m = draft(&state(vec![long]), &Convention::default()).expect("a draft");
+        assert_eq!(
+            m.subject.summary,
+            "a non utf8 file name in git s status comment does not block"
+        );
+    }
+
+    #[test]
+    fn the_summary_names_the_dominant_file_and_its_symbol() {
+        use ChangeKind::*;
+        let mut big = hunk_file(
+            Modified,
+            "src/parser.rs",
+            "@@ -10,3 +10,3 @@ pub fn parse_subject(line: &str) -> Subject {",
+            "     let a = 1;\n-    let b = 2;\n+    let b = 3;\n",
+        );
+        big.added = 30;
+        let m = draft(
+            &state(vec![
+                big,
+                file(Modified, "README.md", None, &[]),
+                file(Modified, "src/a.rs", None, &[]),
+            ]),
+            &Convention::default(),
+        )
+        .expect("a draft");
+        assert_eq!(
+            m.subject.summary,
+            "update parse_subject in parser.rs and 2 more files"
+        );
+        let added = hunk_file(
+            Added,
+            "src/history.rs",
+            "@@ -0,0 +1,3 @@",
+            "+const N: usize = 3;\n+pub struct TypeHistory {\n+}\n",
+        );
+        let m = draft(&state(vec![added]), &Convention::default()).expect("a draft");
+        assert_eq!(m.subject.summary, "add TypeHistory in history.rs");
+        let moved = file(Renamed, "src/b/x.rs", Some("src/a/x.rs"), &[]);
+        let m = draft(&state(vec![moved]), &Convention::default()).expect("a draft");
+        assert_eq!(m.subject.summary, "move x.rs");
+    }
+
+    #[test]
+    fn the_what_names_the_added_test_not_the_function_before_it() {
+        let f = hunk_file(
+            ChangeKind::Modified,
+            "tests/codec.rs",
+            "@@ -20,3 +20,8 @@ fn test_roundtrip() {",
+            " }\n+\n+#[test]\n+fn test_empty_input() {\n+    assert!(decode(\"\").is_ok());\n+}\n",
+        );
+        let m = draft(&state(vec![f]), &Convention::default()).expect("a draft");
+        assert!(
+            m.bullets[0].what_why.starts_with("new test_empty_input; "),
+            "{}",
+            m.bullets[0].what_why
+        );
+        // A header that is not a definition (`x = 1`) names nothing.
+        let f = hunk_file(
+            ChangeKind::Modified,
+            "src/conf.py",
+            "@@ -1 +1 @@ x = 1",
+            "-y = 2\n+y = 3\n",
+        );
+        let m = draft(&state(vec![f]), &Convention::default()).expect("a draft");
+        assert!(
+            m.bullets[0].what_why.starts_with("+1 −1 lines; "),
+            "{}",
+            m.bullets[0].what_why
+        );
+        // The nearest definition inside the hunk beats the header's.
+        let f = hunk_file(
+            ChangeKind::Modified,
+            "src/lib.rs",
+            "@@ -1,4 +1,4 @@ impl Parser {",
+            "     fn render(&self) {\n-        1\n+        2\n",
+        );
+        let m = draft(&state(vec![f]), &Convention::default()).expect("a draft");
+        assert!(
+            m.bullets[0].what_why.starts_with("in render; "),
+            "{}",
+            m.bullets[0].what_why
+        );
+        // A new file lists what it defines.
+        let f = hunk_file(
+            ChangeKind::Added,
+            "src/x.rs",
+            "@@ -0,0 +1,2 @@",
+            "+pub fn a() {}\n+fn b() {}\n",
+        );
+        let m = draft(&state(vec![f]), &Convention::default()).expect("a draft");
+        assert!(
+            m.bullets[0].what_why.starts_with("new file with a, b; "),
+            "{}",
+            m.bullets[0].what_why
+        );
+    }
+
+    #[test]
+    fn definitions_in_several_languages() {
+        let cases = [
+            ("pub fn parse(x: u8) {", Some("parse")),
+            ("    pub(crate) async fn load() {", Some("load")),
+            ("pub const fn zero() -> u8 {", Some("zero")),
+            ("impl Render for Page {", Some("impl Render for Page")),
+            ("def héllo(x):", Some("héllo")),
+            ("class Widget(Base):", Some("Widget")),
+            ("export function go() {", Some("go")),
+            ("func (r *Repo) Open() error {", Some("Open")),
+            ("x = 1", None),
+            ("use std::io;", None),
+            ("#[test]", None),
+            ("let fn_ptr = f;", None),
+        ];
+        for (line, want) in cases {
+            assert_eq!(defined_name(line).as_deref(), want, "{line}");
+        }
+    }
+
+    #[test]
+    fn scope_from_a_shared_component_directory() {
+        use ChangeKind::*;
+        let s = |paths: &[&str], conv: &Convention| {
+            let files = paths.iter().map(|p| file(Modified, p, None, &[])).collect();
+            draft(&state(files), conv).expect("a draft").subject.scope
+        };
+        let any = Convention::default();
+        assert_eq!(
+            s(&["crates/core/src/a.rs", "crates/core/tests/b.rs"], &any).as_deref(),
+            Some("core")
+        );
+        assert_eq!(
+            s(&["src/parser/a.rs", "src/parser/b.rs"], &any).as_deref(),
+            Some("parser")
+        );
+        assert_eq!(s(&["crates/core/a.rs", "crates/model/b.rs"], &any), None);
+        assert_eq!(s(&["a.rs", "src/b.rs"], &any), None);
+        let only_cli = Convention {
+            scopes: vec!["cli".into()],
+            ..Convention::default()
+        };
+        assert_eq!(s(&["crates/core/src/a.rs"], &only_cli), None);
+        assert_eq!(
+            s(&["crates/cli/src/a.rs"], &only_cli).as_deref(),
+            Some("cli")
+        );
+    }
+
+    #[test]
+    fn bullets_from_statuses_and_hunk_headers() {
+        use ChangeKind::*;
+        let files = vec![
+            file(Added, "src/new.rs", None, &[]),
+            file(Deleted, "src/old.rs", None, &[]),
+            file(Renamed, "src/to.rs", Some("src/from.rs"), &[]),
+            file(
+                Modified,
+                "src/lib.rs",
+                None,
+                &[
+                    "@@ -1 +1 @@ fn parse(x: u8)",
+                    "@@ -9 +9 @@ fn render()",
+                    "@@ -20 +20 @@ fn parse(x: u8)",
+                ],
+            ),
+            file(TypeChanged, "src/link", None, &[]),
+        ];
+        let m = draft(&state(files), &Convention::default()).expect("a draft");
+        let verbs: Vec<&str> = m.bullets.iter().map(|b| b.verb.as_str()).collect();
+        assert_eq!(verbs, ["Add", "Remove", "Rename", "Update", "Update"]);
+        assert_eq!(
+            m.bullets[2].target,
+            Target::Move {
+                from: "src/from.rs".into(),
+                to: "src/to.rs".into()
+            }
+        );
+        assert!(
+            m.bullets[3].what_why.starts_with("in parse, render; "),
+            "{}",
+            m.bullets[3].what_why
+        );
+        assert!(
+            m.bullets
+                .iter()
+                .all(|b| b.what_why.ends_with(WHY_PLACEHOLDER))
+        );
+        // Verbs the convention does not allow are replaced by allowed ones.
+        let conv = Convention {
+            verbs: vec!["Change".into()],
+            ..Convention::default()
+        };
+        let m = draft(&state(vec![file(Added, "a.rs", None, &[])]), &conv).expect("a draft");
+        assert_eq!(m.bullets[0].verb, "Change");
+    }
+
+    #[test]
+    fn many_files_become_directory_bullets_that_still_trace() {
+        let files: Vec<FileDiff> = (0..5000)
+            .map(|i| {
+                file(
+                    ChangeKind::Added,
+                    &format!("gen/d{}/e{}/f{i}.rs", i % 40, i % 7),
+                    None,
+                    &[],
+                )
+            })
+            .collect();
+        let paths: Vec<String> = files.iter().map(|f| lossy(&f.change.path)).collect();
+        let m = draft(&state(files), &Convention::default()).expect("a draft");
+        assert!(
+            m.bullets.len() <= MAX_BULLETS && m.bullets.len() >= 10,
+            "{}",
+            m.bullets.len()
+        );
+        for b in &m.bullets {
+            let Target::Path(p) = &b.target else {
+                panic!("no renames here")
+            };
+            assert!(
+                paths.iter().any(|f| f.starts_with(&format!("{p}/"))),
+                "{p} holds a changed file"
+            );
+            assert_eq!(b.verb, "Add");
+        }
+        assert!(
+            m.subject.summary.starts_with("add 5000 files in gen"),
+            "{}",
+            m.subject.summary
+        );
+    }
+
+    #[test]
+    fn summary_fits_the_subject_limit() {
+        let long = format!("src/{}.rs", "x".repeat(200));
+        let m = draft(
+            &state(vec![file(ChangeKind::Modified, &long, None, &[])]),
+            &Convention::default(),
+        )
+        .expect("a draft");
+        let line = format!("{}: {}", m.subject.kind, m.subject.summary);
+        assert!(line.chars().count() <= 72, "{line}");
+    }
+
+    #[test]
+    fn function_names_from_hunk_headers() {
+        let cases = [
+            (
+                "@@ -1,3 +1,4 @@ fn parse(input: &str) -> X {",
+                Some("parse"),
+            ),
+            ("@@ -1 +1 @@ pub fn Foo::bar(&self)", Some("Foo::bar")),
+            ("@@ -10,2 +10,3 @@ class Widget:", Some("class Widget")),
+            (
+                "@@ -10,2 +10,3 @@ impl Render for Page {",
+                Some("impl Render for Page"),
+            ),
+            ("@@ -1 +1 @@", None),
+            ("@@ -1 +1 @@   ", None),
+            ("not a header", None),
+            ("@@ -1 +1 @@ def héllo(x):", Some("héllo")),
+        ];
+        for (h, want) in cases {
+            assert_eq!(function_name(h).as_deref(), want, "{h}");
+        }
+    }
+
+    #[test]
+    fn linguist_files_are_stat_lines_that_steer_nothing() {
+        let mut generated = file(ChangeKind::Added, "src/gen.rs", None, &["@@ -0,0 +1 @@"]);
+        generated.hunks[0].body = "+pub fn rule() {}\n".to_owned();
+        generated.added = 1;
+        generated.linguist = Some(Linguist::Generated);
+        let mut fix = file(ChangeKind::Modified, "src/lib.rs", None, &["@@ -1 +1 @@"]);
+        fix.removed = 1;
+        let m = draft(&state(vec![generated.clone(), fix]), &Convention::default()).unwrap();
+        // A new source file would make this a feature; a generated one does not.
+        assert_eq!(m.subject.kind, "fix");
+        assert!(m.subject.summary.starts_with("update lib.rs"), "{m:?}");
+        assert!(
+            m.bullets[0]
+                .what_why
+                .starts_with("new generated file, 1 line;")
+        );
+        let mut vendored = generated.clone();
+        vendored.change.kind = ChangeKind::Deleted;
+        vendored.linguist = Some(Linguist::Vendored);
+        let m = draft(&state(vec![generated, vendored]), &Convention::default()).unwrap();
+        assert_eq!(m.subject.kind, "chore");
+        assert!(
+            m.bullets[1]
+                .what_why
+                .starts_with("vendored file, 0 lines removed;")
+        );
+    }
+
+    #[test]
+    fn classes_by_path() {
+        assert_eq!(classify("docs/guide.md"), Class::Docs);
+        assert_eq!(classify("README"), Class::Docs);
+        assert_eq!(classify("tests/draft_hook.rs"), Class::Test);
+        assert_eq!(classify("src/parser_test.go"), Class::Test);
+        assert_eq!(classify(".github/workflows/ci.yml"), Class::Ci);
+        assert_eq!(classify("Cargo.toml"), Class::Build);
+        assert_eq!(classify("crates/core/Cargo.toml"), Class::Build);
+        assert_eq!(classify("src/main.rs"), Class::Source);
+    }
+
+    /// Where this classifier and the prompt's once disagreed (jitcommit_core::paths).
+    #[test]
+    fn classes_where_the_two_classifiers_disagreed() {
+        let cases = [
+            // fixtures were tests here already; snapshots are now too
+            ("tests/fixtures/case.json", Class::Test),
+            ("src/snapshots/parse.snap", Class::Test),
+            // every lock file pins the build, not only the listed ones
+            ("Gemfile.lock", Class::Build),
+            ("composer.lock", Class::Build),
+            ("flake.lock", Class::Build),
+            ("deps/x.lock", Class::Build),
+            // build files with a prose extension were read as docs
+            ("requirements.txt", Class::Build),
+            ("CMakeLists.txt", Class::Build),
+            ("docs/Makefile", Class::Docs),
+            ("notes.org", Class::Docs),
+            ("LICENSE-MIT", Class::Docs),
+            ("src/notice_board.py", Class::Source),
+            (".ci/run", Class::Ci),
+            ("Jenkinsfile", Class::Ci),
+        ];
+        for (path, class) in cases {
+            assert_eq!(classify(path), class, "{path}");
+        }
+    }
+}

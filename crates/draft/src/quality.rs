@@ -1,0 +1,644 @@
+//! The draft-quality gate: a model draft has to say something before it is accepted.
+//! The convention's rules check the form; a small model can meet every one of them
+//! with junk (`fix(breaking)!: {`, `build(breaking)!: stat lines only`,
+//! `build(type)!: 1.3.0-beta2`, `build(default)!: BREAKING`). This gate looks at the
+//! words: the summary, each bullet's what-and-why and a `BREAKING CHANGE` note.
+//!
+//! It is applied to model drafts only ([`check_draft`]), not by [`jitcommit_core::rules::check`]:
+//! a person's message is theirs to word.
+
+use std::collections::HashSet;
+
+use crate::structure::{FUNCTION_WORDS, SUMMARY_VERBS, has_words, word_stem};
+use jitcommit_core::config::DEFAULT_TYPES;
+use jitcommit_core::message::{Pos, Spanned, parse};
+use jitcommit_core::repo::StagedState;
+use jitcommit_core::rules::{DRAFT_QUALITY, Finding};
+
+/// Text of the prompt's scaffolding (schema keys, section names, evidence markers,
+/// the repair request's wording), matched in any case: a draft that holds it copied
+/// the prompt instead of describing the change.
+pub const SCAFFOLDING: &[&str] = &[
+    "what_why",
+    "breaking_change",
+    "additionalproperties",
+    "json schema",
+    "output contract",
+    "omission note",
+    "stat lines",
+    "stat line",
+    "<evidence",
+    "</evidence",
+    "evidence>",
+    "user-words>",
+    "<user-words",
+    "trimmed=",
+    "# convention",
+    "# environment",
+    "# task",
+    "# evidence",
+    "staged files:",
+    "initial commit:",
+    "diff --git",
+    "fix these problems",
+    "previous answer",
+    "was rejected",
+    "rejected answer",
+    // The composer's omission notes and trim markers (prompt.rs, fragments.rs).
+    "diffs trimmed",
+    "for budget",
+    "shown as stat lines",
+    "not shown:",
+    "hunks omitted",
+    "lines of hunk",
+    "collapsed to a one-line summary",
+    "collapsed to per-directory counts",
+];
+
+/// Phrases with which a draft talks about the prompt or the message instead of the
+/// change (SmolLM2-135M: `this is the summary of the evidence`).
+const SELF_REFERENCE: &[&str] = &[
+    "the evidence",
+    "this evidence",
+    "this summary",
+    "the summary of this",
+    "summary of the change",
+    "summary of the evidence",
+    "summary of the staged",
+];
+
+/// How a summary opens when it comments instead of saying what the change does
+/// (`this is a bug`, `this has been changed and …`, `there is a fix`).
+const FILLER_OPENINGS: &[&str] = &[
+    "this is ",
+    "this has ",
+    "this was ",
+    "this will ",
+    "it is ",
+    "it was ",
+    "there is ",
+    "there are ",
+    "there was ",
+];
+
+/// Commit types that are no English verb: a summary opening with one (`feat
+/// 1024853967-…`, `feat-test-test-check-cli`) repeats the type instead of saying
+/// what the change does. `fix …`, `test …` and `build …` are imperatives and pass.
+const TYPE_NOT_VERB: &[&str] = &["feat", "perf", "chore", "ci", "docs"];
+
+/// Whether the normalised `text` holds `phrase` as whole words (`summary of the
+/// change` is not in `summary of the changelog`).
+fn has_phrase(text: &str, phrase: &str) -> bool {
+    text.match_indices(phrase).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + phrase.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
+/// Whether `value` is a list of commit types (`feat, fix, perf`, `feat, diffs, test`):
+/// a comma-separated list of at least two type words and at most one other word, or
+/// three type words and nothing else. `fix the test docs` is a description.
+fn is_type_list(value: &str) -> bool {
+    let words: Vec<String> = value
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let types = words
+        .iter()
+        // The built-in types, and the plural the bench's drafts wrote.
+        .filter(|w| DEFAULT_TYPES.contains(&w.as_str()) || *w == "tests")
+        .count();
+    let others = words.len() - types;
+    (value.contains(',') && types >= 2 && others <= 1) || (types >= 3 && others == 0)
+}
+
+/// Whether `value` repeats a word the way a small model loops (`update crates crates`,
+/// `refactor refactor refactores`, `crates, cratess, caches, cratess, …`): the same
+/// word twice in a row, or one word that is not a function word three times or more
+/// and a third of the words at least.
+/// A word is compared without case, its plural endings and a final `e`
+/// ([`word_stem`]).
+fn repeats_a_word(value: &str) -> bool {
+    let mut stems = Vec::new();
+    looped(value, &mut stems);
+    !stems.is_empty()
+}
+
+/// Adds the stems ([`word_stem`]) `value` loops on to `out`, each once, in order;
+/// none when it does not loop ([`repeats_a_word`]).
+fn looped(value: &str, out: &mut Vec<String>) {
+    let words: Vec<(String, String)> = value
+        .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(|w| (w.to_lowercase(), word_stem(w)))
+        .collect();
+    // Numbers are no words (`+1 −1 lines`): only a word with a letter can loop.
+    let words: Vec<(String, String)> = words
+        .into_iter()
+        .filter(|(w, _)| w.chars().any(char::is_alphabetic))
+        .collect();
+    let content = |w: &str, stem: &str| stem.len() > 1 && !FUNCTION_WORDS.contains(&w);
+    let mut add = |stem: &str| {
+        if !out.iter().any(|s| s == stem) {
+            out.push(stem.to_owned());
+        }
+    };
+    // The same word twice (`no, no, no`), or two forms of one content word.
+    for p in words.windows(2) {
+        if p[0].0 == p[1].0
+            || (p[0].1 == p[1].1 && content(&p[0].0, &p[0].1) && content(&p[1].0, &p[1].1))
+        {
+            add(&p[0].1);
+        }
+    }
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for (w, stem) in &words {
+        if content(w, stem) {
+            *counts.entry(stem).or_default() += 1;
+        }
+    }
+    // A long human description may name its subject thrice; a loop fills a third.
+    for (stem, &n) in &counts {
+        if n >= 3 && n * 3 >= words.len() {
+            add(stem);
+        }
+    }
+}
+
+/// The stems the texts of a draft (its summary, each bullet's what-and-why, its
+/// breaking note) loop on, each once: what a repair request's grammar refuses
+/// ([`crate::prompt::output_schema_refusing`]), so the loop cannot come back.
+pub fn looped_words<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for text in texts {
+        looped(text, &mut out);
+    }
+    out
+}
+
+/// The summary needs at least this many words of letters.
+pub const SUMMARY_WORDS: usize = 3;
+
+/// Most diff lines remembered for the copy check.
+const MAX_DIFF_LINES: usize = 50_000;
+
+/// `1.3.0`, `v2.0`, `1.3.0-beta2`, `0.9.1+build.5`: a version string and nothing else.
+fn is_version(s: &str) -> bool {
+    let s = s.strip_prefix(['v', 'V']).unwrap_or(s);
+    let (core, rest) = match s.find(['-', '+']) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, ""),
+    };
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+'))
+}
+
+/// What a draft must not copy: the staged paths and their directories and file
+/// names, the diff's lines, and the prompt's fixed texts.
+pub struct Evidence<'a> {
+    names: HashSet<String>,
+    /// The stems ([`word_stem`]) of the words of the staged paths (`src`, `cargo`,
+    /// `toml`): a bullet of only these says no more than its path.
+    path_words: HashSet<String>,
+    lines: HashSet<String>,
+    prompt: &'a [&'a str],
+    /// The tool's own descriptions ([`Evidence::trusting`]), which pass as they are.
+    tool: HashSet<String>,
+}
+
+impl<'a> Evidence<'a> {
+    /// The evidence of `state`, with `prompt` the prompt's fixed texts (the system
+    /// message, a repair request) whose words a draft must not echo.
+    pub fn new(state: &StagedState, prompt: &'a [&'a str]) -> Evidence<'a> {
+        let mut names = HashSet::new();
+        let mut path_words = HashSet::new();
+        let mut lines = HashSet::new();
+        for f in &state.files {
+            for p in std::iter::once(&f.change.path).chain(f.change.old_path.as_ref()) {
+                let p = String::from_utf8_lossy(p).to_lowercase();
+                path_words.extend(
+                    p.split(|c: char| !c.is_alphanumeric())
+                        .filter(|w| !w.is_empty())
+                        .map(word_stem),
+                );
+                let mut d = p.as_str();
+                if let Some((_, name)) = d.rsplit_once('/') {
+                    names.insert(name.to_owned());
+                }
+                names.insert(d.to_owned());
+                while let Some((parent, _)) = d.rsplit_once('/') {
+                    names.insert(parent.to_owned());
+                    d = parent;
+                }
+            }
+            for h in &f.hunks {
+                for l in h.body.lines() {
+                    if lines.len() >= MAX_DIFF_LINES {
+                        break;
+                    }
+                    let l = normal(uncommented(l.get(1..).unwrap_or("")));
+                    if l.chars().count() >= 4 {
+                        lines.insert(l);
+                    }
+                }
+            }
+        }
+        Evidence {
+            names,
+            path_words,
+            lines,
+            prompt,
+            tool: HashSet::new(),
+        }
+    }
+
+    /// The same evidence, with `texts` (the tool's own bullet descriptions, which the
+    /// draft puts where the model's words fail) passing the bullet checks as they are.
+    pub fn trusting(mut self, texts: impl IntoIterator<Item = String>) -> Evidence<'a> {
+        self.tool.extend(texts);
+        self
+    }
+
+    /// Whether `value` names something beyond its path: a word of letters that is
+    /// not a word of the staged paths, a commit type, a summary verb or a function
+    /// word (`src, tests, cogs`, `feat, update, add` and `up to new, no more than
+    /// new` name nothing; `fix the parser's retry` does).
+    fn names_something(&self, value: &str) -> bool {
+        value
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|w| w.chars().any(char::is_alphabetic))
+            .any(|w| {
+                let low = w.to_lowercase();
+                let stem = word_stem(w);
+                !(FUNCTION_WORDS.contains(&low.as_str())
+                    || DEFAULT_TYPES.iter().any(|t| word_stem(t) == stem)
+                    || SUMMARY_VERBS.iter().any(|v| word_stem(v) == stem)
+                    || self.path_words.contains(&stem))
+            })
+    }
+}
+
+/// A line without a comment marker around it (`//`, `#`, `--`, `/*`, `*/`, `*`).
+fn uncommented(l: &str) -> &str {
+    let l = l.trim();
+    let l = ["//", "#", "--", "/*", "*", ";"]
+        .iter()
+        .find_map(|m| l.strip_prefix(m))
+        .unwrap_or(l);
+    l.strip_suffix("*/").unwrap_or(l).trim()
+}
+
+/// Lower case, runs of whitespace as one space, trimmed.
+fn normal(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// The gate's findings on a rendered model draft (none: it passes). Looks at the
+/// summary, each bullet's what-and-why and the `BREAKING CHANGE` trailer's value;
+/// prose (the user's own words) is not the model's and is left alone.
+pub fn check_draft(text: &str, evidence: &Evidence<'_>) -> Vec<Finding> {
+    let parsed = parse(text);
+    let mut out = Vec::new();
+    match &parsed.subject.summary {
+        Some(s) => {
+            if !has_words(&s.value, SUMMARY_WORDS) {
+                out.push(finding(
+                    s,
+                    format!(
+                        "the summary {:?} has fewer than {SUMMARY_WORDS} words of letters",
+                        s.value
+                    ),
+                    "say what the change does in a few words",
+                ));
+            }
+            junk(s, "the summary", evidence, &mut out);
+            let n = normal(&s.value);
+            let first = n.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+            if TYPE_NOT_VERB.contains(&first) {
+                out.push(finding(
+                    s,
+                    format!(
+                        "the summary {:?} opens with the commit type {first:?}",
+                        s.value
+                    ),
+                    "the type goes before the colon; say what the change does",
+                ));
+            }
+            if let Some(o) = FILLER_OPENINGS.iter().find(|o| n.starts_with(*o)) {
+                out.push(finding(
+                    s,
+                    format!(
+                        "the summary {:?} opens with {:?}, a comment, not what the change does",
+                        s.value,
+                        o.trim_end()
+                    ),
+                    "start with what the change does, e.g. \"add …\", \"fix …\"",
+                ));
+            }
+        }
+        None => out.push(Finding::new(
+            &DRAFT_QUALITY,
+            Pos::new(1, 1),
+            "the draft has no summary",
+            Some("say what the change does in a few words".to_owned()),
+        )),
+    }
+    for b in parsed.bullets() {
+        let Some(w) = &b.what_why else { continue };
+        check_bullet(w, evidence, &mut out);
+    }
+    for t in &parsed.trailers {
+        if t.token.value.eq_ignore_ascii_case("BREAKING CHANGE")
+            || t.token.value.eq_ignore_ascii_case("BREAKING-CHANGE")
+        {
+            junk(&t.value, "the breaking-change note", evidence, &mut out);
+        }
+    }
+    out
+}
+
+/// A bullet's what-and-why: words, and no junk ([`junk`]).
+fn check_bullet(w: &Spanned<String>, evidence: &Evidence<'_>, out: &mut Vec<Finding>) {
+    if evidence.tool.contains(w.value.trim()) {
+        return;
+    }
+    let before = out.len();
+    if !has_words(&w.value, 1) {
+        out.push(finding(
+            w,
+            format!("a bullet's description {:?} has no words", w.value),
+            "say what changed in that path and why",
+        ));
+    }
+    junk(w, "a bullet's description", evidence, out);
+    if out.len() == before && !evidence.names_something(&w.value) {
+        out.push(finding(
+            w,
+            format!(
+                "a bullet's description {:?} names only its path, types and common words",
+                w.value
+            ),
+            "say what changed in that path and why",
+        ));
+    }
+}
+
+/// What the gate finds wrong with one bullet's what-and-why taken alone (`None`: it
+/// passes), as [`check_draft`] would say it: the draft can then put the tool's own
+/// words in that bullet instead of asking the model again.
+pub fn bullet_problem(what_why: &str, evidence: &Evidence<'_>) -> Option<String> {
+    let mut out = Vec::new();
+    check_bullet(
+        &Spanned {
+            value: what_why.to_owned(),
+            pos: Pos::new(1, 1),
+        },
+        evidence,
+        &mut out,
+    );
+    out.into_iter().next().map(|f| f.message)
+}
+
+fn finding(at: &Spanned<String>, message: String, hint: &str) -> Finding {
+    Finding::new(&DRAFT_QUALITY, at.pos, message, Some(hint.to_owned()))
+}
+
+/// Scaffolding, `BREAKING` as content, a version string, a path, a diff line or
+/// the prompt's own text.
+fn junk(at: &Spanned<String>, what: &str, ev: &Evidence<'_>, out: &mut Vec<Finding>) {
+    let value = at.value.trim();
+    let n = normal(value);
+    let hint = "describe the change in your own words";
+    let why = if let Some(s) = SCAFFOLDING.iter().find(|s| n.contains(*s)) {
+        Some(format!("holds the prompt's scaffolding {s:?}"))
+    } else if let Some(s) = SELF_REFERENCE.iter().find(|s| has_phrase(&n, s)) {
+        Some(format!("talks about the prompt ({s:?}), not the change"))
+    } else if value.starts_with(['{', '[', '"']) || value.contains("\":") {
+        Some("is JSON syntax, not words".to_owned())
+    } else if value
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|w| w == "BREAKING")
+    {
+        Some("holds \"BREAKING\" as content (a breaking change goes in breaking_change)".to_owned())
+    } else if is_version(value) {
+        Some("is a version string".to_owned())
+    } else if is_type_list(value) {
+        Some("is a list of commit types, not a description".to_owned())
+    } else if repeats_a_word(value) {
+        Some("repeats a word instead of describing the change".to_owned())
+    } else if ev.names.contains(&n) {
+        Some("is a path, not a description".to_owned())
+    } else if ev.lines.contains(&n) {
+        Some("is a line copied from the diff".to_owned())
+    } else if n.chars().count() >= 12
+        && ev
+            .prompt
+            .iter()
+            .any(|p| normal(p).contains(&n) || prompt_lines(p).any(|l| n.contains(&l)))
+    {
+        Some("is copied from the prompt's instructions".to_owned())
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        out.push(finding(at, format!("{what} {:?} {why}", at.value), hint));
+    }
+}
+
+/// The longer lines of a prompt text, normalised: a draft holding one whole copied it.
+fn prompt_lines(p: &str) -> impl Iterator<Item = String> + '_ {
+    p.lines()
+        .map(|l| normal(l.trim_start_matches(['-', '#', ' '])))
+        .filter(|l| l.chars().count() >= 16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk};
+
+    fn state() -> StagedState {
+        StagedState {
+            branch: Some("main".into()),
+            initial: false,
+            files: vec![FileDiff {
+                change: Change {
+                    kind: ChangeKind::Modified,
+                    path: "crates/core/Cargo.toml".into(),
+                    old_path: None,
+                    old_mode: None,
+                    new_mode: None,
+                },
+                header: String::new(),
+                hunks: vec![Hunk {
+                    header: "@@ -1,3 +1,3 @@ [package]".into(),
+                    body: "-version = \"1.2.0\"\n+version = \"1.3.0-beta2\"\n name = \"core\"\n+# raise for the beta testers\n"
+                        .into(),
+                }],
+                added: 1,
+                removed: 1,
+                binary: false,
+                submodule: false,
+                linguist: None,
+            }],
+        }
+    }
+
+    const REPAIR: &str = "# Rejected answer\nA previous answer was rejected by the checks below.\n";
+
+    fn rules_hit(text: &str) -> Vec<Finding> {
+        let s = state();
+        let prompt = [crate::prompt::CORE_INSTRUCTIONS, REPAIR];
+        check_draft(text, &Evidence::new(&s, &prompt))
+    }
+
+    #[test]
+    fn junk_drafts_from_the_benchmark_fail() {
+        let bullet = "\n\n- Update: crates/core/Cargo.toml — raise the version for the beta\n";
+        for subject in [
+            "fix(breaking)!: {",
+            "build(breaking)!: stat lines only",
+            "build(type)!: 1.3.0-beta2",
+            "build(default)!: BREAKING",
+            "feat!: Fix these problems in your answer:",
+            "build: crates/core/Cargo.toml",
+            "build: version = \"1.3.0-beta2\"",
+            "build: BREAKING change to the version",
+            "feat: describe what the staged changes do and why",
+            "build: raise for the beta testers",
+            "refactor(crates): feat, diffs trimmed: 48",
+            "docs: trimmed: 3 of 9 hunks omitted in the docs",
+            "chore: shown as stat lines only for the docs",
+            "refactor(crates): feat, fix, perf",
+            // SmolLM2-135M under the word patterns (docs/quality.md): words, no content.
+            "fix: this is the summary of the evidence",
+            "refactor(crates): this is a bug",
+            "refactor!: this has been changed and we need to make sure that",
+            "refactor(crates): the summary of this change was that it broke users",
+            "refactor(bin): this is just another example of how you can break your",
+            "fix: there is a bug in the code",
+            "fix: feat 1024853967-babyscraping-git-hq build-branch refcount",
+            "chore(crates): feat-test-test-check-cli -p jitcommit --test-run-time",
+            "feat: perf of the reader is better",
+        ] {
+            let f = rules_hit(&format!("{subject}{bullet}"));
+            assert!(
+                f.iter().any(|f| f.rule == "draft-quality" && f.line == 1),
+                "{subject:?} passed: {f:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_loop_names_the_words_it_loops_on() {
+        assert_eq!(looped_words(["no, no, no"]), ["no"]);
+        assert_eq!(
+            looped_words(["update crates crates", "crates, cratess, caches, cratess"]),
+            ["crat"]
+        );
+        assert_eq!(
+            looped_words([
+                "CACHE_BYTES, CACHE_BYTES and more",
+                "order, type, type, order"
+            ]),
+            ["cache_byt", "typ"]
+        );
+        // A word thrice in a long text is no loop; words that do not loop are not named.
+        assert!(
+            looped_words([
+                "the cache keeps the cache small so that the cache is read once per commit",
+                "greet new users with a welcome",
+            ])
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn junk_bullets_fail() {
+        for what in [
+            "{",
+            "stat lines only",
+            "1.3.0-beta2",
+            "what_why",
+            "name = \"core\"",
+            "feat, fix, perf",
+            "feat, diffs, test",
+            // What SmolLM2-135M wrote under the word bank: loops over one word.
+            "crates, cratess, caches, cratess, cratess, cratess",
+            "update crates crates",
+            "refactor the refactor of refactores",
+            "no, no, no",
+            // … and lists of the path's words, types and verbs (cocogitto, run T).
+            "crates, core, cargo",
+            "feat, update, add",
+            "up to no more than new",
+            "fix tests",
+        ] {
+            let f = rules_hit(&format!(
+                "build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n"
+            ));
+            assert!(
+                f.iter().any(|f| f.rule == "draft-quality" && f.line == 3),
+                "{what:?} passed: {f:?}"
+            );
+        }
+        let f = rules_hit(
+            "build!: raise the core version\n\n- Update: crates/core/Cargo.toml — new beta\n\nBREAKING CHANGE: stat lines only\n",
+        );
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].line, 5);
+    }
+
+    #[test]
+    fn a_bullet_is_judged_alone_and_the_tool_own_words_pass() {
+        let s = state();
+        let prompt = [crate::prompt::CORE_INSTRUCTIONS];
+        let ev = Evidence::new(&s, &prompt);
+        let problem = |w: &str, ev: &Evidence<'_>| bullet_problem(w, ev).unwrap_or_default();
+        assert!(problem("no, no, no", &ev).contains("repeats a word"));
+        assert!(problem("", &ev).contains("has no words"));
+        assert!(problem("in core", &ev).contains("names only its path"));
+        assert_eq!(bullet_problem("raise the version for the beta", &ev), None);
+        // Numbers are no words: the offline draft's line counts do not loop.
+        assert_eq!(bullet_problem("+1 −1 lines", &ev), None);
+        assert!(!repeats_a_word("1 1 11 lines"));
+        // The tool's description of the path passes as it is; nothing else does.
+        let ev = ev.trusting(["in core".to_owned()]);
+        assert_eq!(bullet_problem("in core", &ev), None);
+        assert!(problem("in the core", &ev).contains("names only its path"));
+    }
+
+    #[test]
+    fn real_drafts_pass() {
+        for text in [
+            "build(core): raise the version to the first beta\n\n- Update: crates/core/Cargo.toml — 1.3.0-beta2, so testers can pin it\n",
+            "fix: handle an empty staged set\n\n- Fix: crates/core/Cargo.toml — name the core crate's feature\n",
+            "feat!: drop the --old flag\n\n- Update: crates/core/Cargo.toml — the flag is gone\n\nBREAKING CHANGE: scripts that pass --old fail\n",
+            "docs: explain parse_answer's leniency\n",
+            "docs: fix the test docs\n\n- Update: crates/core/Cargo.toml — fix the tests' feature flags\n",
+            // Human subjects of this repository that are noun phrases, not imperatives.
+            "docs: the threat model, the rules' source and intent mode's limits\n",
+            "feat: a summary line for each range check\n",
+            "fix: thisis ok, this isn't an opening\n",
+            "test: test the reader on a packed history\n",
+            "build: build the fuzz crate outside the workspace\n",
+            "refactor: move the parser to the core of the crate, as the docs say\n",
+            "test: a 600-file directory loose, packed and as a delta, with bullet sets\n",
+            "feat: features behind a flag for the reader\n",
+            "docs: a summary of the changelog's sections\n",
+        ] {
+            assert_eq!(rules_hit(text), Vec::new(), "{text}");
+        }
+    }
+}

@@ -1,0 +1,1602 @@
+//! Secrets never leave: the one redaction gate everything bound for a model passes.
+//!
+//! [`redact_state`] redacts a whole staged state — file names, diff headers, hunk
+//! headers and bodies, the branch — and [`redact_text`] any other text (the intent);
+//! `prompt::build` applies both before anything is rendered, and the model client
+//! runs [`redact_text`] once more over the request it sends. A found secret becomes
+//! `[REDACTED:<rule id>]`.
+//!
+//! The rules are data: gitleaks' default rule set (`rules/gitleaks.toml`, MIT, turned
+//! into a table by build.rs) and jitcommit's own rules for forms gitleaks leaves out
+//! or catches only in one spelling ([`LOCAL`]: URL passwords, short passwords on
+//! secret names (the whole value: to its closing quote, or to the end of a YAML or
+//! ini line), `Authorization` headers, bare provider keys, `.netrc` lines, passwords
+//! on command lines (`mysql -pX`, `sshpass -p X`, `--password=X`, `curl -u u:X`,
+//! `PGPASSWORD=X`), provider tokens split over string literals on one line). Each
+//! rule's regex is compiled on first use, and only lines that hold one of its
+//! keywords are searched (one Aho-Corasick pass over the text decides that), so a
+//! change without any keyword costs one scan. Beyond single lines: private key
+//! blocks (also the body lines of a key whose `BEGIN` line is outside the hunk, and
+//! PuTTY `.ppk` keys), the value line after a YAML `name: |`/`>-` block scalar, and
+//! base64 and hex runs that decode to a credential. Files that are secrets by name (`.env*`,
+//! `*.pem`, `*.key`, `id_rsa*`, `*.ppk`, `.netrc`, …) are never shown beyond a stat
+//! line ([`is_secret_file`]).
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{LazyLock, OnceLock};
+
+use aho_corasick::AhoCorasick;
+use regex::bytes::{Captures, Regex, RegexBuilder};
+
+use jitcommit_core::repo::{FileDiff, StagedState};
+
+/// One detection rule: a regex, the keywords that must occur on a line before it
+/// is tried, and which part of a match is the secret.
+#[derive(Debug)]
+pub struct Rule {
+    /// The rule's id, which is also the `<kind>` of its marker.
+    pub id: &'static str,
+    /// The pattern (RE2 syntax, as gitleaks writes it; compiled without Unicode).
+    pub regex: &'static str,
+    /// Lower-case keywords; a line holding none of them is not searched.
+    pub keywords: &'static [&'static str],
+    /// The capture group that is the secret, or the group after it when it took no
+    /// part (two spellings of one value); 0 means the first group that took part in
+    /// the match, or the whole match when there is none.
+    pub secret_group: usize,
+    /// Minimum Shannon entropy of the secret (0: none).
+    pub entropy: f64,
+    /// A secret matching one of these is not one.
+    pub allow: &'static [&'static str],
+    /// Nor is a secret that holds one of these words (lower case).
+    pub stopwords: &'static [&'static str],
+    /// A further test of a match on its line (jitcommit's own rules).
+    pub check: Option<fn(&str, &Captures<'_>) -> bool>,
+    /// Where the secret ends on its line when it runs past the match (a quoted value
+    /// to its closing quote, a YAML value to the end of the line).
+    pub end: Option<fn(&str, &Captures<'_>) -> usize>,
+}
+
+mod table {
+    use super::Rule;
+    include!(concat!(env!("OUT_DIR"), "/gitleaks_rules.rs"));
+}
+
+/// What kind of secret was found: the id of the rule that found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct SecretKind(pub &'static str);
+
+impl SecretKind {
+    /// A `-----BEGIN … PRIVATE KEY-----` block, or key material without its armour.
+    pub const PRIVATE_KEY: SecretKind = SecretKind("private-key");
+    /// A base64 run that decodes to a credential.
+    pub const BASE64: SecretKind = SecretKind("base64-credential");
+    /// A hex run that decodes to a credential.
+    pub const HEX: SecretKind = SecretKind("hex-credential");
+    /// The value lines of a secret-named YAML block scalar.
+    pub const BLOCK_VALUE: SecretKind = SecretKind("secret-value");
+
+    /// The `<kind>` in `[REDACTED:<kind>]`.
+    pub fn tag(self) -> &'static str {
+        self.0
+    }
+
+    fn marker(self) -> String {
+        format!("[REDACTED:{}]", self.0)
+    }
+}
+
+/// Redacted text and what was taken out of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redacted {
+    /// The text with every secret replaced.
+    pub text: String,
+    /// Kinds found, in order of discovery (with repeats).
+    pub found: Vec<SecretKind>,
+}
+
+/// Minimum Shannon entropy, in bits per character, for a value assigned to a
+/// key-ish name to count as a secret (random base64 is ~5–6, English words ~3).
+pub const ENTROPY_THRESHOLD: f64 = 3.5;
+/// Minimum length of a value judged by entropy alone.
+pub const MIN_ASSIGNED_LEN: usize = 16;
+
+const B64_ANCHORS: &[&str] = &[
+    // base64 of common token prefixes at offset 0: ghp_ gho_ ghs_ github_pat_ glpat-
+    // xoxb- AKIA sk-proj sk_live_ -----BEGIN
+    "z2hwx",
+    "z2hvx",
+    "z2hzx",
+    "z2l0ahvix3bhdf",
+    "z2xwyxqt",
+    "ege94y",
+    "qutjq",
+    "c2stchjvai",
+    "c2tfbgl2zv",
+    "ls0tls1crudjti",
+];
+const HEX_ANCHORS: &[&str] = &[
+    // hex of common token prefixes: ghp_ gho_ ghs_ ghu_ ghr_ github_pat_ glpat- xoxb-
+    // xoxp- AKIA sk- sk_live_ -----BEGIN password
+    "6768705f",
+    "67686f5f",
+    "6768735f",
+    "6768755f",
+    "6768725f",
+    "6769746875625f7061745f",
+    "676c7061742d",
+    "786f78622d",
+    "786f78702d",
+    "414b4941",
+    "736b2d",
+    "736b5f6c6976655f",
+    "2d2d2d2d2d424547494e",
+    "70617373776f7264",
+];
+const MARKER_WORDS: &[&str] = &[
+    "private key",
+    "putty-user-key",
+    "private-lines",
+    "private-mac",
+];
+
+/// jitcommit's own rules, tried before gitleaks' (their ids name the first match).
+pub static LOCAL: &[Rule] = &[
+    Rule {
+        id: "aws-access-key-id",
+        regex: r"\b((?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16})\b",
+        keywords: &[
+            "akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "aipa",
+        ],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: None,
+        end: None,
+    },
+    Rule {
+        id: "aws-secret-key",
+        regex: r#"(?i)(?:aws|amazon)[a-z0-9_.\-]{0,30}["']?\s*[:=]+>?\s*["']?([A-Za-z0-9/+=]{40})\b"#,
+        keywords: &["aws", "amazon"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: None,
+        end: None,
+    },
+    Rule {
+        id: "github-token",
+        regex: r"\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
+        keywords: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: None,
+        end: None,
+    },
+    Rule {
+        id: "gitlab-token",
+        regex: r"\b(glpat-[A-Za-z0-9_\-]{16,})",
+        keywords: &["glpat-"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: None,
+        end: None,
+    },
+    Rule {
+        id: "slack-token",
+        regex: r"\b(xox[abeoprs]-[A-Za-z0-9\-]{10,})",
+        keywords: &["xox"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: None,
+        end: None,
+    },
+    Rule {
+        id: "slack-webhook",
+        regex: r"(?i)(hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{8,})",
+        keywords: &["hooks.slack.com"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: None,
+        end: None,
+    },
+    Rule {
+        id: "jwt",
+        regex: r"\b(eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})",
+        keywords: &["eyj"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: None,
+        end: None,
+    },
+    Rule {
+        id: "openai-key",
+        regex: r"\b(sk-(?:proj-|svcacct-|admin-|ant-)?[A-Za-z0-9_\-]{20,})",
+        keywords: &["sk-"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: None,
+        end: None,
+    },
+    Rule {
+        id: "stripe-key",
+        regex: r"\b((?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{8,})",
+        keywords: &[
+            "sk_live", "sk_test", "sk_prod", "rk_live", "rk_test", "rk_prod",
+        ],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: None,
+        end: None,
+    },
+    Rule {
+        id: "google-api-key",
+        regex: r"\b(AIza[0-9A-Za-z_\-]{30,})",
+        keywords: &["aiza"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: None,
+        end: None,
+    },
+    Rule {
+        id: "url-password",
+        regex: r#"(?i)\b[a-z][a-z0-9+.\-]{1,30}://[^\s/:@'"`<>]*:([^\s/@'"`<>]{1,256})@[^\s/@]"#,
+        keywords: &["://"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_not_placeholder),
+        end: None,
+    },
+    Rule {
+        id: "authorization-header",
+        regex: r#"(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:bearer|basic|token|digest|negotiate|apikey|sso-key)\s+([A-Za-z0-9._~+/=:\-]{4,})"#,
+        keywords: &["authorization"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_not_placeholder),
+        end: None,
+    },
+    Rule {
+        id: "bearer-token",
+        regex: r"(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{12,}=*)",
+        keywords: &["bearer"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_not_placeholder),
+        end: None,
+    },
+    Rule {
+        id: "netrc-password",
+        regex: r#"(?i)(?:^|\s)(?:password|passwd)\s+([^\s"']+)"#,
+        keywords: &["password", "passwd"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_netrc),
+        end: None,
+    },
+    Rule {
+        id: "putty-private-mac",
+        regex: r"(?i)\bprivate-mac:\s*([0-9a-f]{16,})",
+        keywords: &["private-mac"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: None,
+        end: None,
+    },
+    Rule {
+        id: "split-token",
+        // A provider token cut into string literals on one line and joined again
+        // (`"ghp_" + "…"`, `'ghp_' . '…'`, `"ghp_" "…"`, `..`, `||`, `&`).
+        regex: r#"((?:gh[pousr]_|github_pat_|glpat-|xox[abeoprs]-|sk-|sk_live_|AKIA)[A-Za-z0-9_\-]*(?:["'`]\s*(?:\+|\.\.?|\|\||&)?\s*[bru]?["'`][A-Za-z0-9_\-]+)+)"#,
+        keywords: &[
+            "ghp_",
+            "gho_",
+            "ghu_",
+            "ghs_",
+            "ghr_",
+            "github_pat_",
+            "glpat-",
+            "xox",
+            "sk-",
+            "sk_live_",
+            "akia",
+        ],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_split_token),
+        end: None,
+    },
+    Rule {
+        id: "cli-password",
+        // mysql's `-pPASSWORD` (written tight; `-p` alone prompts) and its siblings.
+        regex: r#"\b(?i:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlsh|mariadb|mariadb-dump|mariadb-admin)\b[^\n]*?\s-p([^\s'"]\S*|'[^'\n]*'?|"[^"\n]*"?)"#,
+        keywords: &["mysql", "mariadb"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_cli_value),
+        end: None,
+    },
+    Rule {
+        id: "cli-password",
+        // `sshpass -p PASSWORD`, `redis-cli -a PASSWORD`, `docker login -p PASSWORD`.
+        regex: r#"(?:\b(?i:sshpass)\b[^\n]*?\s-p|\b(?i:redis-cli)\b[^\n]*?\s-a|\b(?i:docker|podman|nerdctl|helm|buildah|skopeo)\b[^\n]*?\blogin\b[^\n]*?\s-p)\s*([^\s'"-]\S*|'[^'\n]*'?|"[^"\n]*"?)"#,
+        keywords: &[
+            "sshpass",
+            "redis-cli",
+            "docker",
+            "podman",
+            "nerdctl",
+            "helm",
+            "buildah",
+            "skopeo",
+        ],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_cli_value),
+        end: None,
+    },
+    Rule {
+        id: "cli-password",
+        // `--password=X`, `--password X` and their kin of any client (`--db-password`,
+        // `--http-password`, `--token`, `--client-secret`).
+        regex: r#"(?i)(?:^|[\s'"])--(?:[a-z]+-)*(?:password|passwd|pass|pwd|passphrase|secret|token|api-key|apikey)(?:=|\s+)([^\s'"-]\S*|'[^'\n]*'?|"[^"\n]*"?)"#,
+        keywords: &["-pass", "-pwd", "-secret", "-token", "-api-key", "-apikey"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_cli_value),
+        end: None,
+    },
+    Rule {
+        id: "cli-password",
+        // `curl -u user:password`, `--user`, `--proxy-user`; smbclient's `-U user%password`.
+        regex: r#"(?:\b(?i:curl|wget)\b[^\n]*?\s(?:-u|-U|--user|--proxy-user)(?:=|\s*)['"]?[^\s:'"]*:|\b(?i:smbclient|rpcclient|smbmap)\b[^\n]*?\s(?:-U|--user(?:name)?)(?:=|\s*)['"]?[^\s%'"]*%)([^\s'"]+)"#,
+        keywords: &["curl", "wget", "smbclient", "rpcclient", "smbmap"],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_cli_value),
+        end: None,
+    },
+    Rule {
+        id: "cli-password",
+        // Environment variables clients read a password from.
+        regex: r#"(?i)\b(?:PGPASSWORD|PGPASS|SSHPASS|REDISCLI_AUTH|MYSQL_PWD|ANSIBLE_BECOME_PASS|RCLONE_CONFIG_PASS)\s*=\s*([^\s'"]\S*|'[^'\n]*'?|"[^"\n]*"?)"#,
+        keywords: &[
+            "pgpass",
+            "sshpass",
+            "rediscli_auth",
+            "mysql_pwd",
+            "ansible_become_pass",
+            "rclone_config_pass",
+        ],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_cli_value),
+        end: None,
+    },
+    Rule {
+        id: "secret-assignment",
+        // Quoted, any value to its quote (groups 2, 3); unquoted, a plain word (group 4).
+        regex: r#"(?i)([a-z0-9_.\-]{2,80})["'`]?\s*(?::=|=>|=|:)\s*[bru]?(?:(["'`])([^"'`\n]{1,256})|([^\s"'`,;()\[\]{}<>]{3,256}))"#,
+        keywords: &[
+            "pass",
+            "pwd",
+            "secret",
+            "credential",
+            "key",
+            "token",
+            "auth",
+        ],
+        secret_group: 3,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_strong_assignment),
+        end: Some(assignment_end),
+    },
+    Rule {
+        id: "secret",
+        regex: concat!(
+            r#"(?i)([a-z0-9_.\-]*(?:key|secret|token|password|passwd|pwd|credential)[a-z0-9_.\-]*)"#,
+            r#"["']?\s*(?::=|=>|[:=])\s*[bru]?["'`]?([^\s"'`,;)]{16,})"#
+        ),
+        keywords: &["key", "secret", "token", "passw", "pwd", "credential"],
+        secret_group: 2,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_random),
+        end: None,
+    },
+];
+
+fn group<'h>(caps: &Captures<'h>, i: usize) -> &'h str {
+    caps.get(i)
+        .and_then(|m| std::str::from_utf8(m.as_bytes()).ok())
+        .unwrap_or("")
+}
+
+fn last_group<'h>(caps: &Captures<'h>) -> &'h str {
+    group(caps, caps.len() - 1)
+}
+
+fn check_not_placeholder(_line: &str, caps: &Captures<'_>) -> bool {
+    !is_placeholder(last_group(caps))
+}
+
+fn check_random(_line: &str, caps: &Captures<'_>) -> bool {
+    let v = group(caps, 2);
+    v.len() >= MIN_ASSIGNED_LEN && looks_random(v)
+}
+
+fn check_netrc(line: &str, caps: &Captures<'_>) -> bool {
+    let t = line.trim_start().to_ascii_lowercase();
+    let netrc = ["machine ", "default", "login ", "password ", "passwd "]
+        .iter()
+        .any(|w| t.starts_with(w))
+        || t.contains(" machine ");
+    netrc && !is_placeholder(last_group(caps))
+}
+
+/// Split literals that, joined, are a token a rule finds.
+fn check_split_token(_line: &str, caps: &Captures<'_>) -> bool {
+    let joined: String = group(caps, 1)
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+        .collect();
+    let mut found = Vec::new();
+    matches!(redact_line(&joined, &mut found, 1), Cow::Owned(_))
+}
+
+/// A command-line value that is a literal, not a reference (`$PASS`, `"${PASS}"`,
+/// `<password>`, `%PASS%`).
+fn check_cli_value(_line: &str, caps: &Captures<'_>) -> bool {
+    let v = last_group(caps).trim_matches(|c| c == '"' || c == '\'');
+    !v.is_empty() && !is_placeholder(v)
+}
+
+/// Whether the name of an assignment starts its line: only indentation, a YAML list
+/// dash, `export` or an opening quote before it (`.env`, ini, YAML, shell).
+fn starts_line(line: &str, caps: &Captures<'_>) -> bool {
+    let start = caps.get(1).map_or(0, |m| m.start());
+    let before = line.get(..start).unwrap_or("").trim();
+    let before = before.strip_prefix("export").unwrap_or(before).trim();
+    before
+        .chars()
+        .all(|c| matches!(c, '-' | '"' | '\'' | ' ' | '\t'))
+}
+
+/// An assignment's value: quoted (group 3) or plain (group 4).
+fn value_group<'h>(caps: &Captures<'h>) -> Option<regex::bytes::Match<'h>> {
+    caps.get(3).or_else(|| caps.get(4))
+}
+
+/// The separator between an assignment's name and value.
+fn separator<'l>(line: &'l str, caps: &Captures<'_>) -> &'l str {
+    match (caps.get(1), value_group(caps)) {
+        (Some(n), Some(v)) => line.get(n.end()..v.start()).unwrap_or(""),
+        _ => "",
+    }
+}
+
+/// Where the value of a secret assignment ends: a quoted value at its closing quote (or
+/// the end of the line), `NAME=value` written tight at the next blank, and a value
+/// after `name: ` or `name = ` that starts its line (YAML, ini) at the end of the line.
+/// Anything else ends where the match does.
+fn assignment_end(line: &str, caps: &Captures<'_>) -> usize {
+    let Some(v) = value_group(caps) else {
+        return line.len();
+    };
+    let trimmed_end = line.trim_end().len().max(v.end());
+    let quote = group(caps, 2);
+    if let Some(q) = quote.bytes().next() {
+        let b = line.as_bytes();
+        let mut i = v.start();
+        while i < b.len() {
+            match b[i] {
+                b'\\' => i += 2,
+                c if c == q => return i.max(v.end()),
+                _ => i += 1,
+            }
+        }
+        return trimmed_end;
+    }
+    let sep = separator(line, caps);
+    if sep.contains('=') && !sep.contains(char::is_whitespace) {
+        return line[v.start()..]
+            .find(char::is_whitespace)
+            .map_or(line.len(), |k| v.start() + k)
+            .max(v.end());
+    }
+    if starts_line(line, caps) {
+        return trimmed_end;
+    }
+    v.end()
+}
+
+/// A literal value on a name that always holds a secret (`DB_PASS`, `password`,
+/// `client_secret`, `apiKey`, `auth_token`), however short: quoted, or unquoted as
+/// the last thing on its line (env, ini, YAML), and not a reference to something
+/// else (`${VAR}`, `settings.PASSWORD`, a call, a type name).
+fn check_strong_assignment(line: &str, caps: &Captures<'_>) -> bool {
+    let (name, quoted) = (group(caps, 1), !group(caps, 2).is_empty());
+    let value = if quoted {
+        group(caps, 3)
+    } else {
+        group(caps, 4)
+    };
+    if !is_strong_name(name) || is_placeholder(value) {
+        return false;
+    }
+    if quoted {
+        return true;
+    }
+    let end = value_group(caps).map_or(line.len(), |m| m.end());
+    let rest = line.get(end..).unwrap_or("").trim_start();
+    // `NAME=value` written tight is an assignment even inside prose.
+    let sep = separator(line, caps);
+    let tight = sep.contains('=') && !sep.contains(char::is_whitespace);
+    // A YAML or ini value of several words (`db_password: two words`) on a line of its
+    // own; not a capitalised label followed by a sentence (`Password: must be …`), nor
+    // code (`password = make(x)`, `password: Option<String>`).
+    let own_line = starts_line(line, caps)
+        && rest
+            .chars()
+            .next()
+            .is_some_and(|c| !"(.[{<>+-*/=?:|&".contains(c))
+        && !(name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && name.chars().skip(1).all(|c| c.is_ascii_lowercase())
+            && rest.split_whitespace().count() > 3);
+    let last = tight
+        || own_line
+        || rest.is_empty()
+        || rest.starts_with([',', ';', ')', '}', ']', '#'])
+        || rest.starts_with("//");
+    let reference = value.contains("::")
+        || (value.contains('.')
+            && value.split('.').all(|p| {
+                p.chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            }));
+    let type_like = value.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && value.chars().all(|c| c.is_ascii_alphabetic())
+        && value.chars().any(|c| c.is_ascii_lowercase());
+    last && !reference && !type_like
+}
+
+/// The words of an identifier (`DB_PASS`, `dbPassword`, `api-key`), lower-cased.
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_ascii_alphabetic() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_ascii_lowercase();
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// A name whose value is a secret whatever it looks like.
+pub fn is_strong_name(name: &str) -> bool {
+    let w = name_words(name);
+    let Some(last) = w.last().map(String::as_str) else {
+        return false;
+    };
+    const ALONE: &[&str] = &[
+        "pass",
+        "passwd",
+        "password",
+        "pwd",
+        "passphrase",
+        "secret",
+        "credential",
+        "credentials",
+        "apikey",
+        "apitoken",
+        "authtoken",
+        "accesstoken",
+        "secretkey",
+        "privatekey",
+        "clientsecret",
+        "passcode",
+    ];
+    if ALONE.contains(&last) {
+        return true;
+    }
+    let before = w.len().checked_sub(2).map(|i| w[i].as_str());
+    match (before, last) {
+        (Some(b), "key") => matches!(
+            b,
+            "api" | "access" | "secret" | "private" | "signing" | "encryption" | "master"
+        ),
+        (Some(b), "token") => matches!(
+            b,
+            "api"
+                | "auth"
+                | "access"
+                | "refresh"
+                | "bearer"
+                | "session"
+                | "secret"
+                | "client"
+                | "bot"
+                | "oauth"
+        ),
+        _ => false,
+    }
+}
+
+/// Values that stand for a secret rather than being one.
+fn is_placeholder(v: &str) -> bool {
+    let lower = v.to_ascii_lowercase();
+    let first = v.chars().next();
+    v.is_empty()
+        || v.starts_with("[REDACTED:")
+        || matches!(first, Some('$' | '%' | '<' | '{' | '*'))
+        || v.chars().all(|c| Some(c) == first)
+        || [
+            "null",
+            "none",
+            "nil",
+            "true",
+            "false",
+            "undefined",
+            "redacted",
+            "required",
+            "optional",
+            "string",
+            "str",
+            "&str",
+            "bool",
+            "int",
+        ]
+        .contains(&lower.as_str())
+}
+
+/// Shannon entropy of `s` in bits per character.
+pub fn shannon_entropy(s: &str) -> f64 {
+    let mut counts = [0usize; 256];
+    let mut n = 0usize;
+    for b in s.bytes() {
+        counts[usize::from(b)] += 1;
+        n += 1;
+    }
+    if n == 0 {
+        return 0.0;
+    }
+    let n = n as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = c as f64 / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// A value random enough to be a credential: entropy over the threshold, and not
+/// an identifier or attribute chain (`compute_the_key`, `settings.SECRET_KEY`),
+/// which code assigns to key-ish names all the time.
+pub fn looks_random(v: &str) -> bool {
+    if shannon_entropy(v) < ENTROPY_THRESHOLD {
+        return false;
+    }
+    let letters_only = v
+        .bytes()
+        .all(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'.' | b'-' | b':'));
+    if !letters_only {
+        return true;
+    }
+    let mixed =
+        v.bytes().any(|b| b.is_ascii_uppercase()) && v.bytes().any(|b| b.is_ascii_lowercase());
+    mixed && !v.contains(['_', '.', '-', ':']) && shannon_entropy(v) >= 4.0
+}
+
+/// A path whose contents are never shown: `.env*`, `*.pem`, `*.key`, `id_rsa*` (and
+/// the other ssh key names), `*.p12`, `*.pfx`, `*.ppk`, `.netrc`, `.pgpass`,
+/// `.git-credentials`, `.dockercfg`.
+pub fn is_secret_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    name.starts_with(".env")
+        || [
+            ".pem",
+            ".key",
+            ".p12",
+            ".pfx",
+            ".jks",
+            ".keystore",
+            ".ppk",
+            ".kdbx",
+        ]
+        .iter()
+        .any(|e| name.ends_with(e))
+        || ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"]
+            .iter()
+            .any(|k| name.starts_with(k))
+        || [
+            ".netrc",
+            "_netrc",
+            ".pgpass",
+            ".git-credentials",
+            ".dockercfg",
+            ".htpasswd",
+        ]
+        .contains(&name.as_str())
+}
+
+/// Every rule: [`LOCAL`] first, then gitleaks' table.
+fn rules() -> impl Iterator<Item = &'static Rule> {
+    LOCAL.iter().chain(table::GITLEAKS.iter())
+}
+
+fn rule(i: usize) -> &'static Rule {
+    if i < LOCAL.len() {
+        &LOCAL[i]
+    } else {
+        &table::GITLEAKS[i - LOCAL.len()]
+    }
+}
+
+/// The number of rules (local and gitleaks').
+pub fn rule_count() -> usize {
+    LOCAL.len() + table::GITLEAKS.len()
+}
+
+/// The keyword prefilter: one automaton over every rule's keywords and the block
+/// markers; `owners[p]` are the rules keyword `p` wakes.
+struct Prefilter {
+    ac: AhoCorasick,
+    owners: Vec<Vec<u16>>,
+}
+
+/// Every keyword with the rule it belongs to: each rule's, then the base64 anchors and
+/// the block markers, which belong to none.
+fn keywords() -> impl Iterator<Item = (Option<u16>, &'static str)> {
+    let of_rules = rules()
+        .enumerate()
+        .flat_map(|(i, r)| r.keywords.iter().map(move |k| (Some(i as u16), *k)));
+    of_rules.chain(
+        B64_ANCHORS
+            .iter()
+            .chain(HEX_ANCHORS)
+            .chain(MARKER_WORDS)
+            .map(|k| (None, *k)),
+    )
+}
+
+/// Every keyword with the rules it wakes, in keyword order.
+fn keyword_owners() -> BTreeMap<&'static str, Vec<u16>> {
+    let mut by_kw: BTreeMap<&'static str, Vec<u16>> = BTreeMap::new();
+    for (owner, k) in keywords() {
+        let rules = by_kw.entry(k).or_default();
+        rules.extend(owner);
+    }
+    by_kw
+}
+
+/// The prefilter, built on first use (see [`holds_keyword`] for when that is).
+static PREFILTER: OnceLock<Prefilter> = OnceLock::new();
+
+#[allow(clippy::expect_used)] // constant keywords, checked by the tests
+fn prefilter() -> &'static Prefilter {
+    PREFILTER.get_or_init(|| {
+        let (kws, owners): (Vec<&str>, Vec<Vec<u16>>) = keyword_owners().into_iter().unzip();
+        Prefilter {
+            ac: AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(&kws)
+                .expect("keywords build an automaton"),
+            owners,
+        }
+    })
+}
+
+struct Compiled {
+    re: Regex,
+    allow: Vec<Regex>,
+    stop: Option<AhoCorasick>,
+}
+
+fn build(p: &str) -> Option<Regex> {
+    RegexBuilder::new(p)
+        .unicode(false)
+        .size_limit(1 << 22)
+        .build()
+        .ok()
+}
+
+static COMPILED: LazyLock<Vec<OnceLock<Option<Compiled>>>> =
+    LazyLock::new(|| (0..rule_count()).map(|_| OnceLock::new()).collect());
+
+static GLOBAL_ALLOW: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    table::GLOBAL_ALLOW
+        .iter()
+        .filter_map(|p| build(p))
+        .collect()
+});
+
+fn compiled(i: usize) -> Option<&'static Compiled> {
+    COMPILED[i]
+        .get_or_init(|| {
+            let r = rule(i);
+            Some(Compiled {
+                re: build(r.regex)?,
+                allow: r.allow.iter().filter_map(|p| build(p)).collect(),
+                stop: (!r.stopwords.is_empty())
+                    .then(|| {
+                        AhoCorasick::builder()
+                            .ascii_case_insensitive(true)
+                            .build(r.stopwords)
+                            .ok()
+                    })
+                    .flatten(),
+            })
+        })
+        .as_ref()
+}
+
+/// The ids of rules whose regex the `regex` crate cannot compile (they are skipped;
+/// docs/trust.md lists them).
+pub fn uncompilable_rules() -> Vec<&'static str> {
+    (0..rule_count())
+        .filter(|&i| compiled(i).is_none())
+        .map(|i| rule(i).id)
+        .collect()
+}
+
+#[allow(clippy::expect_used)] // constant pattern
+static B64_RUN: LazyLock<Regex> =
+    LazyLock::new(|| build(r"[A-Za-z0-9+/]{16,}={0,2}").expect("constant regex"));
+
+#[allow(clippy::expect_used)] // constant pattern
+static HEX_RUN: LazyLock<Regex> =
+    LazyLock::new(|| build(r"[0-9A-Fa-f]{16,}").expect("constant regex"));
+
+/// Decodes hex digits (an even count).
+fn decode_hex(s: &[u8]) -> Option<Vec<u8>> {
+    let digit = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    s.chunks_exact(2)
+        .map(|p| Some(digit(p[0])? << 4 | digit(p[1])?))
+        .collect()
+}
+
+#[allow(clippy::expect_used)] // constant patterns
+static KEY_BEGIN: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----").expect("constant regex")
+});
+#[allow(clippy::expect_used)]
+static KEY_END: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----").expect("constant regex")
+});
+#[allow(clippy::expect_used)]
+static BLOCK_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r#"^(\s*)(?:-\s+)?["']?([A-Za-z0-9_.\-]{2,80})["']?\s*[:=]\s*([|>][+-]?[0-9]?)?\s*$"#,
+    )
+    .expect("constant regex")
+});
+
+/// Decodes standard base64 (padding optional); `None` on a bad length.
+fn decode_b64(s: &[u8]) -> Option<Vec<u8>> {
+    let s: Vec<u8> = s.iter().copied().filter(|&b| b != b'=').collect();
+    if s.len() % 4 == 1 {
+        return None;
+    }
+    let val = |b: u8| -> Option<u32> {
+        Some(match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    for chunk in s.chunks(4) {
+        let mut n = 0u32;
+        for (i, &b) in chunk.iter().enumerate() {
+            n |= val(b)? << (18 - 6 * i);
+        }
+        let bytes = n.to_be_bytes();
+        out.extend_from_slice(&bytes[1..chunk.len()]);
+    }
+    Some(out)
+}
+
+/// A decoded base64 run that is a credential: `user:password` (a `.dockercfg` /
+/// `config.json` auth, HTTP basic auth) or text a rule finds a secret in.
+fn decoded_is_secret(d: &[u8]) -> bool {
+    let Ok(s) = std::str::from_utf8(d) else {
+        return false;
+    };
+    if s.len() < 5 || !s.chars().all(|c| c.is_ascii_graphic() || c == ' ') {
+        return false;
+    }
+    let basic = s.split_once(':').is_some_and(|(u, p)| {
+        !u.is_empty() && !p.is_empty() && !u.contains(' ') && !p.contains(' ')
+    });
+    let mut found = Vec::new();
+    basic || matches!(redact_line(s, &mut found, 1), Cow::Owned(_))
+}
+
+/// The rule index of a span a hex run gives (`usize::MAX` is a base64 run's).
+const HEX_SPAN: usize = usize::MAX - 1;
+
+fn widen(s: &str, (mut a, mut b): (usize, usize)) -> (usize, usize) {
+    while a > 0 && !s.is_char_boundary(a) {
+        a -= 1;
+    }
+    while b < s.len() && !s.is_char_boundary(b) {
+        b += 1;
+    }
+    (a, b)
+}
+
+/// Redacts the single-line secrets of one line, again on its own output until
+/// nothing changes (a replacement can leave a shorter run that a rule now matches),
+/// so what it returns holds nothing a rule matches. `depth` 1 is a decoded base64
+/// run (not decoded again).
+fn redact_line<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -> Cow<'a, str> {
+    let mut out = match redact_line_once(line, found, depth) {
+        Cow::Borrowed(b) => return Cow::Borrowed(b),
+        Cow::Owned(o) => o,
+    };
+    // Each pass that changes the line replaces at least one more run with a marker,
+    // and markers are never matched again: the loop ends.
+    loop {
+        match redact_line_once(&out, found, depth) {
+            Cow::Borrowed(_) => return Cow::Owned(out),
+            Cow::Owned(o) => out = o,
+        }
+    }
+}
+
+fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -> Cow<'a, str> {
+    let pf = prefilter();
+    // Earlier markers are not text: a keyword inside one (`private-key`) wakes nothing.
+    let taken: Vec<(usize, usize)> = line
+        .match_indices("[REDACTED:")
+        .map(|(i, _)| (i, line[i..].find(']').map_or(line.len(), |e| i + e + 1)))
+        .collect();
+    let overlaps =
+        |a: usize, b: usize, v: &[(usize, usize)]| v.iter().any(|&(x, y)| a < y && x < b);
+    let mut cands: Vec<u16> = Vec::new();
+    let mut any = false;
+    for m in pf.ac.find_overlapping_iter(line) {
+        if overlaps(m.start(), m.end(), &taken) {
+            continue;
+        }
+        any = true;
+        cands.extend_from_slice(&pf.owners[m.pattern().as_usize()]);
+    }
+    if !any {
+        return Cow::Borrowed(line);
+    }
+    cands.sort_unstable();
+    cands.dedup();
+    let bytes = line.as_bytes();
+    let mut spans: Vec<(usize, usize, usize)> = Vec::new();
+    for &ri in &cands {
+        let ri = usize::from(ri);
+        let r = rule(ri);
+        let Some(c) = compiled(ri) else { continue };
+        for caps in c.re.captures_iter(bytes) {
+            let m = if r.secret_group > 0 {
+                caps.get(r.secret_group)
+                    .or_else(|| caps.get(r.secret_group + 1))
+            } else {
+                (1..caps.len())
+                    .find_map(|g| caps.get(g))
+                    .or_else(|| caps.get(0))
+            };
+            let Some(m) = m else { continue };
+            if m.is_empty() || overlaps(m.start(), m.end(), &taken) {
+                continue;
+            }
+            let secret = String::from_utf8_lossy(m.as_bytes());
+            if r.entropy > 0.0 && shannon_entropy(&secret) <= r.entropy {
+                continue;
+            }
+            let global = ri >= LOCAL.len() && GLOBAL_ALLOW.iter().any(|a| a.is_match(m.as_bytes()));
+            let stop = c.stop.as_ref().is_some_and(|s| s.is_match(m.as_bytes()));
+            if global || stop || c.allow.iter().any(|a| a.is_match(m.as_bytes())) {
+                continue;
+            }
+            if let Some(check) = r.check
+                && !check(line, &caps)
+            {
+                continue;
+            }
+            let end = r
+                .end
+                .map_or(m.end(), |f| f(line, &caps).clamp(m.end(), line.len()));
+            let (a, b) = widen(line, (m.start(), end));
+            spans.push((a, b, ri));
+        }
+    }
+    if depth == 0 {
+        for m in B64_RUN.find_iter(bytes) {
+            if overlaps(m.start(), m.end(), &taken) {
+                continue;
+            }
+            if decode_b64(m.as_bytes()).is_some_and(|d| decoded_is_secret(&d)) {
+                spans.push((m.start(), m.end(), usize::MAX));
+            }
+        }
+    }
+    if depth == 0 {
+        for m in HEX_RUN.find_iter(bytes) {
+            if overlaps(m.start(), m.end(), &taken) {
+                continue;
+            }
+            let h = m.as_bytes();
+            if decode_hex(&h[..h.len() & !1]).is_some_and(|d| decoded_is_secret(&d)) {
+                spans.push((m.start(), m.end(), HEX_SPAN));
+            }
+        }
+    }
+    if spans.is_empty() {
+        return Cow::Borrowed(line);
+    }
+    spans.sort_unstable();
+    let mut merged: Vec<(usize, usize, usize)> = Vec::new();
+    for (a, b, ri) in spans {
+        match merged.last_mut() {
+            Some(last) if a < last.1 => {
+                last.1 = last.1.max(b);
+                last.2 = last.2.min(ri);
+            }
+            _ => merged.push((a, b, ri)),
+        }
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut at = 0;
+    for (a, b, ri) in merged {
+        let kind = if ri == usize::MAX {
+            SecretKind::BASE64
+        } else if ri == HEX_SPAN {
+            SecretKind::HEX
+        } else {
+            SecretKind(rule(ri).id)
+        };
+        out.push_str(&line[at..a]);
+        out.push_str(&kind.marker());
+        found.push(kind);
+        at = b;
+    }
+    out.push_str(&line[at..]);
+    Cow::Owned(out)
+}
+
+/// Key material without its armour: a line of only base64 characters, 40 to 100
+/// long, with both cases and a digit or `+`/`/` (PEM, OpenSSH and PuTTY bodies are
+/// 64 or 70 wide), once any quotes, commas or `\n` around it are taken off.
+fn key_body_line(content: &str) -> bool {
+    let t = b64_core(content);
+    (40..=100).contains(&t.len()) && is_b64(t) && mixed(t)
+}
+
+fn b64_core(content: &str) -> &str {
+    let t = content
+        .trim()
+        .trim_matches(|c| matches!(c, '"' | '\'' | ',' | ';' | '+' | '`'));
+    let t = t.strip_suffix("\\n").unwrap_or(t);
+    t.trim_matches(|c| matches!(c, '"' | '\''))
+}
+
+fn is_b64(t: &str) -> bool {
+    !t.is_empty()
+        && t.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+}
+
+fn mixed(t: &str) -> bool {
+    t.bytes().any(|b| b.is_ascii_uppercase())
+        && t.bytes().any(|b| b.is_ascii_lowercase())
+        && t.bytes()
+            .any(|b| b.is_ascii_digit() || b == b'+' || b == b'/')
+}
+
+/// A key's armour or a PuTTY header line.
+fn armour_line(content: &str) -> bool {
+    content.contains("-----BEGIN")
+        || content.contains("-----END")
+        || [
+            "Private-Lines:",
+            "Public-Lines:",
+            "PuTTY-User-Key-File",
+            "Private-MAC:",
+        ]
+        .iter()
+        .any(|w| content.trim_start().starts_with(w))
+}
+
+/// Which lines are key material by shape and neighbourhood: a body line next to
+/// another body line or to armour, and the short last line of a body before its
+/// `END` (or the text's end).
+fn key_material(contents: &[&str]) -> Vec<bool> {
+    let body: Vec<bool> = contents.iter().map(|c| key_body_line(c)).collect();
+    let armour: Vec<bool> = contents.iter().map(|c| armour_line(c)).collect();
+    let n = contents.len();
+    let near = |i: usize, v: &[bool]| (i > 0 && v[i - 1]) || (i + 1 < n && v[i + 1]);
+    // A one-line text (a hunk header's context, a name) has no neighbours: a body
+    // line there is key material by itself.
+    let mut key: Vec<bool> = (0..n)
+        .map(|i| body[i] && (n == 1 || near(i, &body) || near(i, &armour)))
+        .collect();
+    for i in 1..n {
+        let t = b64_core(contents[i]);
+        if !key[i] && key[i - 1] && (4..40).contains(&t.len()) && is_b64(t) {
+            key[i] = i + 1 == n || armour[i + 1] || contents[i + 1].trim().is_empty();
+        }
+    }
+    key
+}
+
+fn indent_of(s: &str) -> usize {
+    s.len() - s.trim_start().len()
+}
+
+/// What the keyword searches of one process may cost, in estimated instructions,
+/// before [`prefilter`]'s automaton is built and used instead. Building it over the
+/// ~250 keywords costs about 3.4 M instructions, more than a one-file draft spends on
+/// everything else (docs/draft.md, "Performance"); one text searched for each keyword
+/// in turn costs [`search_cost`]. A one-file draft stays within this, a draft of many
+/// files soon passes it, and both get the same answers.
+const KEYWORD_SEARCH_BUDGET: usize = 1_000_000;
+
+/// [`KEYWORD_SEARCH_BUDGET`] left.
+static SEARCH_BUDGET_LEFT: AtomicUsize = AtomicUsize::new(KEYWORD_SEARCH_BUDGET);
+
+/// The estimated instructions of [`KEYWORD_FINDERS`] over a text of `len` bytes: a
+/// SIMD substring search per keyword (callgrind, 1-file draft: ~25 K for a short text).
+fn search_cost(len: usize) -> usize {
+    25_000 + 16 * len
+}
+
+/// The keywords in ASCII lower case, one finder each, for [`holds_keyword`].
+static KEYWORD_FINDERS: LazyLock<Vec<memchr::memmem::Finder<'static>>> = LazyLock::new(|| {
+    let mut kws: Vec<String> = keywords().map(|(_, k)| k.to_ascii_lowercase()).collect();
+    kws.sort_unstable();
+    kws.dedup();
+    kws.iter()
+        .map(|k| memchr::memmem::Finder::new(k).into_owned())
+        .collect()
+});
+
+/// Whether `text` holds a keyword, ASCII case aside: what the automaton's `is_match`
+/// answers, without building it while the searches stay cheap.
+fn holds_keyword(text: &str) -> bool {
+    if let Some(pf) = PREFILTER.get() {
+        return pf.ac.is_match(text);
+    }
+    let cost = search_cost(text.len());
+    let within = SEARCH_BUDGET_LEFT
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+            left.checked_sub(cost)
+        })
+        .is_ok();
+    if !within {
+        return prefilter().ac.is_match(text);
+    }
+    search_keywords(text)
+}
+
+/// [`holds_keyword`] by one substring search per keyword.
+fn search_keywords(text: &str) -> bool {
+    let lower = text.as_bytes().to_ascii_lowercase();
+    KEYWORD_FINDERS.iter().any(|f| f.find(&lower).is_some())
+}
+
+/// True when [`redact_text`] and [`redact_diff_body`] return `text` as it is: it
+/// holds no rule's keyword, no key marker and no line shaped like key material.
+pub fn leaves_unchanged(text: &str) -> bool {
+    !holds_keyword(text) && !text.lines().any(key_body_line)
+}
+
+/// Redacts a plain text, line by line, with private key blocks spanning lines.
+pub fn redact_text(text: &str) -> Redacted {
+    let (t, found) = redact_lines(text, false);
+    Redacted {
+        text: t.into_owned(),
+        found,
+    }
+}
+
+/// Redacts a hunk body: each line's first character (the diff marker) is kept so
+/// the hunk keeps its shape; a key block becomes one redacted line per line.
+pub fn redact_diff_body(body: &str) -> Redacted {
+    let (t, found) = redact_lines(body, true);
+    Redacted {
+        text: t.into_owned(),
+        found,
+    }
+}
+
+fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
+    let mut found = Vec::new();
+    if leaves_unchanged(text) {
+        return (Cow::Borrowed(text), found);
+    }
+    let split: Vec<(&str, &str, &str)> = text
+        .split_inclusive('\n')
+        .map(|line| {
+            let (content, nl) = line.strip_suffix('\n').map_or((line, ""), |c| (c, "\n"));
+            if diff && !content.is_empty() {
+                let cut = content.chars().next().map_or(0, char::len_utf8);
+                let (m, c) = content.split_at(cut);
+                (m, c, nl)
+            } else {
+                ("", content, nl)
+            }
+        })
+        .collect();
+    let contents: Vec<&str> = split.iter().map(|s| s.1).collect();
+    let keyish = key_material(&contents);
+    let mut out = String::with_capacity(text.len());
+    let mut in_key = false;
+    let mut key_run = false;
+    // A secret-named YAML key whose value is on the following lines: its indent,
+    // and whether it opened a block scalar (all deeper lines) or not (one line).
+    let mut pending: Option<(usize, bool)> = None;
+    for (i, &(marker, content, nl)) in split.iter().enumerate() {
+        let value_of_pending = pending.is_some_and(|(ind, block)| {
+            let t = content.trim();
+            !t.is_empty()
+                && indent_of(content) > ind
+                && (block || (!t.contains(char::is_whitespace) && !t.ends_with(':')))
+        });
+        if in_key || (content.contains("PRIVATE KEY") && KEY_BEGIN.is_match(content)) {
+            if !in_key {
+                found.push(SecretKind::PRIVATE_KEY);
+            }
+            // Keep what precedes BEGIN on its line (e.g. `key = """`), drop the rest.
+            let keep = if in_key || value_of_pending {
+                ""
+            } else {
+                KEY_BEGIN
+                    .find(content)
+                    .map_or("", |m| &content[..m.start()])
+            };
+            in_key = !KEY_END.is_match(content);
+            let keep = redact_line(keep, &mut found, 0);
+            out.push_str(&format!(
+                "{marker}{keep}{}{nl}",
+                SecretKind::PRIVATE_KEY.marker()
+            ));
+            pending = None;
+            continue;
+        }
+        if keyish[i] {
+            if !key_run {
+                found.push(SecretKind::PRIVATE_KEY);
+            }
+            key_run = true;
+            let ind = &content[..indent_of(content)];
+            out.push_str(&format!(
+                "{marker}{ind}{}{nl}",
+                SecretKind::PRIVATE_KEY.marker()
+            ));
+            continue;
+        }
+        key_run = false;
+        if let Some((ind, block)) = pending {
+            let t = content.trim();
+            let deeper = indent_of(content) > ind;
+            if t.is_empty() && block {
+                out.push_str(marker);
+                out.push_str(content);
+                out.push_str(nl);
+                continue;
+            }
+            let value_line =
+                deeper && (block || (!t.contains(char::is_whitespace) && !t.ends_with(':')));
+            if value_line && !t.is_empty() && !is_placeholder(t) {
+                found.push(SecretKind::BLOCK_VALUE);
+                let lead = &content[..indent_of(content)];
+                out.push_str(&format!(
+                    "{marker}{lead}{}{nl}",
+                    SecretKind::BLOCK_VALUE.marker()
+                ));
+                if !block {
+                    pending = None;
+                }
+                continue;
+            }
+            if !t.is_empty() {
+                pending = None;
+            }
+        }
+        if let Some(c) = BLOCK_NAME.captures(content) {
+            let name = c.get(2).map_or("", |m| m.as_str());
+            let lower = name.to_ascii_lowercase();
+            let secretish = is_strong_name(name)
+                || [
+                    "secret",
+                    "key",
+                    "token",
+                    "password",
+                    "passwd",
+                    "aws",
+                    "credential",
+                ]
+                .iter()
+                .any(|w| lower.contains(w));
+            if secretish {
+                pending = Some((c.get(1).map_or(0, |m| m.len()), c.get(3).is_some()));
+            }
+        }
+        out.push_str(marker);
+        out.push_str(&redact_line(content, &mut found, 0));
+        out.push_str(nl);
+    }
+    (Cow::Owned(out), found)
+}
+
+/// `p` redacted, or `None` when nothing in it needs redacting.
+fn redact_bytes(p: &gix::bstr::BStr, found: &mut Vec<SecretKind>) -> Option<gix::bstr::BString> {
+    let s = String::from_utf8_lossy(p);
+    let (t, f) = redact_lines(&s, false);
+    if f.is_empty() {
+        return None;
+    }
+    found.extend(f);
+    Some(t.into_owned().into())
+}
+
+/// `s` redacted, or `None` when nothing in it needs redacting.
+fn redact_owned(s: &str, found: &mut Vec<SecretKind>) -> Option<String> {
+    let (t, f) = redact_lines(s, false);
+    found.extend(f);
+    match t {
+        Cow::Owned(o) => Some(o),
+        Cow::Borrowed(_) => None,
+    }
+}
+
+/// The staged state as it may leave the machine: every file name (old and new),
+/// diff header, hunk header and hunk body, and the branch name, redacted. What was
+/// found is returned with it.
+pub fn redact_state(state: &StagedState) -> (StagedState, Vec<SecretKind>) {
+    let (s, mut found) = redact_names(state);
+    let mut s = s.into_owned();
+    for f in &mut s.files {
+        if let Cow::Owned(o) = redact_bodies(f, &mut found) {
+            *f = o;
+        }
+    }
+    (s, found)
+}
+
+/// [`redact_state`] without the hunk bodies: the names, headers, hunk headers and
+/// branch. `prompt::build` applies it to the whole state up front and
+/// [`redact_bodies`] to each file whose hunks it builds (most files of a large
+/// change never get past their stat line). The state is borrowed, not copied, when
+/// nothing in it needs redacting.
+pub fn redact_names(state: &StagedState) -> (Cow<'_, StagedState>, Vec<SecretKind>) {
+    let mut found = Vec::new();
+    let mut out: Option<StagedState> = None;
+    if let Some(b) = state
+        .branch
+        .as_deref()
+        .and_then(|b| redact_owned(b, &mut found))
+    {
+        out.get_or_insert_with(|| state.clone()).branch = Some(b);
+    }
+    for (i, f) in state.files.iter().enumerate() {
+        let path = redact_bytes(f.change.path.as_ref(), &mut found);
+        let old = f
+            .change
+            .old_path
+            .as_ref()
+            .and_then(|o| redact_bytes(o.as_ref(), &mut found));
+        let header = redact_owned(&f.header, &mut found);
+        let mut hunks = Vec::new();
+        for (j, h) in f.hunks.iter().enumerate() {
+            // `@@ -a,b +c,d @@ context`: the context is a line of the file.
+            let (at, ctx) = match h.header.match_indices("@@").nth(1) {
+                Some((k, _)) => h.header.split_at(k + 2),
+                None => ("", h.header.as_str()),
+            };
+            if let Some(t) = redact_owned(ctx, &mut found) {
+                hunks.push((j, format!("{at}{t}")));
+            }
+        }
+        if path.is_none() && old.is_none() && header.is_none() && hunks.is_empty() {
+            continue;
+        }
+        let o = &mut out.get_or_insert_with(|| state.clone()).files[i];
+        if let Some(p) = path {
+            o.change.path = p;
+        }
+        if let Some(p) = old {
+            o.change.old_path = Some(p);
+        }
+        if let Some(h) = header {
+            o.header = h;
+        }
+        for (j, h) in hunks {
+            o.hunks[j].header = h;
+        }
+    }
+    (out.map_or(Cow::Borrowed(state), Cow::Owned), found)
+}
+
+/// One file with its hunk bodies redacted (borrowed when nothing changes).
+pub fn redact_bodies<'a>(f: &'a FileDiff, found: &mut Vec<SecretKind>) -> Cow<'a, FileDiff> {
+    let mut out: Option<FileDiff> = None;
+    for (i, h) in f.hunks.iter().enumerate() {
+        let (b, fd) = redact_lines(&h.body, true);
+        found.extend(fd);
+        if let Cow::Owned(b) = b {
+            out.get_or_insert_with(|| f.clone()).hunks[i].body = b;
+        }
+    }
+    match out {
+        Some(o) => Cow::Owned(o),
+        None => Cow::Borrowed(f),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+        /// The keyword-by-keyword search answers what the automaton answers: keywords whole or
+        /// cut short, in any ASCII case, among non-ASCII letters and emoji.
+        #[test]
+        fn the_keyword_search_agrees_with_the_automaton(
+            parts in proptest::collection::vec(
+                (0usize..10_000, 0u8..4, proptest::bits::u64::ANY,
+                 proptest::sample::select(vec!["", " ", "=", "ü", "ß", "🔑", "\n", "_", "K"])),
+                0..12,
+            )
+        ) {
+            let kws: Vec<&str> = keyword_owners().into_keys().collect();
+            let mut text = String::new();
+            for (pick, how, case, glue) in parts {
+                let k = kws[pick % kws.len()];
+                let k = match how {
+                    // Cut a keyword short: no longer a match on its own.
+                    0 => &k[..k.char_indices().last().map_or(0, |(i, _)| i)],
+                    _ => k,
+                };
+                for (i, c) in k.chars().enumerate() {
+                    if case >> (i % 64) & 1 == 1 {
+                        text.extend(c.to_uppercase());
+                    } else {
+                        text.push(c);
+                    }
+                }
+                text.push_str(glue);
+            }
+            // `holds_keyword` is not asserted here: once this line has built the
+            // automaton, it answers with the automaton itself. Its switch from one
+            // search to the other is the next test's.
+            proptest::prop_assert_eq!(search_keywords(&text), prefilter().ac.is_match(&text), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn the_searches_stop_at_the_budget_and_the_automaton_takes_over() {
+        // Cheap searches within the budget, then the automaton: a long text costs more
+        // than the whole budget. (Other tests of this process may have used some of it
+        // or built the automaton already; either way the answers are the automaton's.)
+        let mut text = "ü".repeat(KEYWORD_SEARCH_BUDGET / 16);
+        assert!(search_cost(text.len()) > KEYWORD_SEARCH_BUDGET);
+        assert!(!holds_keyword(&text));
+        assert!(
+            PREFILTER.get().is_some(),
+            "past the budget the automaton is built"
+        );
+        text.push_str("a Private Key");
+        assert!(holds_keyword(&text));
+        assert!(holds_keyword("-----BEGIN PRIVATE KEY-----"));
+        assert!(!holds_keyword("nothing here"));
+    }
+
+    #[test]
+    fn every_keyword_is_lower_case_and_every_local_rule_compiles() {
+        for r in rules() {
+            for k in r.keywords {
+                assert_eq!(*k, k.to_ascii_lowercase(), "{}", r.id);
+            }
+        }
+        for (i, r) in LOCAL.iter().enumerate() {
+            assert!(compiled(i).is_some(), "{} does not compile", r.id);
+        }
+    }
+
+    #[test]
+    fn every_gitleaks_rule_compiles() {
+        // docs/trust.md says none is skipped; a new rule set that breaks this must
+        // list what it skips there.
+        assert_eq!(uncompilable_rules(), Vec::<&str>::new());
+        assert!(table::GITLEAKS.len() > 200);
+    }
+
+    #[test]
+    fn base64_decodes() {
+        assert_eq!(
+            decode_b64(b"dXNlcjpwYXNz").as_deref(),
+            Some(&b"user:pass"[..])
+        );
+        assert_eq!(decode_b64(b"YQ==").as_deref(), Some(&b"a"[..]));
+        assert_eq!(decode_b64(b"YWI").as_deref(), Some(&b"ab"[..]));
+        assert_eq!(decode_b64(b"Y"), None);
+    }
+
+    #[test]
+    fn names_split_into_words() {
+        assert_eq!(name_words("dbPassword"), ["db", "password"]);
+        assert_eq!(name_words("DB_PASS"), ["db", "pass"]);
+        assert!(is_strong_name("DB_PASS"));
+        assert!(is_strong_name("clientSecret"));
+        assert!(is_strong_name("api-key"));
+        assert!(!is_strong_name("bypass"));
+        assert!(!is_strong_name("password_hash"));
+        assert!(!is_strong_name("key"));
+        assert!(!is_strong_name("token"));
+    }
+}

@@ -1,0 +1,1160 @@
+//! What the tool decides about a model draft before the model writes a word, and
+//! how the model's words are put into it (docs/design.md §5, issue 14).
+//!
+//! The repository determines the bullets (verb and path: exactly the offline draft's,
+//! [`crate::offline::draft`]), the types and scopes a draft may choose from, and how
+//! long its summary may be. The model only writes words: one `what_why` per given
+//! bullet, the summary, and its choices of type, scope and `breaking_change`.
+//! [`Structure::assemble`] builds the message from them, fixing what the tool can
+//! fix itself (a summary too long, ending in a period, repeating the type, or with
+//! space around it; a scope not on the list; an empty breaking note, or one where no
+//! public item was removed or changed) so that a repair request is only sent for what
+//! it cannot.
+
+use crate::fragments::Classifier;
+use crate::prompt::DraftJson;
+use crate::redact;
+use jitcommit_core::config::{Convention, DEFAULT_TYPES};
+use jitcommit_core::message::{self, Bullet, Message, Subject, Target, Trailer};
+use jitcommit_core::repo::StagedState;
+
+/// Most scope names derived from the staged paths.
+pub const MAX_DERIVED_SCOPES: usize = 20;
+/// Most directories whose manifest is read for a package name.
+const MAX_MANIFEST_DIRS: usize = 64;
+/// The type length assumed for the summary's room when any type is allowed.
+const ANY_TYPE_CHARS: usize = 10;
+/// The summary's room is never below this, however long the enums are.
+const MIN_SUMMARY_CHARS: usize = 20;
+
+/// The verbs a summary may open with on a grammar-constrained server: the imperative
+/// openings of human Conventional-Commits subjects (this repository's history and
+/// cocogitto's, where `add`, `fix`, `update`, `use` and `remove` open half of them).
+/// A summary that opens with one of these cannot be the filler a small model writes
+/// when it may open freely (`this is a bug that has been fixed`, `feat 1024853967-…`,
+/// `there is a fix`).
+#[rustfmt::skip]
+pub const SUMMARY_VERBS: &[&str] = &[
+    "add", "allow", "avoid", "build", "bump", "check", "clean", "count", "document", "drop",
+    "extract", "fix", "format", "handle", "ignore", "implement", "improve", "keep", "let",
+    "limit", "make", "match", "merge", "move", "name", "open", "parse", "prove", "read",
+    "record", "refactor", "regenerate", "remove", "rename", "replace", "report", "resolve",
+    "retry", "run", "set", "show", "simplify", "skip", "speed", "split", "stop", "support",
+    "test", "trace", "update", "use", "write",
+];
+
+/// The word shapes of a draft for a grammar-constrained server (llama.cpp's converter
+/// takes `pattern` into the grammar, see the model crate's wire), built from the
+/// change's own words `bank` ([`change_words`]). A word is a bank word, one of
+/// [`FUNCTION_WORDS`] or of [`SUMMARY_VERBS`], each maybe with its plural or
+/// possessive ending ([`inflected`]), and maybe a comma between two of them.
+///
+/// What a small model otherwise writes (`{"type"`, a bare path, a version string or a
+/// timestamp, a comment such as `this is …`, the type again, words of no change such
+/// as `babyscraping`, the system message's example) cannot be generated; the
+/// draft-quality gate still judges the words. Not a rule: the validator never sees
+/// these, and other servers are not sent them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordPatterns {
+    /// The summary: one of [`SUMMARY_VERBS`] (`fix` and `test` too), then three to
+    /// eleven words (so at least three of letters, which the gate asks for, even
+    /// beside a path).
+    pub summary: String,
+    /// A bullet's `what_why` and a breaking-change note: three to twenty-five words.
+    pub what: String,
+}
+
+impl WordPatterns {
+    /// The patterns for `bank`, without the Conventional Commits types
+    /// ([`DEFAULT_TYPES`]) and `types` (the types the draft chooses from) as words
+    /// after the summary's opening verb, unless the change holds them itself (a
+    /// `docs/` directory): a small model shown the type list repeats it (SmolLM2-135M
+    /// wrote the bullets `test, refactor, test` and `fix, refactor, test, build, ci,
+    /// style`). Allowing them where none follows another instead kept the model's
+    /// drafts as often and agreed with the human's type less often (docs/quality.md).
+    pub fn new(bank: &[String], types: &[String]) -> WordPatterns {
+        WordPatterns::refusing(bank, types, &[])
+    }
+
+    /// [`WordPatterns::new`] without the words whose [`word_stem`] is in `refused`
+    /// (bank, function words and verbs alike; a summary still opens with any verb): a
+    /// repair request's grammar, after a draft looped on one word
+    /// ([`crate::quality::looped_words`]), cannot write the loop again.
+    pub fn refusing(bank: &[String], types: &[String], refused: &[String]) -> WordPatterns {
+        let mut seen = std::collections::HashSet::new();
+        let refused = |w: &str| refused.iter().any(|r| *r == word_stem(w));
+        let banked: Vec<&str> = bank
+            .iter()
+            .map(String::as_str)
+            .filter(|w| !refused(w) && seen.insert(*w))
+            .collect();
+        seen.extend(DEFAULT_TYPES.iter().copied());
+        seen.extend(types.iter().map(String::as_str));
+        let words: Vec<String> = banked
+            .into_iter()
+            .chain(
+                FUNCTION_WORDS
+                    .iter()
+                    .chain(SUMMARY_VERBS)
+                    .copied()
+                    .filter(|w| !refused(w) && seen.insert(*w)),
+            )
+            .map(regex_literal)
+            .collect();
+        let word = inflected(&words);
+        WordPatterns {
+            summary: format!("^({}) {word}(,? {word}){{2,10}}$", SUMMARY_VERBS.join("|")),
+            what: format!("^{word}(,? {word}){{2,24}}$"),
+        }
+    }
+}
+
+/// A word as the loop check compares it: lower case, without a possessive, a plural
+/// `s` or a final `e` (`Crates`, `crate's` and `crate` are one word).
+pub fn word_stem(w: &str) -> String {
+    let w = w.to_lowercase();
+    let stem = w.trim_end_matches("'s").trim_end_matches('s');
+    stem.strip_suffix('e').unwrap_or(stem).to_owned()
+}
+
+/// One of `words` (each a pattern literal), maybe with its plural (`-es` after `s`,
+/// `x`, `z`, `ch` or `sh`, else `-s`) or possessive ending: `fixes`, `crates`,
+/// `parser's`, never `cratess` or `refactores` (which SmolLM2-135M wrote when any word
+/// took any ending).
+fn inflected(words: &[String]) -> String {
+    let (es, s): (Vec<&str>, Vec<&str>) = words
+        .iter()
+        .map(String::as_str)
+        .partition(|w| w.ends_with(['s', 'x', 'z']) || w.ends_with("ch") || w.ends_with("sh"));
+    match (es.is_empty(), s.is_empty()) {
+        (true, _) => format!("({})(s|'s)?", s.join("|")),
+        (_, true) => format!("({})(es|'s)?", es.join("|")),
+        _ => format!("(({})(s|'s)?|({})(es|'s)?)", s.join("|"), es.join("|")),
+    }
+}
+
+/// Most bullets whose words take [`WordPatterns::what`]; the bullets of a larger
+/// change get [`WHAT_WHY_PATTERN`], so a grammar does not hold the bank once per
+/// bullet (about 10 kB each).
+pub const MAX_BANK_BULLETS: usize = 8;
+
+/// `w` as a pattern that matches it and nothing else (a bank word holds letters,
+/// digits, `_`, `-` and `.`): the dot as the class `[.]`, since llama-cpp-python's
+/// converter copies a `\.` into the grammar, whose parser refuses it (measured:
+/// `unknown escape at \.`, and the server's worker died).
+fn regex_literal(w: &str) -> String {
+    w.replace('.', "[.]")
+}
+
+/// Most words of the change a summary's grammar takes ([`change_words`]), the most
+/// frequent first.
+pub const MAX_BANK_WORDS: usize = 300;
+
+/// Most bytes of changed lines read for [`change_words`]: more than a default prompt
+/// shows (a 4,096-token prompt holds about 14 KB of evidence), and a large change's
+/// redaction and word count stay a small part of its draft (a 500-file
+/// `--print-context` spent 147 M instructions on 512 KB, docs/draft.md).
+const MAX_BANK_BYTES: usize = 32 * 1024;
+
+/// The English words a summary may use beside the change's own: articles,
+/// prepositions, conjunctions, pronouns and quantifiers, and a few adverbs of the
+/// kind human subjects use (`once`, `only`, `instead`). No verb of comment (`is`,
+/// `has`), no noun (what the summary names comes from the change) and none of
+/// [`POINTING_WORDS`].
+#[rustfmt::skip]
+pub const FUNCTION_WORDS: &[&str] = &[
+    "a", "about", "across", "after", "again", "against", "all", "along", "also", "always",
+    "an", "and", "any", "around", "as", "at", "back", "because", "before", "behind", "below", "beside",
+    "between", "both", "but", "by", "down", "during", "each", "early", "either", "else",
+    "empty", "even", "every", "few", "first", "for", "from", "fewer", "here", "how", "if",
+    "in", "inside", "instead", "into", "its", "last", "late", "less", "like", "many", "more",
+    "most", "much", "neither", "never", "new", "next", "no", "none", "nor", "not", "now",
+    "of", "off", "old", "on", "once", "one", "only", "onto", "or", "other", "out", "outside",
+    "over", "own", "per", "same", "since", "so", "some", "still", "such", "than", "that",
+    "the", "their", "then", "three",
+    "through", "to", "too", "two", "under", "unless", "until", "up", "upon", "via", "what",
+    "when", "where", "whether", "which", "while", "who", "whole", "why", "with", "within",
+    "without", "yet",
+];
+
+/// Words that point at something instead of naming it, never a summary's: with them
+/// SmolLM2-135M wrote `update this to fix this` and `fix this in the next commit`.
+/// Left out of the bank too (`this` is a keyword of several languages).
+const POINTING_WORDS: &[&str] = &["it", "them", "there", "these", "they", "this", "those"];
+
+/// Keywords and type names of common languages: in a diff they are frequent and say
+/// nothing about the change, so they are no words of a summary.
+#[rustfmt::skip]
+const CODE_KEYWORDS: &[&str] = &[
+    "assert", "assert_eq", "bool", "const", "crate", "def", "dyn", "elif", "enum", "err",
+    "false", "fn", "func", "impl", "int", "mod", "mut", "nil", "none", "null", "ok", "pub",
+    "ref", "self", "some", "static", "str", "string", "struct", "super", "true", "u8",
+    "u16", "u32", "u64", "usize", "i32", "i64", "var", "vec", "void",
+];
+
+/// The change's own words, the most frequent first, at most [`MAX_BANK_WORDS`]: the
+/// names of the staged paths (directories, file names and their stems, old paths of
+/// renames too), the scope choices `scopes`, and the identifiers of the added and
+/// removed lines with their snake- and camel-case parts (`parse_answer`, `parse`,
+/// `answer`; `LazyLock`, `lazy`, `lock`), each at least two letters long. Paths and
+/// lines are redacted first, and only the hunks of files `shown` lets a prompt show
+/// are read, so no word a prompt would not show is taken. Function
+/// words, [`SUMMARY_VERBS`], [`CODE_KEYWORDS`] and [`POINTING_WORDS`] are left out
+/// (the first two are in every summary's grammar anyway).
+pub fn change_words(state: &StagedState, scopes: &[String], shown: &Classifier) -> Vec<String> {
+    // word → (weight, first seen), so the order is deterministic.
+    let mut seen: std::collections::HashMap<String, (usize, usize)> =
+        std::collections::HashMap::new();
+    // Words judged not to be bank words: most identifiers repeat, so each is judged once.
+    let mut refused: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let left_out: std::collections::HashSet<&str> = FUNCTION_WORDS
+        .iter()
+        .chain(SUMMARY_VERBS)
+        .chain(CODE_KEYWORDS)
+        .chain(POINTING_WORDS)
+        .copied()
+        .collect();
+    let mut add = |w: &str, weight: usize| {
+        let w = w.trim_matches(|c: char| matches!(c, '.' | '-' | '_'));
+        if let Some(entry) = seen.get_mut(w) {
+            entry.0 += weight;
+            return;
+        }
+        if refused.contains(w) {
+            return;
+        }
+        let letters = w.chars().filter(char::is_ascii_alphabetic).count();
+        let ok = letters >= 2
+            && w.len() <= 30
+            && w.starts_with(|c: char| c.is_ascii_alphabetic())
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+        if !ok || left_out.contains(w.to_ascii_lowercase().as_str()) {
+            refused.insert(w.to_owned());
+            return;
+        }
+        let next = seen.len();
+        seen.insert(w.to_owned(), (weight, next));
+    };
+    // A path's names count as much as many lines: the summary most often names them.
+    const PATH_WEIGHT: usize = 1000;
+    for s in scopes {
+        add(s, PATH_WEIGHT);
+    }
+    for f in &state.files {
+        let paths = std::iter::once(&f.change.path).chain(f.change.old_path.as_ref());
+        for p in paths {
+            let p = redact::redact_text(&String::from_utf8_lossy(p)).text;
+            for seg in p.split('/') {
+                add(seg, PATH_WEIGHT);
+                if let Some((stem, _)) = seg.rsplit_once('.') {
+                    add(stem, PATH_WEIGHT);
+                }
+            }
+        }
+    }
+    let mut bytes = 0;
+    // Only the hunks a prompt may show: never those of a key or environment file, an
+    // excluded, generated, vendored or lock file.
+    let shown_files = state
+        .files
+        .iter()
+        .filter(|f| !shown.classify(f).stat_only());
+    'files: for f in shown_files {
+        for h in &f.hunks {
+            bytes += h.body.len();
+            if bytes > MAX_BANK_BYTES {
+                break 'files;
+            }
+            let body = redact::redact_diff_body(&h.body).text;
+            for line in body.lines() {
+                let Some(line) = line.strip_prefix(['+', '-']) else {
+                    continue;
+                };
+                for ident in line
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .filter(|t| !t.is_empty())
+                {
+                    add(ident, 1);
+                    let parts = ident_parts(ident);
+                    if parts.len() > 1 {
+                        for part in parts {
+                            add(&part.to_ascii_lowercase(), 1);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut words: Vec<(String, (usize, usize))> = seen.into_iter().collect();
+    words.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.1.1.cmp(&b.1.1)));
+    words
+        .into_iter()
+        .take(MAX_BANK_WORDS)
+        .map(|(w, _)| w)
+        .collect()
+}
+
+/// The snake- and camel-case parts of an identifier: `parse_answer` → `parse`,
+/// `answer`; `LazyLock` → `Lazy`, `Lock`; `HTTPClient` → `HTTPClient` (no lower-case
+/// letter before the upper-case one).
+fn ident_parts(ident: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    for snake in ident.split('_').filter(|s| !s.is_empty()) {
+        let mut start = 0;
+        let mut prev_lower = false;
+        for (i, c) in snake.char_indices() {
+            if c.is_ascii_uppercase() && prev_lower {
+                parts.push(&snake[start..i]);
+                start = i;
+            }
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        }
+        parts.push(&snake[start..]);
+    }
+    parts
+}
+
+/// A bullet's `what_why` for a grammar-constrained server:
+/// a word of letters first, then two to twenty-four more words (identifiers, paths and
+/// `#;:` allowed after the first), so a description is never a bare path, a number or
+/// JSON.
+pub const WHAT_WHY_PATTERN: &str = concat!(
+    "^[a-zA-Z\u{c0}-\u{ffff}][A-Za-z0-9'\u{c0}-\u{ffff}-]{0,23}",
+    "( [A-Za-z0-9'.,/()_#;:\u{c0}-\u{ffff}-]{1,40}){2,24}$"
+);
+
+/// One bullet of the structure: the tool's verb and target, and the key the model
+/// sees it by (the bullet's path as it leaves the machine: redacted).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FixedBullet {
+    /// The verb, from the status (or the change).
+    pub verb: String,
+    /// The path or rename, as the message shows it.
+    pub target: Target,
+    /// The schema's property name for this bullet's `what_why`.
+    pub key: String,
+    /// The offline draft's description of the path, without its `<why?>`: what the
+    /// draft says when the model's words for this bullet fail the gate.
+    #[serde(skip)]
+    pub tool_words: String,
+}
+
+/// The tool's part of a model draft.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Structure {
+    /// The bullets, in the offline draft's order.
+    pub bullets: Vec<FixedBullet>,
+    /// The types the draft chooses from (empty: any).
+    pub types: Vec<String>,
+    /// The scopes the draft chooses from (empty: no scope).
+    pub scopes: Vec<String>,
+    /// The summary's limit in chars: what is left of `subject-max` after the longest
+    /// `type(scope)!: ` the lists allow; `None` when the subject has no limit.
+    pub summary_max: Option<usize>,
+    /// The change's own words a summary may use ([`change_words`]).
+    pub words: Vec<String>,
+    /// The public items the change removes or alters
+    /// ([`crate::offline::changed_public_items`]): when empty, the evidence shows no
+    /// breaking change, and the draft has no `breaking_change` note to write.
+    pub breaking_evidence: Vec<String>,
+}
+
+impl Structure {
+    /// The structure of a draft for `state` under `conv`: the offline draft's bullets,
+    /// the types the change and `history` leave open
+    /// ([`crate::offline::type_choices`]), and the scopes `first` (the repository's
+    /// `SCOPE` facts for the staged paths), then [`scope_choices`] with manifests read
+    /// through `read`. The offline draft is computed once for both.
+    pub fn new(
+        state: &StagedState,
+        conv: &Convention,
+        history: &jitcommit_core::repo::TypeHistory,
+        first: Vec<String>,
+        read: &dyn Fn(&str) -> Option<String>,
+    ) -> Structure {
+        let offline = crate::offline::draft(state, conv).ok();
+        let mut scopes = first;
+        let offline_scope = offline.as_ref().and_then(|m| m.subject.scope.as_deref());
+        for s in scope_choices(state, conv, offline_scope, read) {
+            if !scopes.contains(&s) {
+                scopes.push(s);
+            }
+        }
+        let bullets = offline
+            .map(|m| m.bullets)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|b| {
+                let path = match &b.target {
+                    Target::Path(p) => p.clone(),
+                    Target::Move { to, .. } => to.clone(),
+                };
+                let tool_words = b
+                    .what_why
+                    .strip_suffix(crate::offline::WHY_PLACEHOLDER)
+                    .map_or(b.what_why.as_str(), |w| w.trim_end().trim_end_matches(';'))
+                    .to_owned();
+                FixedBullet {
+                    verb: b.verb,
+                    target: b.target,
+                    key: redact::redact_text(&path).text,
+                    tool_words,
+                }
+            })
+            .collect();
+        let types = crate::offline::type_choices(state, conv, history);
+        let longest_type = if types.is_empty() {
+            ANY_TYPE_CHARS
+        } else {
+            types.iter().map(|t| t.chars().count()).max().unwrap_or(0)
+        };
+        let scope_chars = scopes
+            .iter()
+            .map(|s| s.chars().count() + 2)
+            .max()
+            .unwrap_or(0);
+        let summary_max = conv.subject_limit().map(|max| {
+            max.saturating_sub(longest_type + scope_chars + "!: ".len())
+                .max(MIN_SUMMARY_CHARS)
+                .min(max)
+        });
+        let shown = Classifier::new(&conv.context.exclude);
+        let words = change_words(state, &scopes, &shown);
+        Structure {
+            bullets,
+            types,
+            scopes,
+            summary_max,
+            words,
+            breaking_evidence: crate::offline::changed_public_items(state, &shown),
+        }
+    }
+
+    /// The message from the model's words, deterministically repaired; `Err` lists
+    /// what only the model can fix (a bullet without words, a type not on the list,
+    /// an empty summary).
+    pub fn assemble(&self, conv: &Convention, d: &DraftJson) -> Result<Message, Vec<String>> {
+        let mut problems = Vec::new();
+        let kind = if self.types.is_empty() {
+            d.kind.trim().to_owned()
+        } else if let [settled] = self.types.as_slice() {
+            // The change settles the type: the tool's, whatever a server without the
+            // schema's grammar answered.
+            settled.clone()
+        } else {
+            match self
+                .types
+                .iter()
+                .find(|t| t.eq_ignore_ascii_case(d.kind.trim()))
+            {
+                Some(t) => t.clone(),
+                None => {
+                    problems.push(format!(
+                        "type {:?} is not one of: {}",
+                        message::one_line(&d.kind),
+                        self.types.join(", ")
+                    ));
+                    String::new()
+                }
+            }
+        };
+        if kind.is_empty() && self.types.is_empty() {
+            problems.push("type is empty".to_owned());
+        }
+        let scope = d.scope.as_deref().and_then(|s| {
+            self.scopes
+                .iter()
+                .find(|a| a.eq_ignore_ascii_case(s.trim()))
+                .cloned()
+        });
+        // No public item removed or changed: a note is dropped (the schema allows
+        // only null then; a server without the schema's grammar may still write one).
+        let breaking = d
+            .breaking_change
+            .as_deref()
+            .filter(|_| !self.breaking_evidence.is_empty())
+            .map(|t| message::one_line(t).trim().to_owned())
+            .filter(|t| has_words(t, 2));
+        let bullets: Vec<Bullet> = self
+            .bullets
+            .iter()
+            .map(|b| {
+                let words = d
+                    .bullets
+                    .iter()
+                    .find(|(k, _)| answer_key(k) == b.key)
+                    .map(|(_, w)| message::one_line(w).trim().to_owned())
+                    .unwrap_or_default();
+                if words.is_empty() {
+                    problems.push(format!("bullets: the value for {:?} is empty", b.key));
+                }
+                Bullet {
+                    verb: b.verb.clone(),
+                    target: b.target.clone(),
+                    what_why: words,
+                }
+            })
+            .collect();
+        for (k, _) in &d.bullets {
+            if !self.bullets.iter().any(|b| b.key == answer_key(k)) {
+                problems.push(format!(
+                    "bullets: {:?} is not one of the given bullet paths",
+                    message::one_line(k)
+                ));
+            }
+        }
+        let prefix = kind.chars().count()
+            + scope.as_ref().map_or(0, |s| s.chars().count() + 2)
+            + usize::from(breaking.is_some())
+            + 2;
+        let room = conv
+            .subject_limit()
+            .map(|max| max.saturating_sub(prefix).max(MIN_SUMMARY_CHARS));
+        let summary = repair_summary(&d.summary, &kind, conv, room);
+        if summary.is_empty() {
+            problems.push("summary is empty".to_owned());
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        Ok(Message {
+            subject: Subject {
+                kind,
+                scope,
+                breaking: breaking.is_some(),
+                summary,
+            },
+            prose: Vec::new(),
+            bullets,
+            trailers: breaking
+                .map(|value| Trailer {
+                    token: "BREAKING CHANGE".to_owned(),
+                    value,
+                })
+                .into_iter()
+                .collect(),
+        })
+    }
+}
+
+/// The bullet key a model meant: `./` and a `- Verb: ` or `old → ` before it dropped
+/// (a model without the schema's grammar writes the bullet as the contract lists it).
+fn answer_key(k: &str) -> &str {
+    let mut k = k.trim();
+    k = k.strip_prefix("- ").unwrap_or(k);
+    if let Some((head, rest)) = k.split_once(": ")
+        && !head.contains('/')
+        && head.chars().all(char::is_alphabetic)
+    {
+        k = rest.trim();
+    }
+    if let Some((_, to)) = k.split_once(" → ") {
+        k = to.trim();
+    }
+    k.strip_prefix("./").unwrap_or(k)
+}
+
+/// True when `text` holds at least `n` words of letters ([`is_word`]).
+pub fn has_words(text: &str, n: usize) -> bool {
+    text.split_whitespace().filter(|w| is_word(w)).count() >= n
+}
+
+/// A word of letters: with the punctuation around it trimmed, only letters, digits,
+/// `-`, `_` and `'`, and letters at least half of it
+/// (`parse_answer` and `don't` are words; `1.3.0-beta2`, `src/lib.rs` and `{` are
+/// not).
+pub fn is_word(w: &str) -> bool {
+    let w = w.trim_matches(|c: char| ".,;:!?()[]\"'`«»“”".contains(c));
+    let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+    letters >= 1
+        && letters * 2 >= w.chars().count()
+        && w.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '\''))
+}
+
+/// The summary as the tool fixes it: one line, trimmed; a repeated type at the
+/// start (`feat: feat: …`, `feat(cli)!: …`) removed; a final period dropped (when
+/// the convention forbids it); shortened at a word boundary to `room` chars.
+pub fn repair_summary(summary: &str, kind: &str, conv: &Convention, room: Option<usize>) -> String {
+    let mut s = message::one_line(summary).trim().to_owned();
+    loop {
+        let stripped = strip_type_prefix(&s, kind, conv);
+        if stripped.len() == s.len() {
+            break;
+        }
+        s = stripped.trim_start().to_owned();
+    }
+    if conv.subject_period {
+        while s.ends_with('.') && !s.ends_with("...") {
+            s.pop();
+            s = s.trim_end().to_owned();
+        }
+    }
+    match room {
+        Some(room) => message::shorten(&s, room),
+        None => s,
+    }
+}
+
+/// `s` without a leading `type(scope)!:` whose type is `kind` or one of the
+/// convention's types; `s` itself otherwise.
+fn strip_type_prefix<'a>(s: &'a str, kind: &str, conv: &Convention) -> &'a str {
+    let Some((head, rest)) = s.split_once(':') else {
+        return s;
+    };
+    let head = head.trim_end_matches('!');
+    let name = match head.split_once('(') {
+        Some((n, scope)) if scope.ends_with(')') => n,
+        Some(_) => return s,
+        None => head,
+    };
+    let known =
+        name.eq_ignore_ascii_case(kind) || conv.types.iter().any(|t| t.eq_ignore_ascii_case(name));
+    if known && !name.is_empty() { rest } else { s }
+}
+
+/// The scopes a draft may choose from: the convention's list; else names derived
+/// from the staged paths (the offline draft's scope `offline`, top-level directories,
+/// and the package names in the `Cargo.toml`, `package.json` or `pyproject.toml` of
+/// each directory holding a staged path, read through `read`, which is given a path
+/// relative to the repository root); else none. Never free text.
+pub fn scope_choices(
+    state: &StagedState,
+    conv: &Convention,
+    offline: Option<&str>,
+    read: &dyn Fn(&str) -> Option<String>,
+) -> Vec<String> {
+    if !conv.scopes.is_empty() {
+        return conv.scopes.clone();
+    }
+    let mut out: Vec<String> = Vec::new();
+    let push = |name: &str, out: &mut Vec<String>| {
+        let name = name.rsplit('/').next().unwrap_or(name).trim();
+        if valid_scope(name) && !out.iter().any(|s| s == name) {
+            out.push(name.to_owned());
+        }
+    };
+    if let Some(s) = offline {
+        push(s, &mut out);
+    }
+    let paths: Vec<String> = state
+        .files
+        .iter()
+        .flat_map(|f| std::iter::once(&f.change.path).chain(f.change.old_path.as_ref()))
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    for p in &paths {
+        if let Some((top, _)) = p.split_once('/')
+            && !top.starts_with('.')
+        {
+            push(top, &mut out);
+        }
+    }
+    let mut dirs: Vec<String> = Vec::new();
+    for p in &paths {
+        let mut d = p.as_str();
+        while let Some((parent, _)) = d.rsplit_once('/') {
+            if !dirs.iter().any(|x| x == parent) {
+                dirs.push(parent.to_owned());
+            }
+            d = parent;
+        }
+    }
+    dirs.sort_by(|a, b| {
+        b.matches('/')
+            .count()
+            .cmp(&a.matches('/').count())
+            .then(a.cmp(b))
+    });
+    dirs.push(String::new());
+    for dir in dirs.iter().take(MAX_MANIFEST_DIRS) {
+        let at = |file: &str| {
+            if dir.is_empty() {
+                file.to_owned()
+            } else {
+                format!("{dir}/{file}")
+            }
+        };
+        if let Some(name) = read(&at("Cargo.toml")).and_then(|t| toml_name(&t, &["package"])) {
+            push(&name, &mut out);
+        }
+        if let Some(name) = read(&at("pyproject.toml")).and_then(|t| {
+            toml_name(&t, &["project"]).or_else(|| toml_name(&t, &["tool", "poetry"]))
+        }) {
+            push(&name, &mut out);
+        }
+        if let Some(name) = read(&at("package.json")).and_then(|t| {
+            serde_json::from_str::<serde_json::Value>(&t)
+                .ok()?
+                .get("name")?
+                .as_str()
+                .map(str::to_owned)
+        }) {
+            push(&name, &mut out);
+        }
+    }
+    out.truncate(MAX_DERIVED_SCOPES);
+    out
+}
+
+fn toml_name(text: &str, table: &[&str]) -> Option<String> {
+    let v: toml::Value = toml::from_str(text).ok()?;
+    let mut t = &v;
+    for k in table {
+        t = t.get(k)?;
+    }
+    t.get("name")?.as_str().map(str::to_owned)
+}
+
+/// A name a scope can be: letters, digits, `-`, `_`, `.`; at most 32 chars; not
+/// starting with a dot.
+fn valid_scope(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars().count() <= 32
+        && !s.starts_with('.')
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conv() -> Convention {
+        Convention::default()
+    }
+
+    #[test]
+    fn summary_repairs() {
+        let c = conv();
+        let cases = [
+            ("  add the parser.  ", "feat", None, "add the parser"),
+            ("feat: feat: add the parser", "feat", None, "add the parser"),
+            (
+                "fix(cli)!: handle empty input",
+                "fix",
+                None,
+                "handle empty input",
+            ),
+            ("docs: add notes", "feat", None, "add notes"),
+            ("note: keep this", "feat", None, "note: keep this"),
+            (
+                "add a parser for the convention file and its defaults",
+                "feat",
+                Some(30),
+                "add a parser",
+            ),
+            (
+                "the validator runs on every commit and every push, so it must stay lean",
+                "test",
+                Some(56),
+                "the validator runs on every commit and every push",
+            ),
+            (
+                "read the config in one pass",
+                "feat",
+                Some(16),
+                "read the config",
+            ),
+            ("wait...", "feat", None, "wait..."),
+        ];
+        for (input, kind, room, want) in cases {
+            assert_eq!(repair_summary(input, kind, &c, room), want, "{input}");
+        }
+        let long = "x".repeat(50);
+        assert_eq!(
+            repair_summary(&long, "feat", &c, Some(20)).chars().count(),
+            20
+        );
+    }
+
+    #[test]
+    fn a_repair_grammar_refuses_the_words_a_draft_looped_on() {
+        let bank = vec!["crates".to_owned(), "cache".to_owned(), "order".to_owned()];
+        let words = |refused: &[&str]| {
+            let refused: Vec<String> = refused.iter().map(|w| word_stem(w)).collect();
+            let p = WordPatterns::refusing(&bank, &[], &refused);
+            (
+                regex::Regex::new(&p.summary).unwrap(),
+                regex::Regex::new(&p.what).unwrap(),
+            )
+        };
+        let (summary, what) = words(&[]);
+        assert!(what.is_match("no cache for the crates"));
+        assert!(summary.is_match("fix the order of crates"));
+        // A function word, a bank word in any of its forms, and nothing else.
+        let (summary, what) = words(&["no", "Crate's"]);
+        assert!(!what.is_match("no cache for the crates"));
+        assert!(!what.is_match("order the crate"));
+        assert!(what.is_match("order the cache"));
+        assert!(!summary.is_match("fix the order of crates"));
+        assert!(summary.is_match("fix the order of the cache"));
+        // The summary still opens with any verb.
+        let (summary, _) = words(&["fix"]);
+        assert!(summary.is_match("fix the order of the cache"));
+        assert!(!summary.is_match("fix the fix of the cache"));
+    }
+
+    #[test]
+    fn the_grammar_patterns_take_words_and_refuse_what_small_models_write() {
+        let humans = [
+            "match placeholders and breaking footers without regexes",
+            "prove bullet paths by lookup before diffing whole trees",
+            "add path filter to avoid uneeded builds on doc PRs",
+            "rename hooks to pre_bump_hooks",
+            "add commit order doc",
+            "set explicit binstall pkg-url, bin-dir and pkg-fmt",
+            "add worktree support by using git_dir instead of repo dir",
+            "check all tags at once when building cache",
+            "open repo at path",
+            "skip the model when the budget cannot hold the floors",
+            "regenerate the changelog through the review's mends",
+            "retry failed requests in the http client",
+        ];
+        // A human subject with a type word after its verb (cocogitto ecfddeb).
+        let dog = "remove dog fooding test which does not apply to monorepo";
+        // The bank as if every word of these subjects were the change's own, less
+        // the verbs, which `change_words` leaves out.
+        let bank: Vec<String> = humans
+            .iter()
+            .chain([&dog])
+            .flat_map(|h| h.split(' '))
+            .map(|w| w.trim_end_matches(',').to_owned())
+            .filter(|w| !SUMMARY_VERBS.contains(&w.as_str()))
+            .collect();
+        let summary = regex::Regex::new(&WordPatterns::new(&bank, &[]).summary).unwrap();
+        let what = regex::Regex::new(WHAT_WHY_PATTERN).unwrap();
+        // The system message's own example answer fits them.
+        let example = crate::prompt::CORE_INSTRUCTIONS
+            .lines()
+            .find(|l| l.starts_with("{\"bullets\""))
+            .unwrap();
+        let example: serde_json::Value = serde_json::from_str(example).unwrap();
+        assert!(summary.is_match(example["summary"].as_str().unwrap()));
+        for (_, w) in example["bullets"].as_object().unwrap() {
+            assert!(what.is_match(w.as_str().unwrap()), "{w}");
+        }
+        for ok in [
+            "prove the validator links neither HTTP client nor tokenizer",
+            "trace a 300-commit push from the quarantine",
+            "lire la configuration déjà écrite",
+        ] {
+            assert!(what.is_match(ok), "{ok}");
+        }
+        // Human subjects of real histories that open with a verb are all taken,
+        // unless a type word follows the verb: the price of refusing type lists.
+        for human in humans {
+            assert!(summary.is_match(human), "{human}");
+        }
+        assert!(!summary.is_match(dog));
+        // The filler SmolLM2-135M wrote once the grammar forced words: it opens with
+        // no verb, so it cannot be generated.
+        for filler in [
+            "this is a bug that has been fixed",
+            "this is just another example of how you can break your",
+            "this has been changed and we need to make sure that",
+            "there is a fix for the parser",
+            "feat 1024853967-babyscraping-git-hq build-branch refcount",
+            "fix: this is the summary of the evidence",
+            "the breakable section of the changelog is broken",
+            "feature-branch-1.0.23:57689 x y",
+            "Add the parser to the crate",
+            "addition of a parser here",
+        ] {
+            assert!(!summary.is_match(filler), "summary {filler:?}");
+        }
+        assert!(what.is_match("add tests for lean.rs: the_validator_links_neither passes"));
+        for junk in [
+            "{\"type\"",
+            "crates/core/src/rules/placeholder.rs",
+            "1.3.0-beta2",
+            "1234567890-1234567890 a b",
+            "Fix",
+            "BREAKING",
+            "feat: add a thing",
+            "{{bullets}}, {{type}}, x",
+            "two words",
+            "line one\nline two here",
+            " leading space here",
+        ] {
+            assert!(!summary.is_match(junk), "summary {junk:?}");
+        }
+        for junk in [
+            "{\"type\"",
+            "src/bin/check/probe.rs",
+            "1.0.23.69-b87d4f5eabdaa",
+            "Fix",
+            "- x y z",
+        ] {
+            assert!(!what.is_match(junk), "what_why {junk:?}");
+        }
+    }
+
+    #[test]
+    fn a_bullet_takes_the_change_own_words_and_never_a_list_of_types() {
+        let bank: Vec<String> = ["CI.yml", "workflow", "paths", "docs", "builds"]
+            .iter()
+            .map(|w| (*w).to_owned())
+            .collect();
+        let p = WordPatterns::new(&bank, &["feat".to_owned(), "fix".to_owned()]);
+        let what = regex::Regex::new(&p.what).unwrap();
+        for ok in [
+            "skip the workflow for docs paths only",
+            "add paths to CI.yml, so builds skip docs",
+            "use workflow paths because builds skip docs",
+        ] {
+            assert!(what.is_match(ok), "{ok}");
+        }
+        // What SmolLM2-135M wrote in free bullets: lists of the prompt's types,
+        // timestamps, the system message's example, too few words.
+        for junk in [
+            "test, refactor, test",
+            "fix, refactor, test, build, ci, style",
+            "cog-bump-test-1234567890 2023-01-01T00:00:00Z 2023-01-01T00:00:00Z",
+            "retry a failed request twice so that a dropped connection does not fail the sync",
+            "add the fix to the workflow",
+            "update CI.yml",
+        ] {
+            assert!(!what.is_match(junk), "{junk:?}");
+        }
+        // Each word takes its own plural only.
+        assert!(what.is_match("add workflows and paths for the builds"));
+        for doubled in ["add the pathss of builds", "skip the workflowes for docs"] {
+            assert!(!what.is_match(doubled), "{doubled:?}");
+        }
+        let p = WordPatterns::new(&["cache".to_owned(), "match".to_owned()], &[]);
+        let what = regex::Regex::new(&p.what).unwrap();
+        assert!(what.is_match("matches the caches in one run"));
+        assert!(!what.is_match("matchs the cachees in one run"));
+        let p = WordPatterns::new(&bank, &["feat".to_owned(), "fix".to_owned()]);
+        // The summary still opens with `fix` or `test`, and uses no type word after.
+        let summary = regex::Regex::new(&p.summary).unwrap();
+        assert!(summary.is_match("fix the workflow paths for docs"));
+        assert!(summary.is_match("test the workflow paths for docs"));
+        assert!(!summary.is_match("fix refactor test build"));
+        assert!(!summary.is_match("update CI.yml, test"));
+    }
+
+    #[test]
+    fn the_word_bank_holds_the_change_own_names_and_parts() {
+        let mut state = jitcommit_testkit_free_state(&["crates/core/src/rules/placeholder.rs"]);
+        state.files[0].hunks.push(jitcommit_core::repo::Hunk {
+            header: "@@ -1,2 +1,2 @@".into(),
+            body: concat!(
+                " fn unchanged_context_line() {}\n",
+                "-static PLACEHOLDER_RE: LazyLock<Regex> = LazyLock::new(|| regex());\n",
+                "+fn find_placeholder(line: &str) -> Option<usize> { footers(line) }\n",
+                "+let key = \"AKIAIOSFODNN7EXAMPLQ\";\n",
+            )
+            .into(),
+        });
+        let words = change_words(&state, &["core".to_owned()], &Classifier::new(&[]));
+        // Path names first (scope, directories, file name and stem), then the lines'
+        // identifiers by frequency, with their parts.
+        let mut first: Vec<&str> = words[..6].iter().map(String::as_str).collect();
+        first.sort_unstable();
+        assert_eq!(
+            first,
+            [
+                "core",
+                "crates",
+                "placeholder",
+                "placeholder.rs",
+                "rules",
+                "src"
+            ]
+        );
+        for w in [
+            "LazyLock",
+            "lazy",
+            "lock",
+            "find_placeholder",
+            "find",
+            "footers",
+            "Regex",
+        ] {
+            assert!(words.iter().any(|x| x == w), "{w} in {words:?}");
+        }
+        // Context lines, keywords, function words, the verbs and redacted secrets are
+        // not the change's words.
+        for w in ["unchanged_context_line", "fn", "str", "the", "use"] {
+            assert!(!words.iter().any(|x| x == w), "{w} in {words:?}");
+        }
+        assert!(
+            !words.iter().any(|x| x.to_lowercase().contains("akia")),
+            "{words:?}"
+        );
+    }
+
+    #[test]
+    fn a_summary_of_the_change_own_words_is_all_a_grammar_takes() {
+        let mut state = jitcommit_testkit_free_state(&["crates/core/src/rules/placeholder.rs"]);
+        state.files[0].hunks.push(jitcommit_core::repo::Hunk {
+            header: "@@ -1 +1 @@".into(),
+            body: concat!(
+                "-let footer = by_regex(breaking);\n",
+                "+// fix this in the next commit\n",
+                "+let placeholder = scan(line);\n",
+            )
+            .into(),
+        });
+        let s = Structure::new(
+            &state,
+            &conv(),
+            &Default::default(),
+            vec!["core".into()],
+            &|_| None,
+        );
+        let summary = regex::Regex::new(&WordPatterns::new(&s.words, &s.types).summary).unwrap();
+        for ok in [
+            "match placeholders and breaking footers without regexes",
+            "check each line for a placeholder instead of a regex",
+            "remove by_regex from the core rules",
+            "fix the placeholder in the next commit",
+        ] {
+            assert!(summary.is_match(ok), "{ok}");
+        }
+        for junk in [
+            "this is a bug that has been fixed",
+            "fix the bug that has been fixed",
+            // What SmolLM2-135M wrote with the bank before POINTING_WORDS.
+            "update this to fix this",
+            "fix this in the next commit",
+            "update this, but its not a new one",
+            "add 1024853967-babyscraping-git-hq build-branch refcount",
+            "update the summary of the evidence",
+            "fix feature-branch-1.0.23:57689 in core",
+            "add placeholder.rs",
+        ] {
+            assert!(!summary.is_match(junk), "{junk:?}");
+        }
+        // Every bank word goes into the grammar as a literal: a word with a regex
+        // character matches itself only.
+        assert!(summary.is_match("update placeholder.rs and its rules"));
+        assert!(!summary.is_match("update placeholderXrs and its rules"));
+        // No escape: llama-cpp-python's converter copies one into a grammar its
+        // parser refuses.
+        let p = WordPatterns::new(&s.words, &s.types);
+        assert!(!p.summary.contains('\\') && !p.what.contains('\\'));
+    }
+
+    #[test]
+    fn words_of_letters() {
+        assert!(has_words("add the parser", 3));
+        assert!(has_words("add a thing", 3));
+        assert!(has_words("add parse_answer fallback", 3));
+        assert!(!has_words("1.3.0-beta2", 1));
+        assert!(!has_words("{", 1));
+        assert!(!has_words("BREAKING", 2));
+        assert!(!has_words("update src/lib.rs", 2));
+        assert!(has_words("don't re-run it.", 3));
+    }
+
+    #[test]
+    fn derived_scopes_are_names_never_free_text() {
+        let state = jitcommit_testkit_free_state(&[
+            "crates/core/src/a.rs",
+            "web/src/x.ts",
+            ".github/w.yml",
+        ]);
+        let read = |p: &str| match p {
+            "crates/core/Cargo.toml" => Some("[package]\nname = \"jitcommit-core\"\n".to_owned()),
+            "web/package.json" => Some("{\"name\": \"@acme/web-ui\"}".to_owned()),
+            "Cargo.toml" => Some("[workspace]\n".to_owned()),
+            _ => None,
+        };
+        let offline = crate::offline::draft(&state, &conv())
+            .unwrap()
+            .subject
+            .scope;
+        let s = scope_choices(&state, &conv(), offline.as_deref(), &read);
+        assert_eq!(s, ["crates", "web", "jitcommit-core", "web-ui"]);
+        let mut listed = conv();
+        listed.scopes = vec!["api".into()];
+        assert_eq!(
+            scope_choices(&state, &listed, offline.as_deref(), &read),
+            ["api"]
+        );
+    }
+
+    #[test]
+    fn assemble_fills_the_fixed_bullets_and_repairs_what_it_can() {
+        let state = jitcommit_testkit_free_state(&["src/a.rs", "src/b.rs"]);
+        let c = conv();
+        let s = Structure::new(&state, &c, &Default::default(), vec!["src".into()], &|_| {
+            None
+        });
+        assert_eq!(s.scopes, ["src"]);
+        assert_eq!(s.summary_max, Some(72 - "refactor(src)!: ".len()));
+        let d = DraftJson {
+            bullets: vec![
+                ("src/b.rs".into(), "grows b\nSigned-off-by: x".into()),
+                ("- Update: src/a.rs".into(), "grows a".into()),
+            ],
+            summary: "Feat: grow both files.".into(),
+            kind: "FEAT".into(),
+            scope: Some("made up".into()),
+            breaking_change: Some("BREAKING".into()),
+        };
+        let m = s.assemble(&c, &d).expect("assembles");
+        assert_eq!(
+            message::render(&m),
+            "feat: grow both files\n\n- Update: src/a.rs — grows a\n- Update: src/b.rs — grows b Signed-off-by: x\n"
+        );
+        let bad = DraftJson {
+            bullets: vec![("src/c.rs".into(), "invented".into())],
+            kind: "chores".into(),
+            ..d.clone()
+        };
+        let problems = s.assemble(&c, &bad).expect_err("cannot be fixed");
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        // A note is kept only where a public item was removed or changed.
+        let noted = DraftJson {
+            breaking_change: Some("callers of parse must pass a flag".into()),
+            ..d.clone()
+        };
+        let m = s.assemble(&c, &noted).expect("assembles");
+        assert!(!m.subject.breaking && m.trailers.is_empty(), "{m:?}");
+        let s = Structure {
+            breaking_evidence: vec!["parse".into()],
+            ..s
+        };
+        let m = s.assemble(&c, &noted).expect("assembles");
+        assert!(m.subject.breaking, "{m:?}");
+        assert_eq!(m.trailers[0].value, "callers of parse must pass a flag");
+        assert!(problems[0].starts_with("type \"chores\" is not one of"));
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("\"src/c.rs\" is not one of"))
+        );
+    }
+
+    fn jitcommit_testkit_free_state(paths: &[&str]) -> StagedState {
+        use jitcommit_core::repo::{Change, ChangeKind, FileDiff};
+        StagedState {
+            branch: None,
+            initial: false,
+            files: paths
+                .iter()
+                .map(|p| FileDiff {
+                    change: Change {
+                        kind: ChangeKind::Modified,
+                        path: (*p).into(),
+                        old_path: None,
+                        old_mode: None,
+                        new_mode: None,
+                    },
+                    header: String::new(),
+                    hunks: Vec::new(),
+                    added: 1,
+                    removed: 0,
+                    binary: false,
+                    submodule: false,
+                    linguist: None,
+                })
+                .collect(),
+        }
+    }
+}
