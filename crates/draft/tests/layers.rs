@@ -12,8 +12,6 @@ const KNOWN: &[&str] = &[
     // draft's bullets, which build fragments, which read the structure's word lists.
     // To break: the wording and word lists in one leaf module.
     "budget → fragments → structure → prompt → budget (through budget, fragments, offline, prompt, select, structure)",
-    // The settings name the client's defaults; the client reads the settings.
-    "client → settings → client (through client, settings)",
 ];
 
 #[test]
