@@ -1,7 +1,7 @@
 //! Loading the repository's convention: the entry points the binaries call. They
 //! read it with [`config`]'s strict parser and hand that parser each feature's own
 //! check on the values the feature keeps in the convention — the fact store's
-//! [`facts::check_fact`], the changelog's [`changelog::TagPattern`] — so the
+//! [`facts::check_fact`], the changelog's [`TagPattern`] — so the
 //! convention's data types stay a leaf every feature reads, and an invalid value is
 //! still reported at its file, key, line and column.
 

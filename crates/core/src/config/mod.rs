@@ -2,7 +2,7 @@
 //! the changelog's [`Others`] included), discovery, strict parsing and defaults.
 //!
 //! A leaf: it reads no feature module. A value a feature keeps in the convention (a
-//! fact, the changelog's tag pattern) is checked by that feature's own [`Checks`],
+//! fact, the changelog's tag pattern) is checked by that feature's own `Checks`,
 //! which the reader runs where it reads the value, so an error still names the file,
 //! key, line and column. The public loaders that pass them in are
 //! `crate::convention`'s.
