@@ -1,7 +1,8 @@
 //! Convention discovery from a real work tree and `--config FILE` loading.
 #![allow(clippy::unwrap_used)]
 
-use jitcommit_core::config::{self, ConfigError, Convention, Origin};
+use jitcommit_core::config::{ConfigError, Convention, Origin};
+use jitcommit_core::convention;
 use jitcommit_testkit::{Sandbox, write};
 
 #[test]
@@ -9,7 +10,7 @@ fn discover_in_dir_reads_the_work_tree_fresh_each_time() {
     let sb = Sandbox::new();
     let repo = sb.init("r");
     assert_eq!(
-        config::discover_in_dir(&repo).unwrap().origin,
+        convention::discover_in_dir(&repo).unwrap().origin,
         Origin::Builtin
     );
 
@@ -18,7 +19,7 @@ fn discover_in_dir_reads_the_work_tree_fresh_each_time() {
         "Cargo.toml",
         "[package]\nname = \"x\"\n[package.metadata.commit-convention]\nsubject-max = 60\n",
     );
-    let loaded = config::discover_in_dir(&repo).unwrap();
+    let loaded = convention::discover_in_dir(&repo).unwrap();
     assert_eq!(loaded.convention.subject_max, 60);
     assert_eq!(
         loaded.origin,
@@ -34,7 +35,7 @@ fn discover_in_dir_reads_the_work_tree_fresh_each_time() {
         "[tool.commit-convention]\nsubject-max = 50\n",
     );
     assert_eq!(
-        config::discover_in_dir(&repo)
+        convention::discover_in_dir(&repo)
             .unwrap()
             .convention
             .subject_max,
@@ -43,7 +44,7 @@ fn discover_in_dir_reads_the_work_tree_fresh_each_time() {
 
     write(&repo, ".commit-convention.toml", "subject-max = 40\n");
     assert_eq!(
-        config::discover_in_dir(&repo)
+        convention::discover_in_dir(&repo)
             .unwrap()
             .convention
             .subject_max,
@@ -55,7 +56,7 @@ fn discover_in_dir_reads_the_work_tree_fresh_each_time() {
         ".commit-convention.toml",
         "subject-max = 40\nsubjet-max = 3\n",
     );
-    let err = config::discover_in_dir(&repo).unwrap_err();
+    let err = convention::discover_in_dir(&repo).unwrap_err();
     assert_eq!(err.path(), repo.join(".commit-convention.toml"));
     assert_eq!(err.location().unwrap().line, 2);
 }
@@ -85,7 +86,7 @@ fn discover_reads_a_commit_tree_through_git() {
             .output()?;
         Ok(out.status.success().then_some(out.stdout))
     };
-    let loaded = config::discover(&mut read).unwrap();
+    let loaded = convention::discover(&mut read).unwrap();
     assert_eq!(loaded.convention.types, ["feat", "fix"]);
     assert_eq!(
         loaded.origin.to_string(),
@@ -117,7 +118,7 @@ fn load_file_reads_tables_by_file_name() {
         "[tool.commit-convention]\nsubject-max = 33\n",
     );
 
-    let load = |rel: &str| config::load_file(&dir.join(rel));
+    let load = |rel: &str| convention::load_file(&dir.join(rel));
     assert_eq!(load("policy.toml").unwrap().convention.subject_max, 30);
     assert_eq!(
         load("policy.toml").unwrap().origin.to_string(),
@@ -165,7 +166,7 @@ fn dump_config_round_trips_through_a_file() {
     c.context.exclude = vec!["*.lock".into()];
     write(sb.path(), "dump.toml", c.to_toml());
     assert_eq!(
-        config::load_file(&sb.path().join("dump.toml"))
+        convention::load_file(&sb.path().join("dump.toml"))
             .unwrap()
             .convention,
         c
@@ -177,7 +178,7 @@ fn a_directory_where_the_file_should_be_is_an_error() {
     let sb = Sandbox::new();
     let repo = sb.init("r");
     std::fs::create_dir_all(repo.join("pyproject.toml")).unwrap();
-    let err = config::discover_in_dir(&repo).unwrap_err();
+    let err = convention::discover_in_dir(&repo).unwrap_err();
     assert!(matches!(err, ConfigError::Read { .. }), "{err}");
     assert_eq!(err.path(), repo.join("pyproject.toml"));
 }
@@ -221,7 +222,7 @@ fn repository_values_that_reach_the_prompt_are_one_plain_line() {
     for (text, key) in bad {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(".commit-convention.toml"), text).unwrap();
-        let err = jitcommit_core::config::discover_in_dir(dir.path())
+        let err = jitcommit_core::convention::discover_in_dir(dir.path())
             .err()
             .unwrap_or_else(|| panic!("accepted: {text}"));
         let shown = err.to_string();
@@ -237,7 +238,7 @@ fn repository_values_that_reach_the_prompt_are_one_plain_line() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(".commit-convention.toml"), ok).unwrap();
         assert!(
-            jitcommit_core::config::discover_in_dir(dir.path()).is_ok(),
+            jitcommit_core::convention::discover_in_dir(dir.path()).is_ok(),
             "{ok}"
         );
     }
@@ -248,11 +249,11 @@ fn a_narrowed_type_list_dumps_a_convention_that_loads_back() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join(".commit-convention.toml");
     std::fs::write(&file, "types = [\"fix\"]\n").unwrap();
-    let loaded = jitcommit_core::config::load_file(&file).unwrap();
+    let loaded = jitcommit_core::convention::load_file(&file).unwrap();
     assert!(!loaded.convention.sections.contains_key("feat"));
     let again = dir.path().join("again.toml");
     std::fs::write(&again, loaded.convention.to_toml()).unwrap();
-    let back = jitcommit_core::config::load_file(&again).unwrap();
+    let back = jitcommit_core::convention::load_file(&again).unwrap();
     assert_eq!(back.convention, loaded.convention);
 }
 
@@ -271,11 +272,11 @@ fn manifests_without_the_table_name_are_not_parsed() {
     write(&repo, "Cargo.toml", &manifest);
     write(&repo, "pyproject.toml", &manifest);
     assert_eq!(
-        config::discover_in_dir(&repo).unwrap().origin,
+        convention::discover_in_dir(&repo).unwrap().origin,
         Origin::Builtin
     );
     manifest.push_str("# see [package.metadata.commit-convention]\n");
     write(&repo, "Cargo.toml", &manifest);
-    let err = config::discover_in_dir(&repo).unwrap_err();
+    let err = convention::discover_in_dir(&repo).unwrap_err();
     assert_eq!(err.path(), repo.join("Cargo.toml"));
 }

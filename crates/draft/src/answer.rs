@@ -2,8 +2,68 @@
 //! `<think>` blocks, code fences, "Here is…" preambles or quotes, and leave trailing
 //! commas. This module cleans that up and parses the first object that has the
 //! answer's shape; it never executes, evaluates or follows anything in the text.
+//! It owns the answer's type, [`DraftJson`] (the prompt re-exports it): a leaf the
+//! structure, which assembles the answer into a message, and the prompt both read.
 
-use crate::prompt::DraftJson;
+/// The model's whole answer (docs/design.md §5): the words for the tool's structure, in
+/// generation order — `{bullets: {path: what_why, …}, summary, type, scope,
+/// breaking_change}`. jitcommit renders the message text from it
+/// ([`crate::structure::Structure::assemble`]); nothing in it is ever executed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DraftJson {
+    /// One `what_why` per fixed bullet, by the bullet's key, in the answer's order.
+    #[serde(default, with = "bullet_words")]
+    pub bullets: Vec<(String, String)>,
+    /// The subject's summary.
+    pub summary: String,
+    /// One of the convention's types.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// One of the listed scopes, if any.
+    #[serde(default)]
+    pub scope: Option<String>,
+    /// What breaks for users, when the evidence shows a breaking change; `None` when
+    /// nothing breaks.
+    #[serde(default)]
+    pub breaking_change: Option<String>,
+}
+
+/// `bullets` as a JSON object of `key: what_why`, order kept.
+mod bullet_words {
+    use serde::de::{MapAccess, Visitor};
+    use serde::ser::SerializeMap;
+
+    pub fn serialize<S: serde::Serializer>(
+        v: &[(String, String)],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(v.len()))?;
+        for (k, w) in v {
+            m.serialize_entry(k, w)?;
+        }
+        m.end()
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<(String, String)>, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Vec<(String, String)>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of bullet path: what_why")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+                let mut v = Vec::new();
+                while let Some(e) = a.next_entry::<String, String>()? {
+                    v.push(e);
+                }
+                Ok(v)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
 
 /// How many `{` positions are tried as the start of the answer before giving up;
 /// bounds the work on hostile input to a few passes over the text.

@@ -16,6 +16,8 @@ use crate::prompt::{self, Prompt};
 
 use crate::discover::{self, ServerInfo, ServerKind};
 use crate::openai::JsonMode;
+/// A URL as it may be printed: the settings' ([`crate::settings::shown_url`]).
+pub use crate::settings::shown_url;
 use crate::settings::{ApiKey, Provider, Settings, is_loopback_host, split_url};
 use crate::wire::wire_schema;
 pub use crate::wire::{SEED, Usage, Window};
@@ -647,25 +649,6 @@ pub fn server_url(endpoint: &str, path: &str) -> String {
     } else {
         format!("{base}{path}?{query}")
     }
-}
-
-/// A URL as it may be printed (stderr, the footer, errors): every query value is
-/// `<redacted>`, since servers take keys there (`?api_key=…`, `?key=…`), and a
-/// `#fragment` is dropped.
-pub fn shown_url(url: &str) -> String {
-    let url = url.split('#').next().unwrap_or(url);
-    let Some((base, query)) = url.split_once('?') else {
-        return url.to_owned();
-    };
-    let hidden: Vec<String> = query
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| match p.split_once('=') {
-            Some((k, _)) => format!("{k}=<redacted>"),
-            None => "<redacted>".to_owned(),
-        })
-        .collect();
-    format!("{base}?{}", hidden.join("&"))
 }
 
 /// Every string in a JSON value through the redaction gate.

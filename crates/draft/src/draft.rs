@@ -12,6 +12,7 @@
 use std::time::{Duration, Instant};
 
 use jitcommit_core::config::{self, Convention};
+use jitcommit_core::convention;
 use jitcommit_core::facts;
 use jitcommit_core::message;
 use jitcommit_core::repo::{Repo, StagedState, TypeHistory};
@@ -191,7 +192,7 @@ pub const REPO_BUDGET_CEILING: usize = 32_768;
 /// settings when they name one (it is a property of the model, not of the repository).
 pub fn convention(repo: &Repo, settings: Option<&Settings>) -> Result<Convention, DraftError> {
     let root = repo.work_dir().unwrap_or_else(|| repo.git_dir()).to_owned();
-    let mut conv = config::discover_in_dir(&root)?.convention;
+    let mut conv = convention::discover_in_dir(&root)?.convention;
     let asked = conv.context.budget_tokens;
     match settings.and_then(|s| s.budget_tokens) {
         // The user's window; a repository that says it wants less gets less (the

@@ -7,7 +7,8 @@
 //! - [`structure`]: what the repository determines of a message (type list, scopes,
 //!   the offline bullets) and the assembly of the model's answer into a message.
 //! - [`fragments`], [`budget`], [`prompt`]: the prompt's pieces, the token budget
-//!   composer and the prompt's wording; [`select`]: the facts that apply to a change;
+//!   composer and the prompt's wording; [`classify`]: what a staged file's diff is
+//!   worth, which the pieces, the structure and the offline draft read; [`select`]: the facts that apply to a change;
 //!   [`redact`]: secrets out of everything sent (gitleaks' rules, rules/).
 //! - [`offline`]: the draft from the repository alone; [`quality`]: the draft-quality
 //!   gate (its rule id and doc are core's, for `--explain`).
@@ -22,6 +23,7 @@
 pub mod answer;
 pub mod budget;
 pub mod cl100k;
+pub mod classify;
 pub mod client;
 pub mod discover;
 pub mod draft;

@@ -309,7 +309,7 @@ fn infer_type(
     // public item is removed or changed, a guess when one is (a renamed function).
     let guess = |wanted: &[&str]| (pick(conv, wanted), Guess::Guessed);
     if source.iter().any(|f| !new_public_items(f).is_empty()) {
-        let shown = crate::fragments::Classifier::new(&conv.context.exclude);
+        let shown = crate::classify::Classifier::new(&conv.context.exclude);
         return if changed_public_items(state, &shown).is_empty() {
             settled(&["feat", "fix"])
         } else {
@@ -726,7 +726,7 @@ const MAX_BREAKING_NAMES: usize = 10;
 /// [`MAX_BREAKING_NAMES`], in diff order.
 pub fn changed_public_items(
     state: &StagedState,
-    shown: &crate::fragments::Classifier,
+    shown: &crate::classify::Classifier,
 ) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for f in &state.files {
@@ -1236,7 +1236,7 @@ mod tests {
             f.hunks[0].body = body.to_owned();
             f
         };
-        let shown = crate::fragments::Classifier::new(&["private/**".to_owned()]);
+        let shown = crate::classify::Classifier::new(&["private/**".to_owned()]);
         let items = |files| changed_public_items(&state(files), &shown);
         // A changed signature, a removed public field, a removed exported function.
         assert_eq!(

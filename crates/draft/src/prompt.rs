@@ -1,6 +1,6 @@
 //! The prompt (docs/design.md §5): what the model is asked and the JSON shape it must answer
 //! with. It owns the system message, the output contract's schema, the model's
-//! answer type ([`DraftJson`]) and the one pass that makes a [`Prompt`]
+//! answer type ([`DraftJson`], defined with its parser in [`crate::answer`]) and the one pass that makes a [`Prompt`]
 //! ([`build_for`]): the redaction gate on the change's names and the intent, the
 //! candidate pieces from [`crate::fragments`], a level for each from
 //! [`crate::budget`], and the render of the chosen levels in the fixed order — core
@@ -11,6 +11,7 @@
 
 use serde_json::{Value, json};
 
+pub use crate::answer::DraftJson;
 use crate::budget::{
     self, BudgetReport, CHAT_OVERHEAD_TOKENS, DoesNotFit, FragmentReport, Frame, Limits, Selection,
     TokenCounter,
@@ -461,65 +462,5 @@ fn report(
         total,
         exact: sel.exact,
         fragments: rows,
-    }
-}
-
-/// The model's whole answer (docs/design.md §5): the words for the tool's structure, in
-/// generation order — `{bullets: {path: what_why, …}, summary, type, scope,
-/// breaking_change}`. jitcommit renders the message text from it
-/// ([`Structure::assemble`]); nothing in it is ever executed.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct DraftJson {
-    /// One `what_why` per fixed bullet, by the bullet's key, in the answer's order.
-    #[serde(default, with = "bullet_words")]
-    pub bullets: Vec<(String, String)>,
-    /// The subject's summary.
-    pub summary: String,
-    /// One of the convention's types.
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// One of the listed scopes, if any.
-    #[serde(default)]
-    pub scope: Option<String>,
-    /// What breaks for users, when the evidence shows a breaking change; `None` when
-    /// nothing breaks.
-    #[serde(default)]
-    pub breaking_change: Option<String>,
-}
-
-/// `bullets` as a JSON object of `key: what_why`, order kept.
-mod bullet_words {
-    use serde::de::{MapAccess, Visitor};
-    use serde::ser::SerializeMap;
-
-    pub fn serialize<S: serde::Serializer>(
-        v: &[(String, String)],
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(v.len()))?;
-        for (k, w) in v {
-            m.serialize_entry(k, w)?;
-        }
-        m.end()
-    }
-
-    pub fn deserialize<'de, D: serde::Deserializer<'de>>(
-        d: D,
-    ) -> Result<Vec<(String, String)>, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Vec<(String, String)>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object of bullet path: what_why")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-                let mut v = Vec::new();
-                while let Some(e) = a.next_entry::<String, String>()? {
-                    v.push(e);
-                }
-                Ok(v)
-            }
-        }
-        d.deserialize_map(V)
     }
 }

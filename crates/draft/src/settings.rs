@@ -7,6 +7,10 @@
 //! A fresh install has no model configured (`model` is `None`): the draft hook then
 //! makes no request at all and writes the offline draft. Setting `jitcommit.model` (or
 //! `JITCOMMIT_MODEL`, or `--model`) is what turns the model on.
+//!
+//! The module owns the settings' values and their defaults, and the endpoint's URL
+//! handling (its parts, the loopback test, [`shown_url`] the form it is printed in);
+//! it reads nothing of the client, which reads it.
 
 use std::fmt;
 use std::net::IpAddr;
@@ -622,6 +626,25 @@ pub fn is_loopback_host(host: &str) -> bool {
     }
 }
 
+/// A URL as it may be printed (stderr, the footer, errors): every query value is
+/// `<redacted>`, since servers take keys there (`?api_key=…`, `?key=…`), and a
+/// `#fragment` is dropped.
+pub fn shown_url(url: &str) -> String {
+    let url = url.split('#').next().unwrap_or(url);
+    let Some((base, query)) = url.split_once('?') else {
+        return url.to_owned();
+    };
+    let hidden: Vec<String> = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.split_once('=') {
+            Some((k, _)) => format!("{k}=<redacted>"),
+            None => "<redacted>".to_owned(),
+        })
+        .collect();
+    format!("{base}?{}", hidden.join("&"))
+}
+
 fn check_url(url: &str, source: &Source, allow_remote: bool) -> Result<(), SettingsError> {
     let (scheme, host) = match split_url(url) {
         Ok(v) => v,
@@ -632,7 +655,7 @@ fn check_url(url: &str, source: &Source, allow_remote: bool) -> Result<(), Setti
         }
         Err(reason) => {
             return Err(SettingsError::BadUrl {
-                url: crate::client::shown_url(url),
+                url: shown_url(url),
                 from: source.clone(),
                 reason,
             });
@@ -643,13 +666,13 @@ fn check_url(url: &str, source: &Source, allow_remote: bool) -> Result<(), Setti
     }
     if !allow_remote {
         return Err(SettingsError::RemoteNotAllowed {
-            url: crate::client::shown_url(url),
+            url: shown_url(url),
             from: source.clone(),
         });
     }
     if !scheme.eq_ignore_ascii_case("https") {
         return Err(SettingsError::RemoteNotHttps {
-            url: crate::client::shown_url(url),
+            url: shown_url(url),
             from: source.clone(),
         });
     }

@@ -11,8 +11,8 @@
 //! public item was removed or changed) so that a repair request is only sent for what
 //! it cannot.
 
-use crate::fragments::Classifier;
-use crate::prompt::DraftJson;
+use crate::answer::DraftJson;
+use crate::classify::Classifier;
 use crate::redact;
 use jitcommit_core::config::{Convention, DEFAULT_TYPES};
 use jitcommit_core::message::{self, Bullet, Message, Subject, Target, Trailer};

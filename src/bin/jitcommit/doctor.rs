@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use jitcommit_core::config::{self, Origin};
+use jitcommit_core::convention;
 use jitcommit_core::repo::Repo;
 use jitcommit_drafter::{Flags, Provider, Settings};
 
@@ -523,7 +524,7 @@ fn convention(repo: &Repo, out: &mut Vec<Check>) -> Option<config::Convention> {
         ));
         return None;
     };
-    match config::discover_in_dir(root) {
+    match convention::discover_in_dir(root) {
         Ok(l) => {
             let from = match &l.origin {
                 Origin::Builtin => "built-in defaults (no .commit-convention.toml, pyproject.toml or Cargo.toml table)".to_owned(),

@@ -7,6 +7,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use jitcommit_core::config::{self, Convention, Origin};
+use jitcommit_core::convention;
 
 use crate::error::{Error, usage};
 use crate::import::{Import, apply, cog, commitlint, parse_json_or_yaml, versionrc};
@@ -248,7 +249,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         None if cargo_text.is_some() => Target::Cargo { workspace },
         None => Target::File,
     };
-    let existing = match config::discover_in_dir(&root) {
+    let existing = match convention::discover_in_dir(&root) {
         Ok(l) => match l.origin {
             Origin::File { path, table } => {
                 let path = path.strip_prefix(&root).unwrap_or(&path).to_owned();
@@ -338,7 +339,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         }
     })?;
     // What was written must read back as the convention shown.
-    let loaded = config::load_file(&path)?;
+    let loaded = convention::load_file(&path)?;
     if loaded.convention != conv {
         return Err(Error::Message(format!(
             "{}: the written convention does not read back the same",

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use jitcommit_core::changelog::{HistoryCommit, TagPattern, VersionTag, date_of};
 use jitcommit_core::config::{self, Convention};
+use jitcommit_core::convention;
 use jitcommit_core::repo::{ObjectId, Repo};
 
 use crate::error::{Error, usage};
@@ -35,15 +36,15 @@ impl Context {
     pub fn open(config: Option<&Path>) -> Result<Context, Error> {
         let repo = discover_here()?;
         let loaded = match (config, repo.work_dir()) {
-            (Some(file), _) => config::load_file(file)?,
-            (None, Some(root)) => config::discover_in_dir(root)?,
+            (Some(file), _) => convention::load_file(file)?,
+            (None, Some(root)) => convention::discover_in_dir(root)?,
             (None, None) => match repo.head_commit() {
                 Some(head) => {
                     let mut read = |name: &str| {
                         repo.read_file_at(head, name)
                             .map_err(|e| std::io::Error::other(e.to_string()))
                     };
-                    config::discover(&mut read)?
+                    convention::discover(&mut read)?
                 }
                 None => config::Loaded {
                     convention: Convention::default(),

@@ -65,16 +65,9 @@ pub struct VersionTag {
     pub date: String,
 }
 
-/// What happens to merges, other exempt commits and non-conforming commits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Others {
-    /// Left out; each release says how many.
-    #[default]
-    Count,
-    /// Listed under their own heading, by subject.
-    List,
-}
+/// What happens to merges, other exempt commits and non-conforming commits: the
+/// convention's data type (`changelog.others`), named here as before.
+pub use crate::config::Others;
 
 /// The settings [`build`] needs besides the history.
 #[derive(Clone)]

@@ -335,7 +335,7 @@ fn convention_from(text: &str) -> Result<Convention, crate::config::ConfigError>
     let text = text.to_owned();
     let mut read =
         |name: &str| Ok((name == ".commit-convention.toml").then(|| text.clone().into_bytes()));
-    crate::config::discover(&mut read).map(|l| l.convention)
+    crate::convention::discover(&mut read).map(|l| l.convention)
 }
 
 #[test]

@@ -1,4 +1,11 @@
-//! The repository's commit convention: discovery, strict parsing, defaults.
+//! The repository's commit convention as data: its types (every feature reads them,
+//! the changelog's [`Others`] included), discovery, strict parsing and defaults.
+//!
+//! A leaf: it reads no feature module. A value a feature keeps in the convention (a
+//! fact, the changelog's tag pattern) is checked by that feature's own `Checks`,
+//! which the reader runs where it reads the value, so an error still names the file,
+//! key, line and column. The public loaders that pass them in are
+//! `crate::convention`'s.
 
 use std::collections::BTreeMap;
 
@@ -90,7 +97,30 @@ pub struct ChangelogSettings {
     /// A release link: `{from}` and `{to}` (tag names).
     pub compare_url: Option<String>,
     /// Merges, exempt and non-conforming commits: counted, or listed.
-    pub others: Option<crate::changelog::Others>,
+    pub others: Option<Others>,
+}
+
+/// What happens to merges, other exempt commits and non-conforming commits in the
+/// changelog (`changelog.others`; the changelog re-exports it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Others {
+    /// Left out; each release says how many.
+    #[default]
+    Count,
+    /// Listed under their own heading, by subject.
+    List,
+}
+
+/// The checks a feature owns on the values it keeps in the convention, each the
+/// reason a value as written is not one. The reader runs them where it reads the
+/// value, so their errors are placed (and ordered) as its own.
+#[derive(Clone, Copy)]
+pub(crate) struct Checks {
+    /// A `[facts]` entry, `ID = "value"` (the fact store's check).
+    pub fact: fn(&str, &str) -> Result<(), String>,
+    /// `changelog.tag-pattern` (the changelog's check).
+    pub tag_pattern: fn(&str) -> Result<(), String>,
 }
 
 /// One `[facts]` entry of a convention file.
@@ -287,7 +317,7 @@ pub enum Origin {
     /// A config file; `table` is the dotted table inside it (`tool.commit-convention`),
     /// or `None` when the whole file is the table (`.commit-convention.toml`).
     File {
-        /// The file, repo-relative for [`discover`], as found for the other loaders.
+        /// The file, repo-relative for [`crate::convention::discover`], as found for the other loaders.
         path: PathBuf,
         /// The dotted table the convention was read from.
         table: Option<String>,
@@ -315,17 +345,18 @@ const SOURCES: [&str; 3] = [".commit-convention.toml", "pyproject.toml", "Cargo.
 /// Finds the repository's convention through `read`, which returns the bytes of a
 /// repo-relative file if it exists. The server passes a reader over a commit's tree,
 /// the hooks one over the work tree ([`discover_in_dir`]).
-pub fn discover(
+pub(crate) fn discover(
     read: &mut dyn FnMut(&str) -> io::Result<Option<Vec<u8>>>,
+    checks: &Checks,
 ) -> Result<Loaded, ConfigError> {
-    discover_named(read, &|name| PathBuf::from(name))
+    discover_named(read, &|name| PathBuf::from(name), checks)
 }
 
 /// Finds the convention in the work tree rooted at `root`, read fresh on every call.
-pub fn discover_in_dir(root: &Path) -> Result<Loaded, ConfigError> {
+pub(crate) fn discover_in_dir(root: &Path, checks: &Checks) -> Result<Loaded, ConfigError> {
     // A link that leaves the work tree is refused, not followed (crate::tree_file).
     let mut read = |name: &str| crate::tree_file::read_in_tree(root, &root.join(name));
-    discover_named(&mut read, &|name| root.join(name))
+    discover_named(&mut read, &|name| root.join(name), checks)
 }
 
 /// The last key of every table a manifest may hold the convention in.
@@ -339,6 +370,7 @@ fn mentions(bytes: &[u8], needle: &[u8]) -> bool {
 fn discover_named(
     read: &mut dyn FnMut(&str) -> io::Result<Option<Vec<u8>>>,
     path_of: &dyn Fn(&str) -> PathBuf,
+    checks: &Checks,
 ) -> Result<Loaded, ConfigError> {
     for name in SOURCES {
         let path = path_of(name);
@@ -353,7 +385,7 @@ fn discover_named(
         if !kind.tables().is_empty() && !mentions(&bytes, TABLE_NAME) {
             continue;
         }
-        if let Some(loaded) = read::load(&path, &bytes, kind)? {
+        if let Some(loaded) = read::load(&path, &bytes, kind, checks)? {
             return Ok(loaded);
         }
     }
@@ -366,19 +398,23 @@ fn discover_named(
 /// Reads the convention from the file given with `--config FILE`. A file named
 /// `pyproject.toml` or `Cargo.toml` is read at its table, which must exist; any other
 /// file is the table itself.
-pub fn load_file(path: &Path) -> Result<Loaded, ConfigError> {
+pub(crate) fn load_file(path: &Path, checks: &Checks) -> Result<Loaded, ConfigError> {
     let bytes = std::fs::read(path).map_err(|source| ConfigError::Read {
         path: path.to_owned(),
         source,
     })?;
-    load_bytes(path, &bytes)
+    load_bytes(path, &bytes, checks)
 }
 
 /// [`load_file`] of bytes read elsewhere (the file `path` names, in a commit's tree).
-pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Loaded, ConfigError> {
+pub(crate) fn load_bytes(
+    path: &Path,
+    bytes: &[u8],
+    checks: &Checks,
+) -> Result<Loaded, ConfigError> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let kind = read::Kind::of(name);
-    match read::load(path, bytes, kind)? {
+    match read::load(path, bytes, kind, checks)? {
         Some(loaded) => Ok(loaded),
         None => Err(ConfigError::MissingTable {
             path: path.to_owned(),

@@ -15,10 +15,9 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::{
-    BodyPolicy, ConfigError, Convention, Encoding, Exemption, Fact, Loaded, Location, Origin,
-    TypeCase,
+    BodyPolicy, Checks, ConfigError, Convention, Encoding, Exemption, Fact, Loaded, Location,
+    Origin, Others, TypeCase,
 };
-use crate::changelog::Others;
 
 type Text = Spanned<String>;
 type List = Spanned<Vec<Text>>;
@@ -229,8 +228,14 @@ fn key_at(table: &DeTable<'_>, offset: usize, path: &mut Vec<String>) -> bool {
 }
 
 /// Parses `bytes` (the file at `path`) and reads the convention from the part of the
-/// file `kind` names. `Ok(None)`: the file holds no convention table.
-pub(super) fn load(path: &Path, bytes: &[u8], kind: Kind) -> Result<Option<Loaded>, ConfigError> {
+/// file `kind` names, each feature's value checked by `checks`. `Ok(None)`: the file
+/// holds no convention table.
+pub(super) fn load(
+    path: &Path,
+    bytes: &[u8],
+    kind: Kind,
+    checks: &Checks,
+) -> Result<Option<Loaded>, ConfigError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let valid = bytes.get(..e.valid_up_to()).unwrap_or_default();
         let text = std::str::from_utf8(valid).unwrap_or_default();
@@ -259,6 +264,7 @@ pub(super) fn load(path: &Path, bytes: &[u8], kind: Kind) -> Result<Option<Loade
     let mut check = Check {
         doc: &doc,
         prefix: table.unwrap_or(""),
+        checks,
         first: None,
     };
     let convention = check.convention(raw);
@@ -278,6 +284,8 @@ pub(super) fn load(path: &Path, bytes: &[u8], kind: Kind) -> Result<Option<Loade
 struct Check<'a> {
     doc: &'a Doc<'a>,
     prefix: &'a str,
+    /// The features' checks on the values they keep here.
+    checks: &'a Checks,
     first: Option<(usize, ConfigError)>,
 }
 
@@ -454,7 +462,7 @@ impl Check<'_> {
         if let Some(facts) = raw.facts {
             let entries = self.table("facts", facts, check_one_line);
             for (id, value) in &entries {
-                if let Err(reason) = crate::facts::check_fact(id.get_ref(), value.get_ref()) {
+                if let Err(reason) = (self.checks.fact)(id.get_ref(), value.get_ref()) {
                     self.fail(value.span(), &format!("facts.{}", id.get_ref()), reason);
                 }
             }
@@ -523,8 +531,8 @@ impl Check<'_> {
     fn changelog(&mut self, raw: RawChangelog, c: &mut Convention) {
         let out = &mut c.changelog;
         if let Some(p) = raw.tag_pattern {
-            if let Err(e) = crate::changelog::TagPattern::new(p.get_ref()) {
-                let message = format!("invalid value {:?}: {}", p.get_ref(), e.reason);
+            if let Err(reason) = (self.checks.tag_pattern)(p.get_ref()) {
+                let message = format!("invalid value {:?}: {reason}", p.get_ref());
                 self.fail(p.span(), "changelog.tag-pattern", message);
             }
             out.tag_pattern = Some(p.into_inner());

@@ -3,6 +3,7 @@
 
 use super::TypeCase;
 use super::*;
+use crate::convention::discover;
 
 /// An in-memory tree: (repo-relative name, text).
 type Files<'a> = &'a [(&'a str, &'a str)];
@@ -632,4 +633,45 @@ fn changelog_settings_are_read_and_written_back() {
         .convention;
     assert_eq!(again, c);
     assert!(!Convention::default().to_toml().contains("[changelog]"));
+}
+
+/// The values a feature keeps in the convention are checked by the feature's own
+/// check (`crate::convention` hands them to the reader), placed and ordered as the
+/// reader's own errors: the one nearest the top of the file is reported.
+#[test]
+fn features_check_their_values_where_the_reader_reads_them() {
+    let err = |text: &str| {
+        discover_files(&[(".commit-convention.toml", text)])
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        err("[facts]\n\"scope.x\" = \"core\"\n"),
+        ".commit-convention.toml:2:13: facts.scope.x: class \"scope\" must be upper case \
+         letters, digits or _"
+    );
+    let tag = err("[changelog]\ntag-pattern = '('\n");
+    assert!(
+        tag.starts_with(
+            ".commit-convention.toml:2:15: changelog.tag-pattern: invalid value \"(\": regex parse error"
+        ),
+        "{tag}"
+    );
+    // Two features' errors: the earlier in the file wins, whichever feature owns it.
+    let fact_first = err("[facts]\n\"x\" = \"v\"\n[changelog]\ntag-pattern = '('\n");
+    assert!(
+        fact_first.starts_with(".commit-convention.toml:2:7: facts.x: "),
+        "{fact_first}"
+    );
+    let tag_first = err("[changelog]\ntag-pattern = '('\n[facts]\n\"x\" = \"v\"\n");
+    assert!(
+        tag_first.starts_with(".commit-convention.toml:2:15: changelog.tag-pattern: "),
+        "{tag_first}"
+    );
+    // And the reader's own error above a feature's wins over it.
+    let own_first = err("types = ['a b']\n[facts]\n\"x\" = \"v\"\n");
+    assert!(
+        own_first.starts_with(".commit-convention.toml:1:10: types: "),
+        "{own_first}"
+    );
 }

@@ -889,7 +889,9 @@ mod tests {
             "[facts]\n\"SCOPE.src/**\" = \"core\"\n\"RULE.tense\" = \"imperative\"\n",
         )
         .expect("write");
-        let conv = crate::config::load_file(&path).expect("loads").convention;
+        let conv = crate::convention::load_file(&path)
+            .expect("loads")
+            .convention;
         let store = Store::from_table(&conv.facts);
         assert_eq!(store.facts.len(), 2);
         // In file order, as the table was written.
@@ -902,7 +904,7 @@ mod tests {
             "[facts]\n\"SCOPE.src/**\" = \"core\"\n\"SCOPE.x\" = \"two words\"\n",
         )
         .expect("write");
-        let e = crate::config::load_file(&path)
+        let e = crate::convention::load_file(&path)
             .expect_err("bad scope")
             .to_string();
         assert!(e.contains(":3:") && e.contains("facts.SCOPE.x"), "{e}");

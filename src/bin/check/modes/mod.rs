@@ -12,6 +12,7 @@ pub mod range;
 use std::io::Write as _;
 
 use jitcommit_core::config::{self, Convention, Loaded};
+use jitcommit_core::convention;
 use jitcommit_core::repo::{ObjectId, Repo, RepoError, SharedRepo};
 use jitcommit_core::rules;
 
@@ -53,11 +54,11 @@ pub fn local_convention(settings: &Settings, repo: Option<&Repo>) -> Result<Load
         };
     }
     if let Some(path) = &settings.config {
-        return Ok(config::load_file(path)?);
+        return Ok(convention::load_file(path)?);
     }
     match repo {
         Some(r) => match r.work_dir() {
-            Some(root) => Ok(config::discover_in_dir(root)?),
+            Some(root) => Ok(convention::discover_in_dir(root)?),
             // A bare repository's convention is on its default branch, which must be
             // readable: never the built-in one for want of the refs.
             None => {
@@ -91,7 +92,7 @@ pub fn convention_from(
                 .components()
                 .any(|c| matches!(c, std::path::Component::ParentDir));
         if outside {
-            return Ok(config::load_file(path)?);
+            return Ok(convention::load_file(path)?);
         }
         let rel: Vec<String> = path
             .components()
@@ -101,7 +102,7 @@ pub fn convention_from(
             })
             .collect();
         if let Some(bytes) = repo.read_file_at(commit, &rel.join("/"))? {
-            return Ok(config::load_bytes(path, &bytes)?);
+            return Ok(convention::load_bytes(path, &bytes)?);
         }
     }
     convention_at(repo, commit)
@@ -147,7 +148,7 @@ pub fn convention_at(repo: &Repo, commit: ObjectId) -> Result<Loaded, CheckError
         repo.read_file_at(commit, path)
             .map_err(std::io::Error::other)
     };
-    Ok(config::discover(&mut read)?)
+    Ok(convention::discover(&mut read)?)
 }
 
 /// Applies `--no-trace-paths` on top of the convention (a free body has no bullets to trace;

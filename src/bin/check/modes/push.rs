@@ -154,7 +154,7 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     // Without the refs there is no default branch and no policy: fail closed.
     repo.refs_readable()?;
     let fixed = match &settings.config {
-        Some(path) => Some(jitcommit_core::config::load_file(path)?),
+        Some(path) => Some(jitcommit_core::convention::load_file(path)?),
         None => None,
     };
     // Accepted history: what the default branch holds before the push.
@@ -417,7 +417,7 @@ fn kept_policy(repo: &Repo, refname: &str) -> Result<Option<Kept>, CheckError> {
     else {
         return Ok(None);
     };
-    let loaded = jitcommit_core::config::load_file(&file)?;
+    let loaded = jitcommit_core::convention::load_file(&file)?;
     let tip = std::fs::read_to_string(dir.join(KEPT_TIP))
         .ok()
         .and_then(|hex| ObjectId::from_hex(hex.trim().as_bytes()).ok())
