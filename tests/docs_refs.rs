@@ -38,7 +38,8 @@ fn tracked_texts() -> Vec<(String, String)> {
 
 /// The `## N.` section numbers of docs/design.md.
 fn design_sections() -> Vec<u32> {
-    let text = std::fs::read_to_string(source_root().join("docs/design.md")).expect("docs/design.md is readable");
+    let text = std::fs::read_to_string(source_root().join("docs/design.md"))
+        .expect("docs/design.md is readable");
     text.lines()
         .filter_map(|l| l.strip_prefix("## "))
         .filter_map(|l| l.split('.').next()?.parse().ok())
