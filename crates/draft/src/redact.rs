@@ -1308,8 +1308,11 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
             if !in_key {
                 found.push(SecretKind::PRIVATE_KEY);
             }
-            // Keep what precedes BEGIN on its line (e.g. `key = """`), drop the rest.
-            let keep = if in_key || value_of_pending {
+            // Keep what precedes BEGIN on its line (e.g. `key = """`), drop the rest;
+            // on a line that stands where a secret-named key's value goes, drop it all:
+            // what precedes BEGIN is that value too, and a second pass would find it.
+            let under_pending = pending.is_some_and(|(ind, _)| indent_of(content) > ind);
+            let keep = if in_key || value_of_pending || under_pending {
                 ""
             } else {
                 KEY_BEGIN

@@ -592,3 +592,15 @@ fn split_and_hex_encoded_tokens_are_redacted() {
         assert_eq!(r.text, line, "{:?}", r.found);
     }
 }
+
+/// The property test's find: a private key's BEGIN on the line where a secret-named
+/// key's value goes, after text that is that value too. The first pass kept the text
+/// before BEGIN, and a second pass then found it as the key's value.
+#[test]
+fn a_key_begin_in_a_secret_values_place_is_redacted_whole_at_once() {
+    let text = "password=\n  password-----BEGIN RSA PRIVATE KEY-----";
+    let once = redact::redact_text(text);
+    assert!(!once.text.contains("  password"), "{:?}", once.text);
+    let twice = redact::redact_text(&once.text);
+    assert!(twice.found.is_empty(), "{:?}: {:?}", once.text, twice.found);
+}
