@@ -139,6 +139,37 @@ struct Incoming {
     hidden: Vec<ObjectId>,
 }
 
+impl Incoming {
+    /// The update of `refname` to `tip` under `policy`, which joins `policies` unless an
+    /// equal convention is there already (refs with one policy share its walks).
+    fn under(
+        policies: &mut Vec<Policy>,
+        policy: Policy,
+        refname: &str,
+        tip: ObjectId,
+        mut hidden: Vec<ObjectId>,
+    ) -> Self {
+        hidden.sort_unstable();
+        hidden.dedup();
+        let index = match policies
+            .iter()
+            .position(|(l, _)| l.convention == policy.0.convention)
+        {
+            Some(i) => i,
+            None => {
+                policies.push(policy);
+                policies.len() - 1
+            }
+        };
+        Incoming {
+            refname: refname.to_owned(),
+            tip,
+            policy: index,
+            hidden,
+        }
+    }
+}
+
 /// One walk: a policy, where it stops, the tips it starts from and their refs.
 type Walk<'a> = (usize, &'a [ObjectId], Vec<ObjectId>, Vec<&'a str>);
 
@@ -198,26 +229,15 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
                     store_broken(&whence, bytes, &at_tip.convention, || repo.tree_paths(tip))?;
             }
         }
-        let ((loaded, whence), mut hidden) = policy(fixed.as_ref(), &repo, u)?;
+        let (kept, mut hidden) = policy(fixed.as_ref(), &repo, u)?;
         hidden.extend(accepted);
-        hidden.sort_unstable();
-        hidden.dedup();
-        let index = match policies
-            .iter()
-            .position(|(l, _)| l.convention == loaded.convention)
-        {
-            Some(i) => i,
-            None => {
-                policies.push((loaded, whence));
-                policies.len() - 1
-            }
-        };
-        incoming.push(Incoming {
-            refname: u.refname.clone(),
+        incoming.push(Incoming::under(
+            &mut policies,
+            kept,
+            &u.refname,
             tip,
-            policy: index,
             hidden,
-        });
+        ));
         if fixed.is_none()
             && accepted.is_none()
             && repo::is_zero_id(&u.old)
@@ -226,25 +246,15 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
             // The push creates the default branch, which HEAD names but which has no
             // commits yet: its history becomes every ref's accepted history, so it
             // answers to every policy a ref will have after the push.
-            for (loaded, whence, mut hidden) in guards(&repo, updates, &u.refname)? {
-                hidden.sort_unstable();
-                hidden.dedup();
-                let index = match policies
-                    .iter()
-                    .position(|(l, _)| l.convention == loaded.convention)
-                {
-                    Some(i) => i,
-                    None => {
-                        policies.push((loaded, whence));
-                        policies.len() - 1
-                    }
-                };
-                incoming.push(Incoming {
-                    refname: u.refname.clone(),
+            for (loaded, whence, hidden) in guards(&repo, updates, &u.refname)? {
+                let kept = (loaded, whence);
+                incoming.push(Incoming::under(
+                    &mut policies,
+                    kept,
+                    &u.refname,
                     tip,
-                    policy: index,
                     hidden,
-                });
+                ));
             }
         }
     }
