@@ -224,20 +224,23 @@ impl Parsed {
                 BodyItem::Bullet(b) => bullets.push(b.bullet()?),
             }
         }
-        let trailers = self
-            .trailers
+        Some(Message {
+            subject,
+            prose,
+            bullets,
+            trailers: self.trailer_values(),
+        })
+    }
+
+    /// The trailers as the message model holds them, without their positions.
+    pub fn trailer_values(&self) -> Vec<Trailer> {
+        self.trailers
             .iter()
             .map(|t| Trailer {
                 token: t.token.value.clone(),
                 value: t.value.value.clone(),
             })
-            .collect();
-        Some(Message {
-            subject,
-            prose,
-            bullets,
-            trailers,
-        })
+            .collect()
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::{Finding, subject};
 use crate::config::Convention;
-use crate::message::{BodyItem, Message, Parsed, Pos, Subject, SubjectError, Trailer};
+use crate::message::{BodyItem, Message, Parsed, Pos, Subject, SubjectError};
 
 /// Which level a message is judged at.
 #[derive(Debug, Clone, Copy)]
@@ -99,18 +99,10 @@ pub fn spec_message(parsed: &Parsed) -> Option<Message> {
             BodyItem::Bullet(b) => bullets.extend(b.bullet()),
         }
     }
-    let trailers = parsed
-        .trailers
-        .iter()
-        .map(|t| Trailer {
-            token: t.token.value.clone(),
-            value: t.value.value.clone(),
-        })
-        .collect();
     Some(Message {
         subject,
         prose,
         bullets,
-        trailers,
+        trailers: parsed.trailer_values(),
     })
 }
