@@ -75,8 +75,8 @@ pub struct History {
 }
 
 /// Reads `range` (`A..B`, either side empty for HEAD; `None`: all of HEAD's history).
-pub fn history(ctx: &Context, range: Option<&str>, pattern: &TagPattern) -> Result<History, Error> {
-    let gix = ctx.repo.gix();
+pub fn history(repo: &Repo, range: Option<&str>, pattern: &TagPattern) -> Result<History, Error> {
+    let gix = repo.gix();
     let (hidden_rev, tip_rev) = match range {
         None => (None, "HEAD"),
         Some(spec) => match spec.split_once("..") {
@@ -87,13 +87,13 @@ pub fn history(ctx: &Context, range: Option<&str>, pattern: &TagPattern) -> Resu
             _ => return Err(usage(format!("--range expects A..B (got {spec:?})"))),
         },
     };
-    if ctx.repo.is_unborn() && tip_rev == "HEAD" {
+    if repo.is_unborn() && tip_rev == "HEAD" {
         return Err(Error::Git("HEAD has no commits yet".to_owned()));
     }
-    let tip = ctx.repo.resolve_commit(tip_rev)?;
+    let tip = repo.resolve_commit(tip_rev)?;
     let hidden: HashSet<ObjectId> = match hidden_rev {
         Some(rev) => {
-            let base = ctx.repo.resolve_commit(rev)?;
+            let base = repo.resolve_commit(rev)?;
             history::walk(gix, &[base], &HashSet::new())?
                 .into_iter()
                 .map(|c| c.id)
