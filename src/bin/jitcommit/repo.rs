@@ -124,17 +124,14 @@ pub fn today() -> String {
     date_of(secs)
 }
 
-/// Checks a `--date` value.
+/// Checks a `--date` value: a calendar date written `YYYY-MM-DD`.
 pub fn valid_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 10
-        && b.iter().enumerate().all(|(i, c)| match i {
-            4 | 7 => *c == b'-',
-            _ => c.is_ascii_digit(),
-        })
+    jitcommit_core::changelog::is_date(s)
 }
 
 /// A version given on the command line: `1.2.0`, or a tag name the pattern reads.
 pub fn parse_version(s: &str, pattern: &TagPattern) -> Option<jitcommit_core::changelog::Version> {
-    jitcommit_core::changelog::Version::parse(s).or_else(|| pattern.version(s))
+    jitcommit_core::changelog::Version::parse(s)
+        .ok()
+        .or_else(|| pattern.version(s))
 }

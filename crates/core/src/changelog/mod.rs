@@ -33,7 +33,7 @@ use crate::rules::{self, Policy};
 
 pub use bump::{BumpLevel, BumpRules, next_version};
 pub use render::{Links, code_span, escape_text, render_json, render_markdown};
-pub use version::{TagPattern, TagPatternError, Version, date_of};
+pub use version::{TagPattern, TagPatternError, Version, date_of, is_date};
 
 /// How many hex digits of a commit id the changelog shows: fixed, so the text does not
 /// change as the repository grows (git's own abbreviation lengthens with it).

@@ -277,6 +277,9 @@ fn dates_are_utc_calendar_days() {
     assert_eq!(date_of(1_767_225_600), "2026-01-01");
     assert_eq!(date_of(951_782_400), "2000-02-29");
     assert_eq!(date_of(-1), "1969-12-31");
+    assert_eq!(date_of(i64::MAX), "1970-01-01", "out of range: no panic");
+    assert!(is_date("2024-02-29") && !is_date("2026-02-29") && !is_date("2026-13-01"));
+    assert!(!is_date("2026-1-01") && !is_date("20260101") && !is_date("2026-01-01T00"));
 }
 
 #[test]
