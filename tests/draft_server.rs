@@ -522,3 +522,28 @@ fn a_bullet_that_says_nothing_gets_the_tool_words_without_a_second_request() {
         assert!(!msg.contains("<why?>"), "{msg}");
     }
 }
+
+#[test]
+fn the_grammar_takes_the_change_own_words_in_any_script() {
+    let r = Repo::new();
+    write(
+        &r.dir,
+        "src/lib.rs",
+        "// Lädt die Konfiguration für den Start\npub fn lade_Größe(設定: &str) -> usize {\n    読み込む(設定)\n}\n",
+    );
+    r.git(&["add", "src/lib.rs"]);
+    let server = serve(servers::llama_cpp(8192, 4), vec![Script::answer(GOOD)]);
+    let err = commit(&r, &server, "openai");
+    assert_eq!(used(&err), Some("model"), "{err}");
+    let chats = server.requests();
+    assert_eq!(chats.len(), 1);
+    let schema = schema_of(&chats[0]);
+    let pattern = schema["properties"]["summary"]["pattern"].as_str().unwrap();
+    for word in ["lade_Größe", "größe", "設定", "読み込む", "Konfiguration", "Lädt"] {
+        assert!(pattern.contains(&format!("|{word}|")), "{word} in {pattern}");
+    }
+    let re = regex::Regex::new(pattern).unwrap();
+    assert!(re.is_match("add lade_Größe for the Konfiguration"), "{pattern}");
+    assert!(re.is_match("read 設定 with 読み込む once"), "{pattern}");
+    assert!(!re.is_match("add the Straße to the Konfiguration"), "{pattern}");
+}
