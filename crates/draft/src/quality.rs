@@ -735,14 +735,22 @@ mod tests {
     #[test]
     fn the_ordinary_gate_takes_common_words_and_still_refuses_junk() {
         for what in ["update the tests", "fix tests", "crates, core, cargo"] {
-            let text =
-                format!("build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n");
+            let text = format!(
+                "build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n"
+            );
             assert!(!gated(&text, Gate::Tight).is_empty(), "{what}");
             assert_eq!(gated(&text, Gate::Ordinary), Vec::new(), "{what}");
         }
-        for what in ["{", "stat lines only", "1.3.0-beta2", "no, no, no", "feat, fix, perf"] {
-            let text =
-                format!("build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n");
+        for what in [
+            "{",
+            "stat lines only",
+            "1.3.0-beta2",
+            "no, no, no",
+            "feat, fix, perf",
+        ] {
+            let text = format!(
+                "build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n"
+            );
             assert!(!gated(&text, Gate::Ordinary).is_empty(), "{what}");
         }
     }
