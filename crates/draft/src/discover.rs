@@ -242,7 +242,7 @@ pub fn ollama(info: &mut ServerInfo, model: &str, show: Option<&Value>, ps: Opti
     info.set_params(
         show.and_then(|s| s.pointer("/details/parameter_size"))
             .and_then(Value::as_str)
-            .and_then(crate::guards::parse_params),
+            .and_then(parse_params),
         || "Ollama /api/show details.parameter_size".to_owned(),
     );
     info.set_params(
@@ -296,7 +296,7 @@ pub fn v1_models(info: &mut ServerInfo, model: &str, body: &Value) {
     // llama-cpp-python, LM Studio and vLLM say no size: the served model's name may
     // (llama-cpp-python's is its `--model_alias`, else its file's path).
     if let Some(id) = entry.get("id").and_then(Value::as_str) {
-        info.set_params(crate::guards::size_in_name(id), || {
+        info.set_params(size_in_name(id), || {
             format!("the name {:?} in /v1/models", message_safe(id))
         });
     }
@@ -319,7 +319,7 @@ pub fn props(info: &mut ServerInfo, body: &Value) {
     }
     if let Some(path) = body.get("model_path").and_then(Value::as_str) {
         let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
-        info.set_params(crate::guards::size_in_name(file), || {
+        info.set_params(size_in_name(file), || {
             format!(
                 "the file name {:?} in llama.cpp /props model_path",
                 message_safe(file)
@@ -343,6 +343,46 @@ pub fn lm_studio(info: &mut ServerInfo, model: &str, body: &Value) {
     } else if let Some(n) = window(entry.get("max_context_length")) {
         info.set_window(n, "LM Studio /api/v0/models max_context_length");
     }
+}
+
+/// The fewest and most parameters a size is believed for; outside, a misread name.
+const PARAMS_BELIEVED: std::ops::RangeInclusive<u64> = 1_000_000..=100_000_000_000_000;
+
+/// A parameter count as Ollama says it (`135M`, `494.03M`, `7.6B`, `1T`), or as a
+/// name holds it (`0.5b`): a number, then `K`, `M`, `B` or `T` in either case.
+pub fn parse_params(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let (num, unit) = t.split_at(t.len().checked_sub(1)?);
+    let scale: f64 = match unit.to_ascii_uppercase().as_str() {
+        "K" => 1e3,
+        "M" => 1e6,
+        "B" => 1e9,
+        "T" => 1e12,
+        _ => return None,
+    };
+    if num.is_empty() || !num.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    let v: f64 = num.parse().ok()?;
+    let n = (v * scale).round();
+    (n.is_finite() && n >= 0.0)
+        .then_some(n as u64)
+        .filter(|n| PARAMS_BELIEVED.contains(n))
+}
+
+/// The first size a model name holds as a part of its own between `-`, `_`, `:`,
+/// `/`, `@` or a space: `qwen2.5-coder:0.5b` → 0.5B, `SmolLM2-135M-Instruct.Q4_1.gguf`
+/// → 135M, `Qwen/Qwen2.5-7B-Instruct` → 7B; `llama3.2`, `phi3:mini` and
+/// `mixtral:8x7b` hold none.
+pub fn size_in_name(name: &str) -> Option<u64> {
+    let name = name.strip_suffix(".gguf").unwrap_or(name);
+    name.split(['-', '_', ':', '/', '@', ' ']).find_map(|part| {
+        // `7B.Q4`: a quantisation after a dot.
+        parse_params(part).or_else(|| {
+            part.split_once('.')
+                .and_then(|(head, _)| parse_params(head))
+        })
+    })
 }
 
 #[cfg(test)]

@@ -13,34 +13,13 @@
 use crate::discover::{ServerInfo, ServerKind};
 use crate::quality::Gate;
 use crate::settings::Source;
+pub use crate::settings::{GUARD_SETTINGS, GuardSetting};
 
 /// Models below this many parameters are small: the guards are on. Measured
 /// (docs/quality.md): SmolLM2-135M and Qwen2.5-Coder-0.5B need the word grammar to
 /// end as model drafts; models from 1B up, which users run for drafting, write
 /// words of their own.
 pub const SMALL_MODEL_PARAMS: u64 = 1_000_000_000;
-
-/// The fewest and most parameters a size is believed for; outside, a misread name.
-const PARAMS_BELIEVED: std::ops::RangeInclusive<u64> = 1_000_000..=100_000_000_000_000;
-
-/// The `jitcommit.guards` setting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum GuardSetting {
-    /// By the model's size; on when the size is unknown.
-    #[default]
-    Auto,
-    /// Always on, as for a small model.
-    Small,
-    /// Always off, as for a larger model.
-    Large,
-}
-
-/// The setting's words, as `jitcommit.guards` accepts them.
-pub const GUARD_SETTINGS: &[(&str, GuardSetting)] = &[
-    ("auto", GuardSetting::Auto),
-    ("small", GuardSetting::Small),
-    ("large", GuardSetting::Large),
-];
 
 /// Which guards a draft gets, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,7 +71,7 @@ pub fn decide(setting: GuardSetting, from: &Source, info: &ServerInfo, model: &s
     }
     let sized = match (info.params, &info.params_from) {
         (Some(n), Some(from)) => Some((n, from.clone())),
-        _ => size_in_name(model).map(|n| (n, format!("the model name {model:?}"))),
+        _ => crate::discover::size_in_name(model).map(|n| (n, format!("the model name {model:?}"))),
     };
     match sized {
         Some((n, from)) if n < SMALL_MODEL_PARAMS => Guards {
@@ -140,46 +119,11 @@ pub fn shown_params(n: u64) -> String {
     format!("{s}{unit}")
 }
 
-/// A parameter count as Ollama says it (`135M`, `494.03M`, `7.6B`, `1T`), or as a
-/// name holds it (`0.5b`): a number, then `K`, `M`, `B` or `T` in either case.
-pub fn parse_params(text: &str) -> Option<u64> {
-    let t = text.trim();
-    let (num, unit) = t.split_at(t.len().checked_sub(1)?);
-    let scale: f64 = match unit.to_ascii_uppercase().as_str() {
-        "K" => 1e3,
-        "M" => 1e6,
-        "B" => 1e9,
-        "T" => 1e12,
-        _ => return None,
-    };
-    if num.is_empty() || !num.chars().all(|c| c.is_ascii_digit() || c == '.') {
-        return None;
-    }
-    let v: f64 = num.parse().ok()?;
-    let n = (v * scale).round();
-    (n.is_finite() && n >= 0.0)
-        .then_some(n as u64)
-        .filter(|n| PARAMS_BELIEVED.contains(n))
-}
-
-/// The first size a model name holds as a part of its own between `-`, `_`, `:`,
-/// `/`, `@` or a space: `qwen2.5-coder:0.5b` → 0.5B, `SmolLM2-135M-Instruct.Q4_1.gguf`
-/// → 135M, `Qwen/Qwen2.5-7B-Instruct` → 7B; `llama3.2`, `phi3:mini` and
-/// `mixtral:8x7b` hold none.
-pub fn size_in_name(name: &str) -> Option<u64> {
-    let name = name.strip_suffix(".gguf").unwrap_or(name);
-    name.split(['-', '_', ':', '/', '@', ' ']).find_map(|part| {
-        // `7B.Q4`: a quantisation after a dot.
-        parse_params(part).or_else(|| {
-            part.split_once('.')
-                .and_then(|(head, _)| parse_params(head))
-        })
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::discover::{parse_params, size_in_name};
 
     #[test]
     fn sizes_as_servers_and_names_say_them() {

@@ -21,9 +21,6 @@ use std::time::Duration;
 // to a remote server.
 use jitcommit_core::repo::parse_bool;
 
-use crate::guards::GUARD_SETTINGS;
-pub use crate::guards::GuardSetting;
-
 /// The default whole-run deadline.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
 /// The default connect timeout: a model server on this machine answers a connect at
@@ -33,6 +30,25 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 pub const DEFAULT_OLLAMA_URL: &str = "http://127.0.0.1:11434";
 /// llama.cpp's server default address, used for `provider = openai` without a URL.
 pub const DEFAULT_OPENAI_URL: &str = "http://127.0.0.1:8080";
+
+/// The `jitcommit.guards` setting (`crate::guards`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GuardSetting {
+    /// By the model's size; on when the size is unknown.
+    #[default]
+    Auto,
+    /// Always on, as for a small model.
+    Small,
+    /// Always off, as for a larger model.
+    Large,
+}
+
+/// The setting's words, as `jitcommit.guards` accepts them.
+pub const GUARD_SETTINGS: &[(&str, GuardSetting)] = &[
+    ("auto", GuardSetting::Auto),
+    ("small", GuardSetting::Small),
+    ("large", GuardSetting::Large),
+];
 
 /// Which wire format the model server speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
