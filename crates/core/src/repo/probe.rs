@@ -30,45 +30,83 @@ pub(crate) struct TreeCache {
     bytes: usize,
 }
 
-/// A tree as the cache keeps it: its data and its entries, decoded once (a walk looks
-/// most trees up more than once: as a commit's side, then as its child's parent side).
+/// A tree as the cache keeps it: its data and where its entries are, found once (a walk
+/// looks most trees up more than once: as a commit's side, then as its child's parent
+/// side). Ids and names stay in the data: a directory of thousands of files costs one
+/// pass over its bytes and 12 bytes an entry, not a decoded copy of every entry.
 pub(super) struct Tree {
     pub(super) data: Rc<Vec<u8>>,
     /// In the tree's order; `None` when the tree is malformed.
     entries: Option<Vec<Slot>>,
+    hash_len: usize,
 }
 
-/// One decoded entry of a [`Tree`].
+/// Where one entry of a [`Tree`] is: its name is `data[start..end]`, its id the
+/// `hash_len` bytes after the NUL at `end`.
 struct Slot {
-    /// Where the name is in the tree's data.
-    name: std::ops::Range<usize>,
+    start: u32,
+    end: u32,
     mode: gix::objs::tree::EntryMode,
-    id: ObjectId,
 }
 
 impl Tree {
     fn new(data: Rc<Vec<u8>>, hash: gix::hash::Kind) -> Tree {
-        let base = data.as_ptr() as usize;
+        let hash_len = hash.len_in_bytes();
+        let entries = Self::slots(&data, hash_len);
+        Tree {
+            data,
+            entries,
+            hash_len,
+        }
+    }
+
+    /// Each entry's place in `data`, read as gix reads a tree (`mode SP name NUL id`,
+    /// the mode as `EntryMode::from_bytes` accepts it); `None` when an entry is
+    /// malformed or the data is too large for 32-bit offsets.
+    fn slots(data: &[u8], hash_len: usize) -> Option<Vec<Slot>> {
+        u32::try_from(data.len()).ok()?;
         // A tree entry takes at least ~30 bytes (mode, space, name, NUL, id).
         let mut slots = Vec::with_capacity(data.len() / 32 + 1);
-        for e in gix::objs::TreeRefIter::from_bytes(&data, hash) {
-            let Ok(e) = e else {
-                return Tree {
-                    data,
-                    entries: None,
-                };
+        let mut at = 0;
+        // The last mode read, with its digits and space: most entries repeat it.
+        let mut last: Option<(&[u8], gix::objs::tree::EntryMode)> = None;
+        while at < data.len() {
+            let rest = &data[at..];
+            let (start, mode) = match last {
+                Some((digits, mode)) if rest.starts_with(digits) => (at + digits.len(), mode),
+                _ => {
+                    // gix reads at most seven digits and a space.
+                    let space = rest.iter().take(8).position(|b| *b == b' ')?;
+                    let mode = gix::objs::tree::EntryMode::from_bytes(&rest[..=space])?;
+                    last = Some((&rest[..=space], mode));
+                    (at + space + 1, mode)
+                }
             };
-            let start = e.filename.as_ptr() as usize - base;
+            let end = start + data[start..].find_byte(0)?;
+            let next = end + 1 + hash_len;
+            if next > data.len() {
+                return None;
+            }
+            // Offsets fit: the data's length does.
             slots.push(Slot {
-                name: start..start + e.filename.len(),
-                mode: e.mode,
-                id: e.oid.to_owned(),
+                start: start as u32,
+                end: end as u32,
+                mode,
             });
+            at = next;
         }
-        Tree {
-            entries: Some(slots),
-            data,
-        }
+        Some(slots)
+    }
+
+    /// The name of `slot`.
+    fn name(&self, slot: &Slot) -> &[u8] {
+        &self.data[slot.start as usize..slot.end as usize]
+    }
+
+    /// The id of `slot`.
+    fn id(&self, slot: &Slot) -> ObjectId {
+        let at = slot.end as usize + 1;
+        ObjectId::from_bytes_or_panic(&self.data[at..at + self.hash_len])
     }
 
     /// Its entries in the tree's order, as (name, mode, id); `None` when the tree is
@@ -77,11 +115,7 @@ impl Tree {
         &self,
     ) -> Option<impl Iterator<Item = (&[u8], gix::objs::tree::EntryMode, ObjectId)> + '_> {
         let slots = self.entries.as_ref()?;
-        Some(
-            slots
-                .iter()
-                .map(|s| (&self.data[s.name.clone()], s.mode, s.id)),
-        )
+        Some(slots.iter().map(|s| (self.name(s), s.mode, self.id(s))))
     }
 
     /// Bytes the cache accounts for it.
@@ -95,15 +129,13 @@ impl Tree {
         let slots = self.entries.as_ref()?;
         let find = |is_dir: bool| {
             slots
-                .binary_search_by(|s| {
-                    name_order(&self.data[s.name.clone()], s.mode.is_tree(), name, is_dir)
-                })
+                .binary_search_by(|s| name_order(self.name(s), s.mode.is_tree(), name, is_dir))
                 .ok()
         };
         Some(
             find(false)
                 .or_else(|| find(true))
-                .map(|i| (slots[i].mode, slots[i].id)),
+                .map(|i| (slots[i].mode, self.id(&slots[i]))),
         )
     }
 }
@@ -402,4 +434,74 @@ fn at_path(index: &gix::index::File, path: &[u8]) -> Option<AtPath> {
 pub(super) fn plain_entry(e: &gix::index::Entry) -> bool {
     use gix::index::entry::{Flags, Stage};
     e.stage() == Stage::Unconflicted && !e.flags.contains(Flags::INTENT_TO_ADD)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tree;
+    use proptest::prelude::*;
+    use std::rc::Rc;
+
+    /// What gix reads from `data`: every entry as (name, mode, id), or `None` when it
+    /// finds the tree malformed.
+    type Read = Option<Vec<(Vec<u8>, u16, gix::ObjectId)>>;
+
+    fn by_gix(data: &[u8]) -> Read {
+        gix::objs::TreeRefIter::from_bytes(data, gix::hash::Kind::Sha1)
+            .map(|e| e.ok().map(|e| (e.filename.to_vec(), e.mode.value(), e.oid.to_owned())))
+            .collect()
+    }
+
+    fn by_probe(data: &[u8]) -> Read {
+        let tree = Tree::new(Rc::new(data.to_vec()), gix::hash::Kind::Sha1);
+        Some(
+            tree.entries()?
+                .map(|(name, mode, id)| (name.to_vec(), mode.value(), id))
+                .collect(),
+        )
+    }
+
+    /// One tree entry, well formed or not: a mode among the usual ones and some odd ones
+    /// (too long, not octal, empty), a name, maybe its NUL, an id maybe cut short.
+    fn entry() -> impl Strategy<Value = Vec<u8>> {
+        let modes = prop::sample::select(vec![
+            &b"100644 "[..],
+            b"100755 ",
+            b"40000 ",
+            b"040000 ",
+            b"120000 ",
+            b"160000 ",
+            b"644 ",
+            b" ",
+            b"1000644 ",
+            b"10064 4",
+            b"100844 ",
+            b"100644",
+        ]);
+        let name = prop::collection::vec(prop::sample::select(b"ab /\0 7".to_vec()), 0..5);
+        let id = prop::collection::vec(any::<u8>(), 18..22);
+        (modes, name, any::<bool>(), id).prop_map(|(mode, name, nul, id)| {
+            let mut e = mode.to_vec();
+            e.extend(name);
+            if nul {
+                e.push(0);
+            }
+            e.extend(id);
+            e
+        })
+    }
+
+    proptest! {
+        // The probes read a tree's entries themselves: they must read exactly what gix
+        // reads, and call malformed exactly the trees gix cannot read.
+        #[test]
+        fn trees_are_read_as_gix_reads_them(
+            entries in prop::collection::vec(entry(), 0..6),
+            noise in prop::collection::vec(any::<u8>(), 0..3),
+        ) {
+            let mut data = entries.concat();
+            data.extend(noise);
+            prop_assert_eq!(by_probe(&data), by_gix(&data));
+        }
+    }
 }
