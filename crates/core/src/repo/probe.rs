@@ -17,17 +17,43 @@ use gix::objs::tree::name_order;
 
 use super::{ObjectId, Repo, RepoError};
 
-/// Bytes of tree objects kept before the cache starts over.
+/// Bytes of trees the cache's newer generation holds before it becomes the older one
+/// (and the older one is dropped).
 const TREE_CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Nesting beyond which a probe gives up (the full diff then decides).
 pub(super) const MAX_DEPTH: usize = 256;
 
-/// Trees by id, reused across the commits of a walk.
+/// Trees by id, reused across the commits of a walk, in two generations: a tree read
+/// or found in the older one goes into the newer one, and a full newer generation
+/// replaces the older. Starting over at once instead lost the trees a walk was about
+/// to read again (each directory's tree is read as a commit's side, then a few commits
+/// later as its parent's), and more of them the larger the trees.
 #[derive(Default)]
 pub(crate) struct TreeCache {
     trees: gix::hashtable::HashMap<ObjectId, Rc<Tree>>,
+    older: gix::hashtable::HashMap<ObjectId, Rc<Tree>>,
     bytes: usize,
+}
+
+impl TreeCache {
+    fn get(&mut self, id: &ObjectId) -> Option<Rc<Tree>> {
+        if let Some(t) = self.trees.get(id) {
+            return Some(Rc::clone(t));
+        }
+        let t = self.older.remove(id)?;
+        self.put(*id, Rc::clone(&t));
+        Some(t)
+    }
+
+    fn put(&mut self, id: ObjectId, tree: Rc<Tree>) {
+        if self.bytes + tree.cost() > TREE_CACHE_BYTES {
+            self.older = std::mem::take(&mut self.trees);
+            self.bytes = 0;
+        }
+        self.bytes += tree.cost();
+        self.trees.insert(id, tree);
+    }
 }
 
 /// A tree as the cache keeps it: its data and where its entries are, found once (a walk
@@ -75,10 +101,14 @@ impl Tree {
             let (start, mode) = match last {
                 Some((digits, mode)) if rest.starts_with(digits) => (at + digits.len(), mode),
                 _ => {
-                    // gix reads at most seven digits and a space.
+                    // gix reads at most seven digits and a space, and whether it takes
+                    // the mode can depend on the byte after a short one.
+                    let mode = gix::objs::tree::EntryMode::from_bytes(&rest[..rest.len().min(8)])?;
                     let space = rest.iter().take(8).position(|b| *b == b' ')?;
-                    let mode = gix::objs::tree::EntryMode::from_bytes(&rest[..=space])?;
-                    last = Some((&rest[..=space], mode));
+                    // Only a mode of five digits or more decides alone.
+                    if space >= 5 {
+                        last = Some((&rest[..=space], mode));
+                    }
                     (at + space + 1, mode)
                 }
             };
@@ -214,8 +244,8 @@ impl Repo {
     /// The tree `id`, decoded, from the cache when it was read before. Packed trees come
     /// through the pack reader (see [`super::packs`]), the rest through gix.
     pub(super) fn tree(&self, id: ObjectId) -> Result<Rc<Tree>, RepoError> {
-        if let Some(t) = self.trees.borrow().trees.get(&id) {
-            return Ok(Rc::clone(t));
+        if let Some(t) = self.trees.borrow_mut().get(&id) {
+            return Ok(t);
         }
         let data = if id.is_empty_tree() {
             Rc::default()
@@ -233,13 +263,7 @@ impl Repo {
             }
         };
         let tree = Rc::new(Tree::new(data, self.repo.object_hash()));
-        let mut cache = self.trees.borrow_mut();
-        if cache.bytes + tree.cost() > TREE_CACHE_BYTES {
-            cache.trees.clear();
-            cache.bytes = 0;
-        }
-        cache.bytes += tree.cost();
-        cache.trees.insert(id, Rc::clone(&tree));
+        self.trees.borrow_mut().put(id, Rc::clone(&tree));
         Ok(tree)
     }
 
@@ -489,6 +513,31 @@ mod tests {
             e.extend(id);
             e
         })
+    }
+
+    #[test]
+    fn the_tree_cache_keeps_the_trees_read_last() {
+        use super::{ObjectId, TREE_CACHE_BYTES, TreeCache};
+        // Trees of 1 MiB each (one entry with a long name), 3 of them more than fit.
+        let size = 1 << 20;
+        let fit = TREE_CACHE_BYTES / size;
+        let mut cache = TreeCache::default();
+        let id = |i: usize| ObjectId::from_bytes_or_panic(&[i as u8; 20]);
+        for i in 1..=fit + 3 {
+            let mut data = b"100644 ".to_vec();
+            data.resize(size - 21, b'a');
+            data.push(0);
+            data.extend([i as u8; 20]);
+            cache.put(id(i), Rc::new(Tree::new(Rc::new(data), gix::hash::Kind::Sha1)));
+            // Every tree read in the last half of the budget is still there.
+            for back in 0..fit / 2 {
+                if let Some(j) = i.checked_sub(back).filter(|j| *j > 0) {
+                    assert!(cache.get(&id(j)).is_some(), "tree {j} lost after {i}");
+                }
+            }
+            let held = cache.trees.len() + cache.older.len();
+            assert!(held <= 2 * fit, "{held} trees held");
+        }
     }
 
     proptest! {
