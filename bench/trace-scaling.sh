@@ -1,6 +1,6 @@
 #!/bin/sh
 # Path tracing over a range, against directory size: does `jitcommit-check --range`
-# with tracing stay within 1.2x of `git log --raw` (which reads the same trees) at
+# with tracing stay at or under `git log --raw` (which reads the same trees) at
 # every size, and linear in the number of files changed?
 #
 # For each size N (files in the tree, default 16k 32k 64k 128k) it generates with
@@ -11,13 +11,13 @@
 #   jitcommit-check --range base..main (release build, tracing on)
 # and prints the medians and the ratio, with the CPU time each spent (all threads, from
 # `perf stat -e task-clock` when perf is there; steadier than wall times on a loaded
-# machine). Run by hand (not by CI
-# or cargo test):
+# machine). Run by hand (not by CI or cargo test):
 #   sh bench/trace-scaling.sh [N ...]
 # Environment: COMMITS, ROUNDS, JITCOMMIT_CHECK (a built binary; default: cargo's
-# release build, built first), JITCOMMIT_CHECK_BEFORE (another build, e.g. from before a
-# change: timed in the same rounds, and its output must equal the check's), KEEP=1
-# keeps the generated repositories, REPOS=DIR reuses (or keeps) them in DIR.
+# release build, built first), JITCOMMIT_CHECK_BEFORE (another build, e.g. from before
+# a change: timed in the same rounds, and its verdict on every commit, --format json,
+# must equal the check's), KEEP=1 keeps the generated repositories, REPOS=DIR reuses
+# (or keeps) them in DIR.
 set -eu
 cd "$(dirname "$0")/.."
 commits=${COMMITS:-4000}
@@ -51,8 +51,8 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 cpums() {
     command -v perf >/dev/null 2>&1 || { echo -; return; }
     perf stat -x, -e task-clock -o "$tmp/perf.out" -- "$@" >/dev/null 2>&1 || true
-    awk -F, '/task-clock/ && $1 ~ /^[0-9.]+$/ { printf "%d", $1; found = 1 }
-        END { if (!found) printf "-" }' "$tmp/perf.out"
+    awk -F, '/task-clock/ && $1 ~ /^[0-9.]+$/ { printf "%d\n", $1; found = 1 }
+        END { if (!found) print "-" }' "$tmp/perf.out"
 }
 
 # The median of ROUNDS runs of cpums "$@".
@@ -111,10 +111,10 @@ for files in "$@"; do
         r=$((r + 1))
     done
     # The check must have traced every commit and found nothing.
-    (cd "$repo" && "$JITCOMMIT_CHECK" --range base..main) > "$tmp/check.out" \
+    (cd "$repo" && "$JITCOMMIT_CHECK" --format json --range base..main) > "$tmp/check.out" \
         || { echo "the check failed at $files files" >&2; exit 1; }
     if [ -n "$before" ]; then
-        (cd "$repo" && "$before" --range base..main) > "$tmp/before.out" || true
+        (cd "$repo" && "$before" --format json --range base..main) > "$tmp/before.out" || true
         cmp -s "$tmp/check.out" "$tmp/before.out" \
             || { echo "the verdicts differ from the before build at $files files" >&2; exit 1; }
     fi
