@@ -472,7 +472,10 @@ mod tests {
 
     fn by_gix(data: &[u8]) -> Read {
         gix::objs::TreeRefIter::from_bytes(data, gix::hash::Kind::Sha1)
-            .map(|e| e.ok().map(|e| (e.filename.to_vec(), e.mode.value(), e.oid.to_owned())))
+            .map(|e| {
+                e.ok()
+                    .map(|e| (e.filename.to_vec(), e.mode.value(), e.oid.to_owned()))
+            })
             .collect()
     }
 
@@ -528,7 +531,10 @@ mod tests {
             data.resize(size - 21, b'a');
             data.push(0);
             data.extend([i as u8; 20]);
-            cache.put(id(i), Rc::new(Tree::new(Rc::new(data), gix::hash::Kind::Sha1)));
+            cache.put(
+                id(i),
+                Rc::new(Tree::new(Rc::new(data), gix::hash::Kind::Sha1)),
+            );
             // Every tree read in the last half of the budget is still there.
             for back in 0..fit / 2 {
                 if let Some(j) = i.checked_sub(back).filter(|j| *j > 0) {
