@@ -17,58 +17,126 @@ use gix::objs::tree::name_order;
 
 use super::{ObjectId, Repo, RepoError};
 
-/// Bytes of tree objects kept before the cache starts over.
+/// Bytes of trees the cache's newer generation holds before it becomes the older one
+/// (and the older one is dropped).
 const TREE_CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Nesting beyond which a probe gives up (the full diff then decides).
 pub(super) const MAX_DEPTH: usize = 256;
 
-/// Trees by id, reused across the commits of a walk.
+/// Trees by id, reused across the commits of a walk, in two generations: a tree read
+/// or found in the older one goes into the newer one, and a full newer generation
+/// replaces the older. Starting over at once instead lost the trees a walk was about
+/// to read again (each directory's tree is read as a commit's side, then a few commits
+/// later as its parent's), and more of them the larger the trees.
 #[derive(Default)]
 pub(crate) struct TreeCache {
     trees: gix::hashtable::HashMap<ObjectId, Rc<Tree>>,
+    older: gix::hashtable::HashMap<ObjectId, Rc<Tree>>,
     bytes: usize,
 }
 
-/// A tree as the cache keeps it: its data and its entries, decoded once (a walk looks
-/// most trees up more than once: as a commit's side, then as its child's parent side).
+impl TreeCache {
+    fn get(&mut self, id: &ObjectId) -> Option<Rc<Tree>> {
+        if let Some(t) = self.trees.get(id) {
+            return Some(Rc::clone(t));
+        }
+        let t = self.older.remove(id)?;
+        self.put(*id, Rc::clone(&t));
+        Some(t)
+    }
+
+    fn put(&mut self, id: ObjectId, tree: Rc<Tree>) {
+        if self.bytes + tree.cost() > TREE_CACHE_BYTES {
+            self.older = std::mem::take(&mut self.trees);
+            self.bytes = 0;
+        }
+        self.bytes += tree.cost();
+        self.trees.insert(id, tree);
+    }
+}
+
+/// A tree as the cache keeps it: its data and where its entries are, found once (a walk
+/// looks most trees up more than once: as a commit's side, then as its child's parent
+/// side). Ids and names stay in the data: a directory of thousands of files costs one
+/// pass over its bytes and 12 bytes an entry, not a decoded copy of every entry.
 pub(super) struct Tree {
     pub(super) data: Rc<Vec<u8>>,
     /// In the tree's order; `None` when the tree is malformed.
     entries: Option<Vec<Slot>>,
+    hash_len: usize,
 }
 
-/// One decoded entry of a [`Tree`].
+/// Where one entry of a [`Tree`] is: its name is `data[start..end]`, its id the
+/// `hash_len` bytes after the NUL at `end`.
 struct Slot {
-    /// Where the name is in the tree's data.
-    name: std::ops::Range<usize>,
+    start: u32,
+    end: u32,
     mode: gix::objs::tree::EntryMode,
-    id: ObjectId,
 }
 
 impl Tree {
     fn new(data: Rc<Vec<u8>>, hash: gix::hash::Kind) -> Tree {
-        let base = data.as_ptr() as usize;
+        let hash_len = hash.len_in_bytes();
+        let entries = Self::slots(&data, hash_len);
+        Tree {
+            data,
+            entries,
+            hash_len,
+        }
+    }
+
+    /// Each entry's place in `data`, read as gix reads a tree (`mode SP name NUL id`,
+    /// the mode as `EntryMode::from_bytes` accepts it); `None` when an entry is
+    /// malformed or the data is too large for 32-bit offsets.
+    fn slots(data: &[u8], hash_len: usize) -> Option<Vec<Slot>> {
+        u32::try_from(data.len()).ok()?;
         // A tree entry takes at least ~30 bytes (mode, space, name, NUL, id).
         let mut slots = Vec::with_capacity(data.len() / 32 + 1);
-        for e in gix::objs::TreeRefIter::from_bytes(&data, hash) {
-            let Ok(e) = e else {
-                return Tree {
-                    data,
-                    entries: None,
-                };
+        let mut at = 0;
+        // The last mode read, with its digits and space: most entries repeat it.
+        let mut last: Option<(&[u8], gix::objs::tree::EntryMode)> = None;
+        while at < data.len() {
+            let rest = &data[at..];
+            let (start, mode) = match last {
+                Some((digits, mode)) if rest.starts_with(digits) => (at + digits.len(), mode),
+                _ => {
+                    // gix reads at most seven digits and a space, and whether it takes
+                    // the mode can depend on the byte after a short one.
+                    let mode = gix::objs::tree::EntryMode::from_bytes(&rest[..rest.len().min(8)])?;
+                    let space = rest.iter().take(8).position(|b| *b == b' ')?;
+                    // Only a mode of five digits or more decides alone.
+                    if space >= 5 {
+                        last = Some((&rest[..=space], mode));
+                    }
+                    (at + space + 1, mode)
+                }
             };
-            let start = e.filename.as_ptr() as usize - base;
+            let end = start + data[start..].find_byte(0)?;
+            let next = end + 1 + hash_len;
+            if next > data.len() {
+                return None;
+            }
+            // Offsets fit: the data's length does.
             slots.push(Slot {
-                name: start..start + e.filename.len(),
-                mode: e.mode,
-                id: e.oid.to_owned(),
+                start: start as u32,
+                end: end as u32,
+                mode,
             });
+            at = next;
         }
-        Tree {
-            entries: Some(slots),
-            data,
-        }
+        Some(slots)
+    }
+
+    /// The name of `slot`.
+    fn name(&self, slot: &Slot) -> &[u8] {
+        &self.data[slot.start as usize..slot.end as usize]
+    }
+
+    /// The id of `slot`.
+    fn id(&self, slot: &Slot) -> ObjectId {
+        let at = slot.end as usize + 1;
+        ObjectId::from_bytes_or_panic(&self.data[at..at + self.hash_len])
     }
 
     /// Its entries in the tree's order, as (name, mode, id); `None` when the tree is
@@ -77,11 +145,7 @@ impl Tree {
         &self,
     ) -> Option<impl Iterator<Item = (&[u8], gix::objs::tree::EntryMode, ObjectId)> + '_> {
         let slots = self.entries.as_ref()?;
-        Some(
-            slots
-                .iter()
-                .map(|s| (&self.data[s.name.clone()], s.mode, s.id)),
-        )
+        Some(slots.iter().map(|s| (self.name(s), s.mode, self.id(s))))
     }
 
     /// Bytes the cache accounts for it.
@@ -95,15 +159,13 @@ impl Tree {
         let slots = self.entries.as_ref()?;
         let find = |is_dir: bool| {
             slots
-                .binary_search_by(|s| {
-                    name_order(&self.data[s.name.clone()], s.mode.is_tree(), name, is_dir)
-                })
+                .binary_search_by(|s| name_order(self.name(s), s.mode.is_tree(), name, is_dir))
                 .ok()
         };
         Some(
             find(false)
                 .or_else(|| find(true))
-                .map(|i| (slots[i].mode, slots[i].id)),
+                .map(|i| (slots[i].mode, self.id(&slots[i]))),
         )
     }
 }
@@ -182,8 +244,8 @@ impl Repo {
     /// The tree `id`, decoded, from the cache when it was read before. Packed trees come
     /// through the pack reader (see [`super::packs`]), the rest through gix.
     pub(super) fn tree(&self, id: ObjectId) -> Result<Rc<Tree>, RepoError> {
-        if let Some(t) = self.trees.borrow().trees.get(&id) {
-            return Ok(Rc::clone(t));
+        if let Some(t) = self.trees.borrow_mut().get(&id) {
+            return Ok(t);
         }
         let data = if id.is_empty_tree() {
             Rc::default()
@@ -201,13 +263,7 @@ impl Repo {
             }
         };
         let tree = Rc::new(Tree::new(data, self.repo.object_hash()));
-        let mut cache = self.trees.borrow_mut();
-        if cache.bytes + tree.cost() > TREE_CACHE_BYTES {
-            cache.trees.clear();
-            cache.bytes = 0;
-        }
-        cache.bytes += tree.cost();
-        cache.trees.insert(id, Rc::clone(&tree));
+        self.trees.borrow_mut().put(id, Rc::clone(&tree));
         Ok(tree)
     }
 
@@ -402,4 +458,105 @@ fn at_path(index: &gix::index::File, path: &[u8]) -> Option<AtPath> {
 pub(super) fn plain_entry(e: &gix::index::Entry) -> bool {
     use gix::index::entry::{Flags, Stage};
     e.stage() == Stage::Unconflicted && !e.flags.contains(Flags::INTENT_TO_ADD)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tree;
+    use proptest::prelude::*;
+    use std::rc::Rc;
+
+    /// What gix reads from `data`: every entry as (name, mode, id), or `None` when it
+    /// finds the tree malformed.
+    type Read = Option<Vec<(Vec<u8>, u16, gix::ObjectId)>>;
+
+    fn by_gix(data: &[u8]) -> Read {
+        gix::objs::TreeRefIter::from_bytes(data, gix::hash::Kind::Sha1)
+            .map(|e| {
+                e.ok()
+                    .map(|e| (e.filename.to_vec(), e.mode.value(), e.oid.to_owned()))
+            })
+            .collect()
+    }
+
+    fn by_probe(data: &[u8]) -> Read {
+        let tree = Tree::new(Rc::new(data.to_vec()), gix::hash::Kind::Sha1);
+        Some(
+            tree.entries()?
+                .map(|(name, mode, id)| (name.to_vec(), mode.value(), id))
+                .collect(),
+        )
+    }
+
+    /// One tree entry, well formed or not: a mode among the usual ones and some odd ones
+    /// (too long, not octal, empty), a name, maybe its NUL, an id maybe cut short.
+    fn entry() -> impl Strategy<Value = Vec<u8>> {
+        let modes = prop::sample::select(vec![
+            &b"100644 "[..],
+            b"100755 ",
+            b"40000 ",
+            b"040000 ",
+            b"120000 ",
+            b"160000 ",
+            b"644 ",
+            b" ",
+            b"1000644 ",
+            b"10064 4",
+            b"100844 ",
+            b"100644",
+        ]);
+        let name = prop::collection::vec(prop::sample::select(b"ab /\0 7".to_vec()), 0..5);
+        let id = prop::collection::vec(any::<u8>(), 18..22);
+        (modes, name, any::<bool>(), id).prop_map(|(mode, name, nul, id)| {
+            let mut e = mode.to_vec();
+            e.extend(name);
+            if nul {
+                e.push(0);
+            }
+            e.extend(id);
+            e
+        })
+    }
+
+    #[test]
+    fn the_tree_cache_keeps_the_trees_read_last() {
+        use super::{ObjectId, TREE_CACHE_BYTES, TreeCache};
+        // Trees of 1 MiB each (one entry with a long name), 3 of them more than fit.
+        let size = 1 << 20;
+        let fit = TREE_CACHE_BYTES / size;
+        let mut cache = TreeCache::default();
+        let id = |i: usize| ObjectId::from_bytes_or_panic(&[i as u8; 20]);
+        for i in 1..=fit + 3 {
+            let mut data = b"100644 ".to_vec();
+            data.resize(size - 21, b'a');
+            data.push(0);
+            data.extend([i as u8; 20]);
+            cache.put(
+                id(i),
+                Rc::new(Tree::new(Rc::new(data), gix::hash::Kind::Sha1)),
+            );
+            // Every tree read in the last half of the budget is still there.
+            for back in 0..fit / 2 {
+                if let Some(j) = i.checked_sub(back).filter(|j| *j > 0) {
+                    assert!(cache.get(&id(j)).is_some(), "tree {j} lost after {i}");
+                }
+            }
+            let held = cache.trees.len() + cache.older.len();
+            assert!(held <= 2 * fit, "{held} trees held");
+        }
+    }
+
+    proptest! {
+        // The probes read a tree's entries themselves: they must read exactly what gix
+        // reads, and call malformed exactly the trees gix cannot read.
+        #[test]
+        fn trees_are_read_as_gix_reads_them(
+            entries in prop::collection::vec(entry(), 0..6),
+            noise in prop::collection::vec(any::<u8>(), 0..3),
+        ) {
+            let mut data = entries.concat();
+            data.extend(noise);
+            prop_assert_eq!(by_probe(&data), by_gix(&data));
+        }
+    }
 }
