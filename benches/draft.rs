@@ -112,7 +112,7 @@ fn noop(sb: &Sandbox) {
     let draft = bin();
     let runs = 200;
     let base = time(runs, || sb.cmd("true", &dir));
-    println!("## no-op path (median of {runs} whole processes)\n");
+    println!("### no-op path (median of {runs} whole processes)\n");
     println!("| invocation | time | over `true` |\n| --- | --- | --- |");
     println!("| `true` (process start) | {} | |", ms(base));
     for (label, args) in [
@@ -141,7 +141,7 @@ fn noop(sb: &Sandbox) {
 /// machine meets all of them alike.
 fn print_context(sb: &Sandbox) {
     let draft = bin();
-    println!("## --print-context against git (medians of interleaved rounds, whole processes)\n");
+    println!("### --print-context against git (medians of interleaved rounds, whole processes)\n");
     println!(
         "| staged change | git status --short + git diff --cached | --print-context | ratio |"
     );
@@ -205,7 +205,7 @@ fn gate_cost(sb: &Sandbox, ungated: &Path) {
     // it, which changes its start-up cost: compare two builds made the same way.
     let draft = std::env::var_os("JITCOMMIT_BENCH_GATED").map_or_else(bin, Into::into);
     let rounds = 61;
-    println!("## the redaction gate's cost (alternating, medians of {rounds} rounds)\n");
+    println!("### the redaction gate's cost (alternating, medians of {rounds} rounds)\n");
     println!("| staged change | gate off | gate on | ratio |\n| --- | --- | --- | --- |");
     for (label, files, bytes) in [("1 file", 1, 2_000), ("500 files / 1 MB", 500, 1_000_000)] {
         let dir = staged_change(sb, &format!("gate{files}"), files, bytes);
@@ -276,7 +276,7 @@ fn token_economy(sb: &Sandbox) {
         history += prompt + answer;
         sb.git(&dir, &["commit", "-q", "--no-verify", "-m", "step"]);
     }
-    println!("## token economy over 50 replayed commits\n");
+    println!("### token economy over 50 replayed commits\n");
     println!("| approach | prompt tokens sent |\n| --- | --- |");
     println!("| stateless (this tool) | {stateless} |");
     println!("| session keeping every earlier prompt and answer | {session} |");
