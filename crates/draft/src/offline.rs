@@ -9,9 +9,10 @@
 //! offline draft cannot be committed unread.
 //!
 //! Choices (documented in docs/draft.md):
-//! - a release (CHANGELOG.md gains one `## [VERSION]` heading, and every other staged
-//!   path is a version or lock file: what `jitcommit changelog --tag VERSION --write`
-//!   and a version bump leave staged) → `chore(release): VERSION` ([`release_version`];
+//! - a release (CHANGELOG.md gains one version heading — `## [VERSION]`, `## vVERSION
+//!   (date)` — or is written with it first, and every other staged path is a version
+//!   or lock file: what `jitcommit changelog --tag VERSION --write` and a version bump
+//!   leave staged) → `chore(release): VERSION` ([`release_version`];
 //!   `build` where the convention has no `chore`, `release VERSION` as the summary
 //!   where its scope list lacks `release`).
 //! - type, from what the change shows before what the history says: every path docs →
@@ -280,15 +281,17 @@ fn infer_type(
         return settled(&["chore", "build"]);
     }
     if let Some(wanted) = settled_by_paths(state, paths) {
-        // Between a chore and a build (a lock file, a generated file), the history
-        // breaks the tie when it agrees enough.
-        if wanted.first() == Some(&"build") || wanted.first() == Some(&"chore") {
-            if let Some(t) = history.agreed(|t| wanted.contains(&t) && allowed(t)) {
-                return (t.to_owned(), Guess::Settled);
-            }
-            return (pick(conv, wanted), Guess::Guessed);
+        // Between the types the paths leave (a lock file's `build` or `chore`, a CI
+        // file's `ci` or `chore`), the history breaks the tie when it agrees enough.
+        if let Some(t) = history.agreed(|t| wanted.contains(&t) && allowed(t)) {
+            return (t.to_owned(), Guess::Settled);
         }
-        return settled(wanted);
+        let how = if wanted.first() == Some(&"build") {
+            Guess::Guessed
+        } else {
+            Guess::Settled
+        };
+        return (pick(conv, wanted), how);
     }
     // Generated and vendored files say nothing about the kind of change: the rest decides.
     let (files, paths): (Vec<&FileDiff>, Vec<&String>) = state
@@ -305,6 +308,8 @@ fn infer_type(
         .filter(|(_, c)| **c == Class::Source)
         .map(|(f, _)| *f)
         .collect();
+    // Source with lines of code, not configuration.
+    let code = source.iter().any(|f| has_code(f));
     let kinds = || files.iter().map(|f| f.change.kind);
     // A rename or a move, with at most the references to it updated.
     if !source.is_empty()
@@ -339,17 +344,20 @@ fn infer_type(
     let new_item = source.iter().any(|f| !new_public_items(f).is_empty());
     let changed = changed_public_items(state, &shown);
     let new_parameter = source.iter().any(|f| !added_parameters(f).is_empty());
-    if (new_item && changed.is_empty()) || new_parameter {
+    // An item extracted from code it replaces (a refactor's helper) removes about as
+    // much as it adds: a feature grows.
+    let added: usize = source.iter().map(|f| f.added).sum();
+    let removed: usize = source.iter().map(|f| f.removed).sum();
+    if (new_item && changed.is_empty() && added >= 2 * removed) || new_parameter {
         return settled(&["feat", "fix"]);
     }
     // Otherwise the history breaks the tie, when at least two of its commits agree and
     // they are the majority: never `feat` (a modification adds nothing), `docs` only
     // where no code changes (the evidence above says when code is documentation), and
-    // `chore` only for a change without source (a version bump's manifests and
-    // changelog, a dependency update): never for code.
-    let voted = |t: &str| {
-        allowed(t) && t != "feat" && ((t != "chore" && t != "docs") || source.is_empty())
-    };
+    // `chore` only for a change without code (a version bump's manifests and
+    // changelog, a dependency update, a tool's configuration): never for code.
+    let voted =
+        |t: &str| allowed(t) && t != "feat" && ((t != "chore" && t != "docs") || !code);
     if let Some(t) = history.agreed(voted) {
         return (t.to_owned(), Guess::Settled);
     }
@@ -360,6 +368,10 @@ fn infer_type(
     }
     if no_source {
         return guess(&["build", "chore"]);
+    }
+    // Configuration without code (a tool's settings, a site's).
+    if !code {
+        return guess(&["chore", "build"]);
     }
     guess(&["fix", "refactor", "feat"])
 }
@@ -380,12 +392,20 @@ const VERSION_FILES: &[&str] = &[
     "npm-shrinkwrap.json",
     "version",
     "version.txt",
+    "__version__.py",
+    "_version.py",
+    "version.py",
+    "__init__.py",
+    "setup.py",
+    "setup.cfg",
+    ".cz.toml",
+    ".bumpversion.cfg",
 ];
 
 /// The version a release commit releases: CHANGELOG.md (any directory, any case) is
 /// the only changed file besides [`VERSION_FILES`], and its diff adds exactly one
-/// `## [VERSION]` heading (Keep a Changelog's, as `jitcommit changelog --tag VERSION
-/// --write` writes it) that it does not remove elsewhere — or, when the changelog is
+/// version heading (`## [VERSION]`, Keep a Changelog's, as `jitcommit changelog --tag
+/// VERSION --write` writes it; `## vVERSION (date)`) that it does not remove elsewhere — or, when the changelog is
 /// new, adds it first, above the earlier versions; `Unreleased` is no version. `None`
 /// for anything else, so an ordinary changelog edit stays `docs`.
 fn release_version(state: &StagedState, paths: &[String]) -> Option<String> {
@@ -400,9 +420,17 @@ fn release_version(state: &StagedState, paths: &[String]) -> Option<String> {
         }
     }
     let changelog = changelog?;
+    // `## [1.2.0] - date` (Keep a Changelog's), `## v1.2.0 (date)` (commitizen's),
+    // `# [1.2.0](compare link) (date)` (conventional-changelog's).
     let heading = |line: &str, sign: char| -> Option<String> {
-        let rest = line.strip_prefix(sign)?.strip_prefix("## [")?;
-        let version = rest.split(']').next()?.trim();
+        let text = line.strip_prefix(sign)?;
+        let rest = text.trim_start_matches('#');
+        if !(1..=3).contains(&(text.len() - rest.len())) {
+            return None;
+        }
+        let rest = rest.strip_prefix(' ')?;
+        let rest = rest.strip_prefix('[').unwrap_or(rest);
+        let version = rest.split([']', ' ', '(']).next()?.trim();
         let digits = version.strip_prefix(['v', 'V']).unwrap_or(version);
         let ok = digits.starts_with(|c: char| c.is_ascii_digit())
             && version.len() <= 64
@@ -2561,9 +2589,10 @@ mod tests {
     fn one_earlier_commit_never_decides_the_type() {
         let f = || vec![file(ChangeKind::Modified, "src/probe.rs", None, &[])];
         assert_eq!(kind_with(f(), &[("perf", 1)], &[]), "fix");
-        // Two agree, but they are not the majority of the commits counted.
-        assert_eq!(kind_with(f(), &[("perf", 2), ("feat", 3)], &[]), "fix");
-        assert_eq!(kind_with(f(), &[("perf", 3), ("feat", 2)], &[]), "perf");
+        // Two agree, but they are not the majority of the commits counted (`feat` is
+        // not counted: a modification adds nothing).
+        assert_eq!(kind_with(f(), &[("perf", 2), ("refactor", 2)], &[]), "fix");
+        assert_eq!(kind_with(f(), &[("perf", 2), ("feat", 3)], &[]), "perf");
         // `docs` is not the history's to give for code: the evidence says when it is.
         assert_eq!(kind_with(f(), &[("docs", 5)], &[]), "fix");
     }

@@ -36,12 +36,15 @@ impl TypeHistory {
     }
 
     /// The type at least [`AGREEING`] commits gave and more than half of the commits
-    /// counted with it, exact matches first, then the directory neighbours; `None` when
-    /// no type of `allowed` is that clear (one earlier commit never decides alone).
-    /// Every type counts toward the half, `allowed` or not.
+    /// of `allowed` types counted with it, exact matches first, then the directory neighbours;
+    /// `None` when no type is that clear (one earlier commit never decides alone).
     pub fn agreed(&self, allowed: impl Fn(&str) -> bool) -> Option<&str> {
         [&self.exact, &self.near].into_iter().find_map(|counts| {
-            let total: usize = counts.values().sum();
+            let total: usize = counts
+                .iter()
+                .filter(|(t, _)| allowed(t))
+                .map(|(_, n)| n)
+                .sum();
             counts
                 .iter()
                 .filter(|(t, n)| allowed(t) && **n >= AGREEING && **n * 2 > total)
