@@ -28,8 +28,9 @@
 //!   Only then the history breaks the tie ([`TypeHistory::agreed`]: at least two of the
 //!   recent commits of these paths agree, and they are more than half of them; one
 //!   earlier commit never decides; `feat` not counted, a modification adds nothing;
-//!   `chore` and `docs` counted only for a change without source, code is documentation
-//!   only by its own evidence above), else `feat` for a new public item that replaces
+//!   `chore` counted only for a change without code, `docs` only for one whose
+//!   documents change more lines than its code: code is documentation only by its own
+//!   evidence above), else `feat` for a new public item that replaces
 //!   another, else `fix`. Generated and vendored files, by `.gitattributes` or by name
 //!   (`dist/`, `*.min.js`: [`generated`]), and lock files alone → `chore` or `build`,
 //!   the history choosing between the two when it agrees. A type the convention does
@@ -37,7 +38,8 @@
 //!   Never `chore` for source. `bench/quality/offline.py` measures it over whole
 //!   histories (docs/quality.md, docs/benchmarks.md's `offline-draft`).
 //! - summary: the change, not its files. A renamed module names the rename (`rename
-//!   report to stock_report`); else the dominant file (the source file with the most
+//!   report to stock_report`) when the change is the rename, its references updated at
+//!   most; else the dominant file (the source file with the most
 //!   changed lines) says it: a test named as a sentence, a new heading of a document, a
 //!   new item with its documented purpose (`add parse_duration to parse a duration`,
 //!   [`purpose`]: the first sentence of its docstring or doc comment), else what its
@@ -356,8 +358,26 @@ fn infer_type(
     // where no code changes (the evidence above says when code is documentation), and
     // `chore` only for a change without code (a version bump's manifests and
     // changelog, a dependency update, a tool's configuration): never for code.
-    let voted =
-        |t: &str| allowed(t) && t != "feat" && ((t != "chore" && t != "docs") || !code);
+    // `docs` also where the documents' changed lines outweigh the code's (a page of
+    // figures with the bench script that made them).
+    let lines = |class: Class| -> usize {
+        files
+            .iter()
+            .zip(&classes)
+            .filter(|(f, c)| **c == class && (class != Class::Source || has_code(f)))
+            .map(|(f, _)| f.added + f.removed)
+            .sum()
+    };
+    let mostly_docs = lines(Class::Docs) >= lines(Class::Source);
+    let voted = |t: &str| {
+        allowed(t)
+            && match t {
+                "feat" => false,
+                "chore" => !code,
+                "docs" => !code || mostly_docs,
+                _ => true,
+            }
+    };
     if let Some(t) = history.agreed(voted) {
         return (t.to_owned(), Guess::Settled);
     }
@@ -1273,9 +1293,10 @@ fn hunk_change(f: &FileDiff, h: &jitcommit_core::repo::Hunk) -> Option<String> {
     item.map(|n| format!("changed {n}"))
 }
 
-/// The first sentence of the documentation a new item carries — a docstring after its
-/// definition, doc comments before it — as lower-case words without the final period
-/// (at most [`PURPOSE_WORDS`] words), or `None`.
+/// The first clause of the documentation a new item carries — a docstring after its
+/// definition, doc comments before it — as words without the final period, or `None`
+/// when it is longer than [`PURPOSE_WORDS`] words (a clause cut short says less than
+/// the name).
 fn purpose(f: &FileDiff, name: &str) -> Option<String> {
     let lines: Vec<&str> = f
         .hunks
@@ -1329,8 +1350,20 @@ fn purpose(f: &FileDiff, name: &str) -> Option<String> {
         .trim_end_matches("\"\"\"")
         .trim_end_matches("'''")
         .trim();
-    let sentence = doc.split(". ").next().unwrap_or(doc).trim_end_matches('.');
-    let words: Vec<&str> = sentence.split_whitespace().take(PURPOSE_WORDS).collect();
+    // The first clause of the first sentence, without code quotes.
+    let doc = doc.replace('`', "");
+    let clause = doc
+        .split([',', ';', ':', '(', '—'])
+        .next()
+        .unwrap_or(&doc)
+        .split(". ")
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('.');
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    if words.len() > PURPOSE_WORDS {
+        return None;
+    }
     let first = words.first()?;
     if !first.chars().all(|c| c.is_ascii_alphabetic()) || words.len() < 2 {
         return None;
@@ -1350,7 +1383,7 @@ fn purpose(f: &FileDiff, name: &str) -> Option<String> {
 }
 
 /// Most words a docstring gives a summary ([`purpose`]).
-const PURPOSE_WORDS: usize = 8;
+const PURPOSE_WORDS: usize = 10;
 
 /// A verb as a docstring's third person writes it, in the imperative: `returns` →
 /// `return`, `matches` → `match`, `applies` → `apply`; other words as they are.
@@ -1579,10 +1612,16 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
     } else {
         "update"
     };
-    // A renamed module names the change, whatever else updates its references.
+    // A renamed module names the change when the change is the rename: its references
+    // updated at most.
     let all: Vec<&FileDiff> = state.files.iter().collect();
-    if let Some((old, new)) = renamed_modules(&all).first() {
-        return format!("rename {old} to {new}");
+    let renames_only = all
+        .iter()
+        .all(|f| matches!(f.change.kind, ChangeKind::Renamed | ChangeKind::Deleted));
+    if renames_only || renamed_with_references(&all) {
+        if let Some((old, new)) = renamed_modules(&all).first() {
+            return format!("rename {old} to {new}");
+        }
     }
     if state.files.len() > MAX_BULLETS {
         return match dominant_directory(paths) {
