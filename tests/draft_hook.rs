@@ -659,7 +659,11 @@ fn a_young_python_package_is_typed_from_each_change_not_from_one_earlier_commit(
     stage(
         &r,
         "shop/report.py",
-        &report("items, threshold=3", "The items whose count is below the threshold.", ""),
+        &report(
+            "items, threshold=3",
+            "The items whose count is below the threshold.",
+            "",
+        ),
     );
     draft("a docstring edit", "docs", None);
     // The next change to the same file adds a keyword argument to a public function:
@@ -713,7 +717,11 @@ fn a_young_python_package_is_typed_from_each_change_not_from_one_earlier_commit(
         Some("rename report to stock_report"),
     );
     // A generated index (`.gitattributes` says so).
-    stage(&r, "docs/api/index.json", "{\"modules\": [\"stock_report\"]}\n");
+    stage(
+        &r,
+        "docs/api/index.json",
+        "{\"modules\": [\"stock_report\"]}\n",
+    );
     draft("a generated index", "chore", None);
     // The release: the changelog written for the first time, the version bumped.
     let o =

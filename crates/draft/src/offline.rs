@@ -530,12 +530,14 @@ fn renamed_with_references(files: &[&FileDiff]) -> bool {
     files.iter().all(|f| match f.change.kind {
         ChangeKind::Renamed | ChangeKind::Deleted => true,
         ChangeKind::Added | ChangeKind::Copied => false,
-        _ => f.hunks.iter().flat_map(|h| h.body.lines()).all(|l| {
-            match split_sign(l) {
+        _ => f
+            .hunks
+            .iter()
+            .flat_map(|h| h.body.lines())
+            .all(|l| match split_sign(l) {
                 ("+" | "-", t) => t.trim().is_empty() || names(t),
                 _ => true,
-            }
-        }),
+            }),
     })
 }
 
@@ -553,7 +555,10 @@ fn contains_word(text: &str, word: &str) -> bool {
 /// markers, and whether it has docstrings (Python's `"""`). `None` for a language the
 /// draft does not know.
 fn comment_syntax(path: &str) -> Option<(&'static [&'static str], bool)> {
-    let ext = path.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase();
+    let ext = path
+        .rsplit_once('.')
+        .map_or("", |(_, e)| e)
+        .to_ascii_lowercase();
     Some(match ext.as_str() {
         "py" | "pyi" => (&["#"], true),
         "rb" | "sh" | "bash" | "zsh" | "pl" | "r" | "cmake" | "nix" | "ex" | "exs" => {
@@ -1216,9 +1221,16 @@ fn hunk_change(f: &FileDiff, h: &jitcommit_core::repo::Hunk) -> Option<String> {
         });
     }
     let import = |t: &&str| {
-        ["import ", "from ", "use ", "#include", "require(", "export * from"]
-            .iter()
-            .any(|k| t.starts_with(k))
+        [
+            "import ",
+            "from ",
+            "use ",
+            "#include",
+            "require(",
+            "export * from",
+        ]
+        .iter()
+        .any(|k| t.starts_with(k))
             || (t.contains("require(") && t.starts_with("const "))
     };
     if minus.iter().chain(&plus).all(import) {
@@ -1252,13 +1264,15 @@ fn hunk_change(f: &FileDiff, h: &jitcommit_core::repo::Hunk) -> Option<String> {
     }
     let branch = |t: &&str| {
         let t = t.trim_start_matches("} ");
-        ["if ", "if(", "elif ", "else", "match ", "case ", "switch ", "switch(", "when ", "except", "catch", "guard "]
-            .iter()
-            .any(|k| t.starts_with(k))
+        [
+            "if ", "if(", "elif ", "else", "match ", "case ", "switch ", "switch(", "when ",
+            "except", "catch", "guard ",
+        ]
+        .iter()
+        .any(|k| t.starts_with(k))
     };
     let in_item = item.as_ref().map_or(String::new(), |n| format!(" in {n}"));
-    if plus.iter().any(|t| branch(t) && !minus.contains(t))
-    {
+    if plus.iter().any(|t| branch(t) && !minus.contains(t)) {
         return Some(format!("new branch{in_item}"));
     }
     // Only the words between quotes differ: a message, a label.
@@ -1308,7 +1322,10 @@ fn purpose(f: &FileDiff, name: &str) -> Option<String> {
         .iter()
         .position(|t| defined_name(t).as_deref() == Some(name))?;
     // A docstring: the next line that is not blank.
-    let after = lines[at + 1..].iter().map(|t| t.trim()).find(|t| !t.is_empty());
+    let after = lines[at + 1..]
+        .iter()
+        .map(|t| t.trim())
+        .find(|t| !t.is_empty());
     let doc = after
         .and_then(|t| {
             let t = t.strip_prefix("\"\"\"").or_else(|| t.strip_prefix("'''"))?;
@@ -1376,7 +1393,10 @@ fn purpose(f: &FileDiff, name: &str) -> Option<String> {
     ) {
         return Some(format!("for {lower} {rest}"));
     }
-    if matches!(lower.as_str(), "is" | "are" | "was" | "has" | "can" | "will" | "should" | "must") {
+    if matches!(
+        lower.as_str(),
+        "is" | "are" | "was" | "has" | "can" | "will" | "should" | "must"
+    ) {
         return None;
     }
     Some(format!("to {} {rest}", imperative(&lower)))
@@ -1618,10 +1638,10 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
     let renames_only = all
         .iter()
         .all(|f| matches!(f.change.kind, ChangeKind::Renamed | ChangeKind::Deleted));
-    if renames_only || renamed_with_references(&all) {
-        if let Some((old, new)) = renamed_modules(&all).first() {
-            return format!("rename {old} to {new}");
-        }
+    if (renames_only || renamed_with_references(&all))
+        && let Some((old, new)) = renamed_modules(&all).first()
+    {
+        return format!("rename {old} to {new}");
     }
     if state.files.len() > MAX_BULLETS {
         return match dominant_directory(paths) {
@@ -2057,10 +2077,7 @@ mod tests {
         );
         // A changelog written for the first time with the earlier versions below.
         assert_eq!(
-            subject(
-                vec![changelog(Added, "+## [0.2.0]\n+## [0.1.0]\n")],
-                &conv
-            ),
+            subject(vec![changelog(Added, "+## [0.2.0]\n+## [0.1.0]\n")], &conv),
             "chore(release): 0.2.0"
         );
         // Not a release: an edit under a heading, a regenerated history (two new
@@ -2412,7 +2429,9 @@ mod tests {
             }
         );
         assert!(
-            m.bullets[3].what_why.starts_with("changed parse, changed render; "),
+            m.bullets[3]
+                .what_why
+                .starts_with("changed parse, changed render; "),
             "{}",
             m.bullets[3].what_why
         );
@@ -2547,7 +2566,9 @@ mod tests {
             "     more words.\n-    Old detail.\n+    New detail.\n     \"\"\"\n     return 1\n"
         )));
         // Code, or code after the docstring closes.
-        assert!(!documents_only(&py(" def f(x):\n-    return x\n+    return x + 1\n")));
+        assert!(!documents_only(&py(
+            " def f(x):\n-    return x\n+    return x + 1\n"
+        )));
         assert!(!documents_only(&py(
             "     \"\"\"Doc.\"\"\"\n-    return 1\n+    return 2\n"
         )));
@@ -2556,7 +2577,10 @@ mod tests {
         assert!(documents_only(&rs("-/// Old.\n+/// New.\n+//\n")));
         assert!(!documents_only(&rs("+#[derive(Debug)]\n")));
         assert!(!documents_only(&rs("+\n")));
-        assert_eq!(kind_with(vec![py("-# old\n+# new\n")], &[("fix", 5)], &[]), "docs");
+        assert_eq!(
+            kind_with(vec![py("-# old\n+# new\n")], &[("fix", 5)], &[]),
+            "docs"
+        );
     }
 
     #[test]
@@ -2564,15 +2588,22 @@ mod tests {
         use ChangeKind::*;
         let py = |body: &str| hunk_file(Modified, "shop/report.py", "@@ -3,5 +3,5 @@", body);
         let one = py("-def low(items, n=3):\n+def low(items, n=3, *, zero=False):\n     pass\n");
-        assert_eq!(added_parameters(&one), [("low".to_owned(), "zero".to_owned())]);
+        assert_eq!(
+            added_parameters(&one),
+            [("low".to_owned(), "zero".to_owned())]
+        );
         assert_eq!(kind_with(vec![one], &[("docs", 1)], &[]), "feat");
         // A signature over several lines (black's), a method.
-        let spread = py(
-            " def low(\n     items,\n+    zero: bool = False,\n ) -> list:\n",
+        let spread = py(" def low(\n     items,\n+    zero: bool = False,\n ) -> list:\n");
+        assert_eq!(
+            added_parameters(&spread),
+            [("low".to_owned(), "zero".to_owned())]
         );
-        assert_eq!(added_parameters(&spread), [("low".to_owned(), "zero".to_owned())]);
         let method = py("-    def total(self):\n+    def total(self, tax=0):\n");
-        assert_eq!(added_parameters(&method), [("total".to_owned(), "tax".to_owned())]);
+        assert_eq!(
+            added_parameters(&method),
+            [("total".to_owned(), "tax".to_owned())]
+        );
         // A private function's, a removed parameter, a renamed one: no new parameter.
         for body in [
             "-def _low(items):\n+def _low(items, n):\n",
@@ -2588,11 +2619,18 @@ mod tests {
             "@@ -1 +1 @@",
             "-pub fn parse(a: &str, m: HashMap<K, V>) -> X {\n+pub fn parse(a: &str, m: HashMap<K, V>, strict: bool) -> X {\n",
         );
-        assert_eq!(added_parameters(&rs), [("parse".to_owned(), "strict".to_owned())]);
+        assert_eq!(
+            added_parameters(&rs),
+            [("parse".to_owned(), "strict".to_owned())]
+        );
         let m = draft(&state(vec![rs]), &Convention::default()).unwrap();
         assert_eq!(m.subject.kind, "feat");
         assert_eq!(m.subject.summary, "add parameter strict to parse");
-        assert!(m.bullets[0].what_why.starts_with("added parameter strict to parse; "));
+        assert!(
+            m.bullets[0]
+                .what_why
+                .starts_with("added parameter strict to parse; ")
+        );
     }
 
     #[test]
@@ -2609,8 +2647,12 @@ mod tests {
             renamed(),
             importer("-from shop.report import low\n+from shop.stock_report import low\n"),
         ];
-        let m = draft_with(&state(files), &Convention::default(), &TypeHistory::default())
-            .unwrap();
+        let m = draft_with(
+            &state(files),
+            &Convention::default(),
+            &TypeHistory::default(),
+        )
+        .unwrap();
         assert_eq!(m.subject.kind, "refactor");
         assert_eq!(m.subject.summary, "rename report to stock_report");
         // Other lines changed beside the references: the rename names the change, the
@@ -2649,8 +2691,15 @@ mod tests {
             (m.subject.summary, w[..w.find(';').unwrap()].to_owned())
         };
         assert_eq!(
-            what("src/lib.rs", "@@ -1 +1 @@", "-const LIMIT: usize = 3;\n+const LIMIT: usize = 4;\n"),
-            ("change constant LIMIT".to_owned(), "changed constant LIMIT".to_owned())
+            what(
+                "src/lib.rs",
+                "@@ -1 +1 @@",
+                "-const LIMIT: usize = 3;\n+const LIMIT: usize = 4;\n"
+            ),
+            (
+                "change constant LIMIT".to_owned(),
+                "changed constant LIMIT".to_owned()
+            )
         );
         assert_eq!(
             what(
@@ -2658,7 +2707,10 @@ mod tests {
                 "@@ -4,2 +4,2 @@ def main(items):",
                 "-    print(\"Low stock:\", n)\n+    print(\"Running low:\", n)\n"
             ),
-            ("change text in main".to_owned(), "changed text in main".to_owned())
+            (
+                "change text in main".to_owned(),
+                "changed text in main".to_owned()
+            )
         );
         assert_eq!(
             what(
@@ -2666,14 +2718,25 @@ mod tests {
                 "@@ -4,2 +4,4 @@ fn parse(x: u8) -> u8 {",
                 "     let y = x;\n+    if y == 0 {\n+        return 1;\n+    }\n"
             ),
-            ("add a branch to parse".to_owned(), "new branch in parse".to_owned())
+            (
+                "add a branch to parse".to_owned(),
+                "new branch in parse".to_owned()
+            )
         );
         assert_eq!(
-            what("shop/cli.py", "@@ -1 +1 @@", "-from shop.a import b\n+from shop.c import b\n"),
+            what(
+                "shop/cli.py",
+                "@@ -1 +1 @@",
+                "-from shop.a import b\n+from shop.c import b\n"
+            ),
             ("change imports".to_owned(), "changed imports".to_owned())
         );
         assert_eq!(
-            what("src/lib.rs", "@@ -4,2 +4,2 @@ fn parse(x: u8) -> u8 {", "-    // old\n+    // new\n"),
+            what(
+                "src/lib.rs",
+                "@@ -4,2 +4,2 @@ fn parse(x: u8) -> u8 {",
+                "-    // old\n+    // new\n"
+            ),
             ("document parse".to_owned(), "comments in parse".to_owned())
         );
     }

@@ -116,5 +116,9 @@ fn drafted_types_agree_with_the_human_ones_on_this_repositorys_history() {
     // the history (a new public item is a feature, one earlier commit never decides):
     // on this range 57 agreed with the history first, 54 now, against gains on
     // cocogitto, commitizen and commitlint (docs/benchmarks.md, `offline-draft`).
-    assert!(agree * 100 >= got.len() * 49, "{agree}/{}: {report:#?}", got.len());
+    assert!(
+        agree * 100 >= got.len() * 49,
+        "{agree}/{}: {report:#?}",
+        got.len()
+    );
 }
