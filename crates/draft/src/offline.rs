@@ -426,17 +426,24 @@ const VERSION_FILES: &[&str] = &[
 /// the only changed file besides [`VERSION_FILES`], and its diff adds exactly one
 /// version heading (`## [VERSION]`, Keep a Changelog's, as `jitcommit changelog --tag
 /// VERSION --write` writes it; `## vVERSION (date)`) that it does not remove elsewhere — or, when the changelog is
-/// new, adds it first, above the earlier versions; `Unreleased` is no version. `None`
-/// for anything else, so an ordinary changelog edit stays `docs`.
+/// new, adds it first, above the earlier versions; `Unreleased` is no version. Any
+/// other file may only move a version to this one (each added line holds it, each
+/// removed line a version: a pre-commit hook's `rev:`). `None` for anything else, so
+/// an ordinary changelog edit stays `docs`.
 fn release_version(state: &StagedState, paths: &[String]) -> Option<String> {
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_ascii_lowercase();
     let mut changelog = None;
+    let mut others = Vec::new();
     for (f, p) in state.files.iter().zip(paths) {
         let name = base(p);
         if name == "changelog.md" && changelog.is_none() {
             changelog = Some(f);
         } else if !VERSION_FILES.contains(&name.as_str()) {
-            return None;
+            // Cheap before the changelog is read: a file of many lines is no bump.
+            if f.added + f.removed > 8 || f.binary {
+                return None;
+            }
+            others.push(f);
         }
     }
     let changelog = changelog?;
@@ -467,7 +474,26 @@ fn release_version(state: &StagedState, paths: &[String]) -> Option<String> {
     let version = added.next()?;
     // A changelog written for the first time holds every earlier version below the
     // one it releases (`jitcommit changelog --tag VERSION --write` after earlier tags).
-    (added.next().is_none() || changelog.change.kind == ChangeKind::Added).then_some(version)
+    if added.next().is_some() && changelog.change.kind != ChangeKind::Added {
+        return None;
+    }
+    // Any other file only moves a version to this one (a hook's `rev:`, a badge).
+    let digits = version.trim_start_matches(['v', 'V']);
+    let bumps = |f: &FileDiff| {
+        let lines = || f.hunks.iter().flat_map(|h| h.body.lines());
+        lines().any(|l| l.starts_with('+') && l.contains(digits))
+            && lines().all(|l| match split_sign(l) {
+                ("+", t) => t.trim().is_empty() || t.contains(digits),
+                ("-", t) => {
+                    t.trim().is_empty()
+                        || t.as_bytes()
+                            .windows(3)
+                            .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+                }
+                _ => true,
+            })
+    };
+    others.iter().all(|f| bumps(f)).then_some(version)
 }
 
 /// How many times the removed lines a change's added source lines must be, at least,
@@ -1702,7 +1728,15 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
                 .iter()
                 .filter(|_| has_code(main))
                 .find_map(|h| hunk_change(main, h))
-                .map(|d| edit_summary(&d))
+                .map(|d| {
+                    // An edit that names no item names its module.
+                    let named = d.contains(" in ")
+                        || d.contains(" to ")
+                        || d.starts_with("changed ")
+                            && !matches!(d.as_str(), "changed text" | "changed imports");
+                    let s = edit_summary(&d);
+                    if named { s } else { format!("{s} in {module}") }
+                })
                 .unwrap_or_else(|| format!("update {module}")),
         },
     }
@@ -2079,6 +2113,22 @@ mod tests {
         assert_eq!(
             subject(vec![changelog(Added, "+## [0.2.0]\n+## [0.1.0]\n")], &conv),
             "chore(release): 0.2.0"
+        );
+        // commitizen's heading, and a file that only moves a version (a hook's `rev:`).
+        let mut hook = file(Modified, ".pre-commit-config.yaml", None, &["@@ -3 +3 @@"]);
+        hook.hunks[0].body = "-    rev: v4.11.5\n+    rev: v4.11.6\n".to_owned();
+        assert_eq!(
+            subject(
+                vec![
+                    changelog(
+                        Modified,
+                        "+## v4.11.6 (2026-01-15)\n+\n ## v4.11.5 (2026-01-15)\n"
+                    ),
+                    hook
+                ],
+                &conv
+            ),
+            "chore(release): v4.11.6"
         );
         // Not a release: an edit under a heading, a regenerated history (two new
         // versions), a heading that moves, code beside the changelog.
@@ -2729,7 +2779,10 @@ mod tests {
                 "@@ -1 +1 @@",
                 "-from shop.a import b\n+from shop.c import b\n"
             ),
-            ("change imports".to_owned(), "changed imports".to_owned())
+            (
+                "change imports in cli".to_owned(),
+                "changed imports".to_owned()
+            )
         );
         assert_eq!(
             what(
