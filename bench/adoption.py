@@ -10,7 +10,9 @@ jitcommit):
   many `jitcommit changelog --format json` lists in the same release (matched by commit
   id when the entry names one, else by its description);
 - bump: `jitcommit bump` at each release's parent (the tag's commit's first parent,
-  checked out detached) against the tag that was made;
+  checked out detached) against the tag that was made, under the default convention
+  and under the one `jitcommit init` proposes there (from the history up to the
+  parent, so the release itself never informs it);
 - verdicts: every commit of the history through `jitcommit-check` (`--range` from the
   root, `--commit` for the root) and through `jitcommit changelog --others list`, under
   the default convention and under a permissive one: a commit the gate accepts and the
@@ -23,6 +25,7 @@ jitcommit):
 Run by hand, not by CI:
     python3 bench/adoption.py /work/bench-repos/cocogitto+cocogitto ...
     JITCOMMIT_DIR=target/release python3 bench/adoption.py REPO...   # prebuilt binaries
+    RECORD=1 python3 bench/adoption.py REPO...   # and write its section of docs/benchmarks.md
 The clones' work trees are checked out at release parents and restored to their
 branch afterwards.
 """
@@ -153,7 +156,15 @@ def bump_at_parents(repo, tags):
                 elif rel["types"].get("fix") or rel["types"].get("perf"):
                     level = "patch"
             bumped = json.loads(p.stdout)["level"] if p.returncode == 0 else "none"
-            results.append((t, re.sub(r"^v", "", t), got, level == bumped, p.stderr.strip()))
+            # The same after adopting there: the convention `init` proposes from the
+            # history up to the parent (never the release itself), then bump under it.
+            proposed = run([JC, "init", "--to", "file"], repo, check=True).stdout
+            with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+                f.write(proposed)
+            q = run([JC, "bump", "--format", "json", "--config", f.name], repo)
+            os.unlink(f.name)
+            adopted = json.loads(q.stdout)["next"] if q.returncode == 0 else None
+            results.append((t, re.sub(r"^v", "", t), got, level == bumped, p.stderr.strip(), adopted))
     finally:
         git(repo, "checkout", "-q", branch)
     return results
@@ -191,7 +202,8 @@ def main(repos):
     permissive = tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False)
     permissive.write(PERMISSIVE)
     permissive.close()
-    totals = {"entries": [0, 0], "bump": [0, 0], "disagree": 0, "stricter": 0, "commits": 0}
+    totals = {"entries": [0, 0], "bump": [0, 0], "adopted": [0, 0], "disagree": 0, "stricter": 0, "commits": 0}
+    rows = []
     for repo in repos:
         name = os.path.basename(repo.rstrip("/"))
         with open(os.path.join(repo, "CHANGELOG.md"), encoding="utf-8") as f:
@@ -207,14 +219,21 @@ def main(repos):
         totals["entries"][0] += found
         totals["entries"][1] += total
         bumps = bump_at_parents(repo, tags)
-        right = sum(1 for t, want, got, _, _ in bumps if got == want)
-        print(f"bump: {right} of {len(bumps)} release parents predict the tag that was made")
-        for t, want, got, agrees, err in bumps:
+        right = sum(1 for t, want, got, *_ in bumps if got == want)
+        adopted_right = sum(1 for t, want, *_, adopted in bumps if adopted == want)
+        print(f"bump: {right} of {len(bumps)} release parents predict the tag that was made; {adopted_right} after `init` there")
+        for t, want, got, agrees, err, adopted in bumps:
             mark = "ok" if got == want else "MISS"
-            print(f"  {t}: bump says {got or '(nothing: ' + err + ')'} [{mark}]; bump and changelog agree: {agrees}")
+            amark = "ok" if adopted == want else "MISS"
+            print(f"  {t}: bump says {got or '(nothing: ' + err + ')'} [{mark}]; after init {adopted} [{amark}]; bump and changelog agree: {agrees}")
             totals["disagree"] += 0 if agrees else 1
         totals["bump"][0] += right
         totals["bump"][1] += len(bumps)
+        totals["adopted"][0] += adopted_right
+        totals["adopted"][1] += len(bumps)
+        row = [name, git(repo, 'rev-parse', '--short=12', 'HEAD').strip(), f"{tags[0]} … {tags[-1]}",
+               f"{found} / {total}", f"{right} / {len(bumps)}", f"{adopted_right} / {len(bumps)}"]
+        disagreements = 0
         for label, config in (("default", None), ("permissive", permissive.name)):
             passed = check_verdicts(repo, config)
             refused = reader_refused(repo, config)
@@ -222,16 +241,36 @@ def main(repos):
             stricter = [c for c, ok in passed.items() if not ok and c not in refused]
             print(f"verdicts ({label} convention): {len(passed)} commits; check accepts and changelog refuses: {len(disagree)}; the gate's house style refuses what the reader lists: {len(stricter)}")
             totals["disagree"] += len(disagree)
+            disagreements += len(disagree)
             totals["stricter"] += len(stricter)
             totals["commits"] += len(passed)
         fit = init_fit(repo)
         if fit:
             n, imported, spec, proposed = fit
             print(f"init: of the last {n} commits {imported} pass the convention as imported, {spec} the grammar, {proposed} the proposed convention ({100.0 * proposed / n:.1f}%)")
+            row.append(f"{proposed} of {n} ({100.0 * proposed / n:.1f} %)")
+        else:
+            row.append("(init printed no figures)")
+        row.insert(6, f"{disagreements} of {len(passed)} × 2")
+        rows.append(row)
         print()
     e, b = totals["entries"], totals["bump"]
-    print(f"all: entries {e[0]}/{e[1]}, bump {b[0]}/{b[1]}, verdict disagreements {totals['disagree']} over {totals['commits']} commit verdicts")
+    a = totals["adopted"]
+    print(f"all: entries {e[0]}/{e[1]}, bump {b[0]}/{b[1]} ({a[0]}/{a[1]} after init), verdict disagreements {totals['disagree']} over {totals['commits']} commit verdicts")
     os.unlink(permissive.name)
+    table = [
+        "| repository | releases | feat/fix entries found | bump = real tag (default convention) | bump = real tag (after `init` at the release's parent) | verdict disagreements | init: last commits passing the proposed convention |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        table.append(f"| {r[0]} (`{r[1]}`) | {r[2]} | {r[3]} | {r[4]} | {r[5]} | {r[6]} | {r[7]} |")
+    table.append(f"| all | {b[1]} | {e[0]} / {e[1]} | {b[0]} / {b[1]} | {a[0]} / {a[1]} | {totals['disagree']} of {totals['commits']} | |")
+    print("\n".join(table))
+    if os.environ.get("RECORD"):
+        subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "record.py"), "adoption",
+                        "--title", "Adopting real histories: changelog, bump, verdicts, init",
+                        "--command", "RECORD=1 python3 bench/adoption.py " + " ".join(os.path.basename(r) for r in repos)],
+                       input="\n".join(table) + "\n", text=True, check=True)
 
 
 if __name__ == "__main__":

@@ -63,6 +63,8 @@ def main():
     ap.add_argument("--title", required=True)
     ap.add_argument("--command", required=True)
     ap.add_argument("--page", default=PAGE)
+    ap.add_argument("--as-of", help="figures recorded by hand before the page was generated: "
+                    "say when (the heading then says so instead of today's date and machine)")
     args = ap.parse_args()
     if not re.fullmatch(r"[a-z0-9-]+", args.name):
         sys.exit(f"record.py: section name {args.name!r} is not letters, digits and dashes")
@@ -79,11 +81,12 @@ def main():
     if "<!-- before -->" not in body and "<!-- before -->" in previous:
         body += "\n\n" + previous[previous.index("<!-- before -->"):].strip("\n")
     today = datetime.date.today().isoformat()
-    sections[args.name] = (
-        f"## {args.title}\n\n"
-        f"Measured {today} at {revision()} on {machine()}, with\n"
-        f"`{args.command}`.\n\n{body}\n"
-    )
+    if args.as_of:
+        measured = (f"Recorded by hand ({args.as_of}), before this page was generated; moved "
+                    f"here on {today}. Command:\n`{args.command}`.")
+    else:
+        measured = f"Measured {today} at {revision()} on {machine()}, with\n`{args.command}`."
+    sections[args.name] = f"## {args.title}\n\n{measured}\n\n{body}\n"
     text = HEADER + "".join(
         f"\n<!-- bench:{name} begin -->\n{sections[name]}<!-- bench:{name} end -->\n"
         for name in sorted(sections)

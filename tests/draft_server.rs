@@ -522,3 +522,275 @@ fn a_bullet_that_says_nothing_gets_the_tool_words_without_a_second_request() {
         assert!(!msg.contains("<why?>"), "{msg}");
     }
 }
+
+#[test]
+fn the_grammar_takes_the_change_own_words_in_any_script() {
+    let r = Repo::new();
+    write(
+        &r.dir,
+        "src/lib.rs",
+        "// Lädt die Konfiguration für den Start\npub fn lade_Größe(設定: &str) -> usize {\n    読み込む(設定)\n}\n",
+    );
+    r.git(&["add", "src/lib.rs"]);
+    let server = serve(servers::llama_cpp(8192, 4), vec![Script::answer(GOOD)]);
+    let err = commit(&r, &server, "openai");
+    assert_eq!(used(&err), Some("model"), "{err}");
+    let chats = server.requests();
+    assert_eq!(chats.len(), 1);
+    let schema = schema_of(&chats[0]);
+    let pattern = schema["properties"]["summary"]["pattern"].as_str().unwrap();
+    for word in [
+        "lade_Größe",
+        "größe",
+        "設定",
+        "読み込む",
+        "Konfiguration",
+        "Lädt",
+    ] {
+        assert!(
+            pattern.contains(&format!("|{word}|")),
+            "{word} in {pattern}"
+        );
+    }
+    let re = regex::Regex::new(pattern).unwrap();
+    assert!(
+        re.is_match("add lade_Größe for the Konfiguration"),
+        "{pattern}"
+    );
+    assert!(re.is_match("read 設定 with 読み込む once"), "{pattern}");
+    assert!(
+        !re.is_match("add the Straße to the Konfiguration"),
+        "{pattern}"
+    );
+}
+
+/// `routes` with the JSON answer of `path` changed by `edit` (the size a server says).
+fn sized(mut routes: Vec<Route>, path: &str, edit: impl Fn(&mut Value)) -> Vec<Route> {
+    for r in &mut routes {
+        if r.path == path
+            && let Meta::Json(_, body) = &mut r.answer
+        {
+            edit(body);
+        }
+    }
+    routes
+}
+
+/// llama.cpp's `llama-server` serving a model of `n_params` parameters.
+fn llama_cpp_of(n_params: u64) -> Vec<Route> {
+    sized(servers::llama_cpp(8192, 4), "/v1/models", |b| {
+        b["data"][0]["meta"]["n_params"] = json!(n_params);
+    })
+}
+
+fn guards_line(stderr: &str) -> &str {
+    stderr
+        .lines()
+        .find(|l| l.starts_with("jitcommit-draft: guards "))
+        .unwrap_or_else(|| panic!("no guards line: {stderr}"))
+}
+
+fn has_patterns(req: &Recorded) -> bool {
+    schema_of(req).to_string().contains("\"pattern\"")
+}
+
+#[test]
+fn a_small_model_gets_the_word_grammar_and_a_larger_one_does_not() {
+    for (n_params, small, said) in [
+        (
+            134_515_008u64,
+            true,
+            "135M parameters, from llama.cpp /v1/models meta.n_params",
+        ),
+        (
+            7_615_616_512,
+            false,
+            "7.6B parameters, from llama.cpp /v1/models meta.n_params",
+        ),
+    ] {
+        let r = repo_with_change();
+        let server = serve(llama_cpp_of(n_params), vec![Script::answer(GOOD)]);
+        let err = commit(&r, &server, "openai");
+        assert_eq!(used(&err), Some("model"), "{err}");
+        let chats = server.requests();
+        assert_eq!(chats.len(), 1, "{:?}", paths(&server));
+        assert_eq!(has_patterns(&chats[0]), small, "{n_params}");
+        // The bounds stay either way: a string cannot run past the answer's limit.
+        assert_eq!(
+            schema_of(&chats[0])["properties"]["summary"]["maxLength"],
+            60
+        );
+        let line = guards_line(&err);
+        assert!(line.contains(said), "{line}");
+        assert_eq!(line.contains(" on: "), small, "{line}");
+        // The size cost no request of its own: discovery's answers hold it.
+        let asked: Vec<String> = paths(&server)
+            .into_iter()
+            .filter(|p| !p.contains("chat/completions") && !p.contains("tokenize"))
+            .collect();
+        assert_eq!(asked, ["GET /v1/models", "GET /props"], "{asked:?}");
+    }
+}
+
+#[test]
+fn the_setting_overrides_the_size_both_ways() {
+    for (n_params, setting, small) in [
+        (134_515_008u64, "large", false),
+        (7_615_616_512, "small", true),
+        (7_615_616_512, "auto", false),
+    ] {
+        let r = repo_with_change();
+        r.git(&["config", "jitcommit.guards", setting]);
+        let server = serve(llama_cpp_of(n_params), vec![Script::answer(GOOD)]);
+        let err = commit(&r, &server, "openai");
+        assert_eq!(used(&err), Some("model"), "{err}");
+        let chats = server.requests();
+        assert_eq!(chats.len(), 1);
+        assert_eq!(has_patterns(&chats[0]), small, "{setting}: {err}");
+        let line = guards_line(&err);
+        if setting != "auto" {
+            assert!(
+                line.contains(&format!("set to {setting} by git config jitcommit.guards")),
+                "{line}"
+            );
+        }
+    }
+    // The variable beats git config.
+    let r = repo_with_change();
+    r.git(&["config", "jitcommit.guards", "small"]);
+    let server = serve(llama_cpp_of(134_515_008), vec![Script::answer(GOOD)]);
+    r.use_model(&server.url(), "openai");
+    let out = r
+        .git_cmd()
+        .env("JITCOMMIT_GUARDS", "large")
+        .args(["commit", "--no-edit"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(!has_patterns(&server.requests()[0]));
+}
+
+#[test]
+fn a_size_in_the_name_serves_where_the_server_says_none() {
+    for (alias, small) in [
+        ("qwen2.5-coder-0.5b", true),
+        ("Qwen2.5-Coder-7B-Instruct-Q4_K_M.gguf", false),
+        // No size anywhere: guarded.
+        ("smollm2", true),
+    ] {
+        let r = repo_with_change();
+        let routes = sized(servers::llama_cpp_python(4), "/v1/models", |b| {
+            b["data"][0]["id"] = json!(alias);
+        });
+        let server = serve(routes, vec![Script::RejectJsonSchema(500, GOOD.to_owned())]);
+        let err = commit(&r, &server, "openai");
+        assert_eq!(used(&err), Some("model"), "{err}");
+        let chats = server.requests();
+        assert_eq!(chats.len(), 1, "{alias}");
+        assert_eq!(has_patterns(&chats[0]), small, "{alias}: {err}");
+        let line = guards_line(&err);
+        if alias == "smollm2" {
+            assert!(line.contains("size is unknown"), "{line}");
+        } else {
+            assert!(line.contains(&format!("the name \"{alias}\"")), "{line}");
+        }
+    }
+}
+
+#[test]
+fn a_server_without_metadata_is_guarded_and_still_drafts_with_one_request() {
+    let r = repo_with_change();
+    // Nothing but the chat endpoint: every metadata path answers 404.
+    let server = serve(Vec::new(), vec![Script::answer(GOOD)]);
+    let err = commit(&r, &server, "openai");
+    assert_eq!(used(&err), Some("model"), "{err}");
+    let chats = server.requests();
+    assert_eq!(chats.len(), 1);
+    // The configured name, `test-model`, holds no size either.
+    assert!(guards_line(&err).contains("size is unknown"), "{err}");
+    assert!(r.last_message().starts_with("feat: add a greeting"));
+    // The name alone decides when it holds a size.
+    let r = repo_with_change();
+    let server = serve(Vec::new(), vec![Script::answer(GOOD)]);
+    r.use_model(&server.url(), "openai");
+    r.git(&["config", "jitcommit.model", "qwen2.5-coder:14b"]);
+    let err = r.ok(&["commit", "--no-edit"]);
+    assert_eq!(used(&err), Some("model"), "{err}");
+    assert!(!has_patterns(&server.requests()[0]));
+    assert!(
+        guards_line(&err).contains("14B parameters, from the model name"),
+        "{err}"
+    );
+}
+
+#[test]
+fn ollama_says_the_size_and_a_larger_model_gets_the_ordinary_gate() {
+    // A bullet of only its path's words, a verb and a function word: a small model's
+    // is replaced by the tool's words; a larger model's is kept.
+    let answer = json!({
+        "bullets": {"src/lib.rs": "add the lib"},
+        "summary": "add a greeting for new users",
+        "type": "feat", "scope": null, "breaking_change": null,
+    })
+    .to_string();
+    for (size, small) in [("494.03M", true), ("7.6B", false)] {
+        let r = repo_with_change();
+        let routes = sized(
+            servers::ollama("test-model", 32768, None, None, false),
+            "/api/show",
+            |b| b["details"]["parameter_size"] = json!(size),
+        );
+        let server = serve(routes, vec![Script::answer(answer.clone())]);
+        let err = commit(&r, &server, "ollama");
+        assert_eq!(used(&err), Some("model"), "{err}");
+        assert_eq!(server.requests().len(), 1);
+        let line = guards_line(&err);
+        assert!(
+            line.contains("from Ollama /api/show details.parameter_size"),
+            "{line}"
+        );
+        assert_eq!(line.contains(" on: "), small, "{line}");
+        let msg = r.last_message();
+        assert_eq!(msg.contains("— add the lib"), !small, "{size}: {msg}");
+    }
+}
+
+#[test]
+fn print_context_says_which_guards_apply_and_why() {
+    let r = repo_with_change();
+    let server = serve(llama_cpp_of(134_515_008), Vec::new());
+    r.use_model(&server.url(), "openai");
+    let out = r.draft_cmd().arg("--print-context").output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().unwrap();
+    assert_eq!(
+        line,
+        "guards: word grammar and tight gate on: a small model (135M parameters, from llama.cpp /v1/models meta.n_params; below 1B)"
+    );
+    assert!(text.contains("\"pattern\""), "{text}");
+    r.git(&["config", "jitcommit.guards", "large"]);
+    let out = r
+        .draft_cmd()
+        .args(["--print-context", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["guards"],
+        "word grammar and tight gate off: set to large by git config jitcommit.guards"
+    );
+    assert!(!v["schema"].to_string().contains("\"pattern\""), "{v}");
+    // The system message is the same bytes whatever the guards.
+    r.git(&["config", "jitcommit.guards", "small"]);
+    let out = r
+        .draft_cmd()
+        .args(["--print-context", "--json"])
+        .output()
+        .unwrap();
+    let small: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(small["system"], v["system"]);
+    assert_eq!(small["user"], v["user"]);
+    assert!(small["schema"].to_string().contains("\"pattern\""));
+    assert!(server.requests().is_empty(), "no model call");
+}

@@ -153,6 +153,30 @@ fn a_cargo_workspace_gets_workspace_metadata_from_cog_toml() {
     assert!(dump.contains("\"hotfix\"]"), "{dump}");
 }
 
+/// cocogitto's own cog.toml titles a type with a sentence longer than a section name
+/// may be: init lists it as not mapped and shows (and writes) a convention that loads,
+/// where it used to show one that `bump` and `jitcommit-check` then refuse.
+#[test]
+fn an_imported_value_the_convention_refuses_is_listed_not_written() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    write(
+        &r.dir,
+        "cog.toml",
+        "[commit_types]\nex = { changelog_title = \"This is the markdown title for `ex` commit type\" }\nhotfix = { changelog_title = \"Hotfixes\" }\n",
+    );
+    let o = r.jc(&["init", "--write"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("Not mapped: the changelog section of ex: invalid value \"This is the markdown title for `ex` commit type\": at most 40 characters"),
+        "{}",
+        stderr(&o)
+    );
+    let dump = check_dump(&sb, &r.dir);
+    assert!(dump.contains("hotfix = \"Hotfixes\""), "{dump}");
+    assert!(!dump.contains("markdown title"), "{dump}");
+}
+
 #[test]
 fn versionrc_types_and_sections_are_imported() {
     let sb = Sandbox::new();
@@ -396,4 +420,129 @@ fn a_config_nested_too_deep_is_refused_not_a_crash() {
         assert_eq!(code(&o), 2, "{}", stderr(&o));
         assert!(stderr(&o).contains(".commitlintrc.yml"), "{}", stderr(&o));
     }
+}
+
+/// A lerna-style history: releases titled with a bare version, and one release tagged
+/// on `chore` commits alone ("Version bump only"). `init` proposes `exempt = [… "release"]`
+/// and `bump-types = { chore = "patch" }`; under what it writes `--range` accepts the
+/// version subjects and `bump` predicts the patch release such a project makes. Under
+/// the default convention neither holds.
+#[test]
+fn init_fits_release_commits_and_releases_made_on_chores() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "lerna");
+    r.commit("README.md", "# demo\n", "chore: initial commit");
+    r.commit("lerna.json", "{\"version\": \"1.0.0\"}\n", "v1.0.0");
+    r.git(&["tag", "-a", "-m", "v1.0.0", "v1.0.0"]);
+    r.commit("src/a.js", "a\n", "feat: add a");
+    r.commit("lerna.json", "{\"version\": \"1.1.0\"}\n", "v1.1.0");
+    r.git(&["tag", "-a", "-m", "v1.1.0", "v1.1.0"]);
+    r.commit(
+        "yarn.lock",
+        "x 1\n",
+        "chore(deps): update dependency x to v1",
+    );
+    r.commit("lerna.json", "{\"version\": \"1.1.1\"}\n", "v1.1.1");
+    r.git(&["tag", "-a", "-m", "v1.1.1", "v1.1.1"]);
+    r.commit(
+        "yarn.lock",
+        "x 2\n",
+        "chore(deps): update dependency x to v2",
+    );
+
+    let bump = |r: &Repo<'_>| r.jc(&["bump"]);
+    let o = bump(&r);
+    assert_eq!(
+        code(&o),
+        1,
+        "the default rules ask for nothing: {}",
+        stdout(&o)
+    );
+    let range = |r: &Repo<'_>, config: bool| {
+        let mut c = sb.cmd(jitcommit_testkit::cargo_bin("jitcommit-check"), &r.dir);
+        c.args(["--range", "HEAD~2..HEAD"]);
+        if !config {
+            c.args(["--config", "/dev/null"]);
+        }
+        c.output().unwrap()
+    };
+    let o = r.jc(&["init"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "Release commits: 3 titled with a bare version (v1.2.3): exempt = [… \"release\"]"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("Releases: 1 of the last 10 tagged releases held only commits that ask for no release (chore 1): bump-types = { chore = \"patch\" }"),
+        "{err}"
+    );
+    assert!(
+        err.contains("History: the last 7 commits: 0 pass the convention as imported, 4 the Conventional Commits grammar, 7 the proposed convention"),
+        "{err}"
+    );
+    let o = r.jc(&["init", "--write", "--to", "file"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let written = std::fs::read_to_string(r.dir.join(".commit-convention.toml")).unwrap();
+    assert!(written.contains("\"amend\", \"release\"]"), "{written}");
+    assert!(
+        written.contains("[changelog.bump-types]\nchore = \"patch\""),
+        "{written}"
+    );
+    // After the adoption point: the next release commit passes, a stray subject does not.
+    r.commit(
+        ".commit-convention.toml",
+        &written,
+        "chore: adopt jitcommit\n\nThe history so far is accepted.\n",
+    );
+    r.commit("lerna.json", "{\"version\": \"1.1.2\"}\n", "v1.1.2");
+    let o = range(&r, true);
+    assert_eq!(
+        code(&o),
+        0,
+        "a bare version subject is exempt: {}",
+        stdout(&o)
+    );
+    let o = range(&r, false);
+    assert_eq!(
+        code(&o),
+        1,
+        "not under the default exemptions: {}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("v1.1.2"), "{}", stdout(&o));
+    r.commit(
+        "lerna.json",
+        "{\"version\": \"1.1.3\"}\n",
+        "v1.1.3 and more",
+    );
+    let o = range(&r, true);
+    assert_eq!(code(&o), 1, "only a bare version is exempt: {}", stdout(&o));
+    r.git(&["reset", "-q", "--hard", "HEAD~2"]);
+
+    let o = bump(&r);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1.1.2\n");
+    // A flag still wins over the convention's table.
+    let o = r.jc(&["bump", "--bump-type", "chore=none"]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    // The changelog counts the release commits apart from the non-conforming ones.
+    let o = r.jc(&["changelog", "--others", "list", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let log: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let kinds: Vec<String> = log["releases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["others"].as_array().unwrap().iter())
+        .map(|o| o["kind"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "release").count(),
+        3,
+        "{kinds:?}"
+    );
+    assert!(!kinds.iter().any(|k| k == "non-conforming"), "{kinds:?}");
 }

@@ -72,7 +72,7 @@ fn every_rule_doc_has_an_example() {
 }
 
 /// Every file a user reads for setting up a model: the README, docs/ (but the measured
-/// runs of docs/quality.md, which name the models they ran), the examples, install.sh,
+/// runs of docs/benchmarks.md, which name the models they ran), the examples, install.sh,
 /// the hooks and the sources (every `--help` text and hint is in src/).
 fn user_facing_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
@@ -84,7 +84,7 @@ fn user_facing_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     for p in entries {
         if p.is_dir() {
             user_facing_files(&p, out);
-        } else if !p.ends_with("docs/quality.md") {
+        } else if !p.ends_with("docs/benchmarks.md") {
             out.push(p);
         }
     }

@@ -318,6 +318,12 @@ def main():
     ap.add_argument("--facts", metavar="FILE",
                     help="use FILE as every replayed repository's .commit-context.md "
                          "(untracked and excluded: read, not part of the change)")
+    ap.add_argument("--guards", choices=("auto", "small", "large"),
+                    help="jitcommit.guards for the model runs (default: unset, i.e. auto): "
+                         "small = word grammar and tight gate on, large = off")
+    ap.add_argument("--row", metavar="LABEL",
+                    help="also print the model runs' totals as one Markdown table row "
+                         "(for bench/record.py), labelled LABEL")
     ap.add_argument("--out", help="write every result as JSON here")
     ap.add_argument("--rescore", metavar="JSON",
                     help="no drafting: score the drafts of an earlier --out file again")
@@ -349,6 +355,8 @@ def main():
         cfg += f"\ttimeout = {a.timeout}\n"
     if a.budget_tokens:
         cfg += f"\tbudgetTokens = {a.budget_tokens}\n"
+    if a.guards:
+        cfg += f"\tguards = {a.guards}\n"
     open(model_cfg, "w").write(cfg)
     env_off = dict(base, GIT_CONFIG_GLOBAL=offline_cfg)
     env_model = dict(base, GIT_CONFIG_GLOBAL=model_cfg)
@@ -526,6 +534,32 @@ def report(results, total, a):
               f"{statistics.median(walls):.2f}, max {max(walls):.2f}")
     hj = sum(bool(r["human_junk"]) for r in results)
     print(f"  human messages through the same junk gate: {hj} of {n} flagged")
+    if a.row and results:
+        print(markdown_row(a.row, results))
+
+
+ROW_HEADER = ("| run | model-ended | chat requests per commit | junk (model-ended) | type agreement "
+              "| ROUGE-L | outside the server | seconds per commit | guards |\n"
+              "|---|---|---|---|---|---|---|---|---|")
+
+
+def markdown_row(label, results):
+    """The model runs' totals as one row under ROW_HEADER."""
+    ds = [r["model"] for r in results]
+    n = len(ds)
+    mine = [d for d in ds if d["label"] != "offline"]
+    chats = [sum(q["method"] == "POST" and q["path"].split("?")[0].endswith(CHAT_PATHS)
+                 for q in d["all_requests"]) for d in ds]
+    walls = [d["wall"] for d in ds]
+    outside = sum(d["wall"] - d["server_seconds"] for d in ds)
+    guards = sorted({m.group(1).split(":")[0] for d in ds
+                     for m in [re.search(r"jitcommit-draft: guards (.*)", d.get("stderr", ""))] if m})
+    return (f"| {label} | {len(mine)} of {n} ({pct(len(mine), n)}) | {statistics.mean(chats):.2f} "
+            f"| {sum(bool(d['junk']) for d in mine)} of {len(mine)} "
+            f"| {pct(sum(d['type_ok'] for d in ds), n)} "
+            f"| {statistics.mean(d['rouge_l'] for d in ds):.3f} "
+            f"| {100 * outside / sum(walls):.1f}% | {statistics.mean(walls):.1f} "
+            f"| {'; '.join(guards) or '-'} |")
 
 
 if __name__ == "__main__":

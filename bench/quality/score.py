@@ -36,15 +36,28 @@ SCAFFOLD_SCOPES = {
 }
 
 
-def _function_words():
-    """structure::FUNCTION_WORDS, read from the source so the two never differ."""
+def _word_list(name):
+    """A word list of structure.rs (FUNCTION_WORDS, SUMMARY_VERBS), read from the
+    source so the two never differ."""
     import pathlib
     src = pathlib.Path(__file__).resolve().parents[2] / "crates/draft/src/structure.rs"
-    m = re.search(r"pub const FUNCTION_WORDS: &\[&str\] = &\[(.*?)\];", src.read_text(), re.S)
+    m = re.search(r"pub const " + name + r": &\[&str\] = &\[(.*?)\];", src.read_text(), re.S)
     return set(re.findall(r'"([^"]+)"', m.group(1))) if m else set()
 
 
-FUNCTION_WORDS = _function_words()
+FUNCTION_WORDS = _word_list("FUNCTION_WORDS")
+SUMMARY_VERBS = _word_list("SUMMARY_VERBS")
+TYPES = {"feat", "fix", "perf", "refactor", "docs", "test", "tests", "build", "ci", "chore",
+         "revert", "style"}
+
+
+def short_summary_ok(summary):
+    """Two words as people write them (`fix typo`, `add greeting`): one of the summary
+    verbs, then a word of letters that is neither a function word nor a commit type
+    (the tight gate of rules/quality.rs, without its staged-path words)."""
+    w = summary.split()
+    return (len(w) == 2 and len(words(summary)) == 2 and w[0].lower() in SUMMARY_VERBS
+            and w[1].lower() not in FUNCTION_WORDS and w[1].lower() not in TYPES)
 
 
 def repeats_a_word(text):
@@ -156,8 +169,8 @@ def gate(parsed, paths, diff_set, placeholder_ok=False):
     if parsed["type"] is None:
         return ["subject is not type(scope): summary"]
     summary = parsed["summary"].strip()
-    if len(words(summary)) < 3:
-        why.append("summary has fewer than three words of letters")
+    if len(words(summary)) < 3 and not short_summary_ok(summary):
+        why.append("summary has fewer than three words of letters (two: a verb and its object)")
     s = scaffolding(summary, diff_set)
     if s:
         why.append(f"summary holds scaffolding {s!r}")

@@ -15,10 +15,13 @@ use crate::budget::DoesNotFit;
 use crate::prompt::{self, Prompt};
 
 use crate::discover::{self, ServerInfo, ServerKind};
+use crate::guards::{self, Guards};
 use crate::openai::JsonMode;
 /// A URL as it may be printed: the settings' ([`crate::settings::shown_url`]).
 pub use crate::settings::shown_url;
-use crate::settings::{ApiKey, Provider, Settings, is_loopback_host, split_url};
+use crate::settings::{
+    ApiKey, GuardSetting, Provider, Settings, Source, is_loopback_host, split_url,
+};
 use crate::wire::wire_schema;
 pub use crate::wire::{SEED, Usage, Window};
 use crate::{ollama, openai};
@@ -148,6 +151,9 @@ pub struct Client {
     mode: JsonMode,
     server: ServerInfo,
     ollama: ollama::Extras,
+    /// The guards setting and where it came from; the guards decided from them.
+    guard_setting: (GuardSetting, Source),
+    guards: Guards,
 }
 
 impl Client {
@@ -173,7 +179,15 @@ impl Client {
             // Never route code meant for this machine through a proxy.
             config = config.proxy(None);
         }
+        let guards = guards::decide(
+            settings.guards,
+            &settings.guards_source,
+            &ServerInfo::unknown(),
+            &model,
+        );
         Ok(Client {
+            guard_setting: (settings.guards, settings.guards_source.clone()),
+            guards,
             agent: config.build().into(),
             provider: settings.provider,
             endpoint,
@@ -262,8 +276,21 @@ impl Client {
             // The model cannot think: the field would only earn a 400.
             self.ollama.think_off = false;
         }
+        // The model's size, from the answers above (no request of its own).
+        self.guards = guards::decide(
+            self.guard_setting.0,
+            &self.guard_setting.1,
+            &info,
+            &self.model,
+        );
         self.server = info;
         &self.server
+    }
+
+    /// Which guards the draft gets and why ([`crate::guards`]): decided from the
+    /// setting alone until [`Client::discover`] has heard the server.
+    pub fn guards(&self) -> &Guards {
+        &self.guards
     }
 
     /// What the server said about itself ([`Client::discover`]).
@@ -334,13 +361,18 @@ impl Client {
 
     /// The draft's prompt for `input`, through [`Client::fit`]: the convention's
     /// `[context]` window replaced by the one the fit chose.
+    /// Without the guards ([`Client::guards`]), the schema has no word patterns.
     pub fn compose(&self, deadline: Instant, input: &PromptInput) -> Result<Prompt, DoesNotFit> {
-        self.fit(deadline, |w| {
+        let mut p = self.fit(deadline, |w| {
             let mut c = input.conv.clone();
             c.context.budget_tokens = w.context_tokens;
             c.context.reserve_output_tokens = w.output_tokens;
             prompt::build_for(&PromptInput { conv: &c, ..*input })
-        })
+        })?;
+        if !self.guards.small {
+            p.schema = prompt::shown_schema(&p.schema);
+        }
+        Ok(p)
     }
 
     /// The server's count of `text`'s tokens, or `None` when it does not answer.

@@ -144,6 +144,10 @@ pub struct ServerInfo {
     pub num_ctx: Option<usize>,
     /// Ollama: whether the model can think (`capabilities` has `thinking`), if said.
     pub thinking: Option<bool>,
+    /// The model's parameter count, if said (`crate::guards`).
+    pub params: Option<u64>,
+    /// Where `params` came from (`Ollama /api/show details.parameter_size`).
+    pub params_from: Option<String>,
     /// The metadata paths asked, in order, with their HTTP status (0: no answer).
     pub asked: Vec<(String, u16)>,
 }
@@ -157,7 +161,19 @@ impl ServerInfo {
             window_from: None,
             num_ctx: None,
             thinking: None,
+            params: None,
+            params_from: None,
             asked: Vec::new(),
+        }
+    }
+
+    /// Records the model's size, unless one was said already (the first source wins).
+    fn set_params(&mut self, n: Option<u64>, from: impl FnOnce() -> String) {
+        if self.params.is_none()
+            && let Some(n) = n
+        {
+            self.params = Some(n);
+            self.params_from = Some(from());
         }
     }
 
@@ -223,6 +239,17 @@ pub fn ollama(info: &mut ServerInfo, model: &str, show: Option<&Value>, ps: Opti
                 .find(|(k, _)| k.ends_with(".context_length"))
                 .map(|(k, v)| (k.clone(), window(Some(v))))
         });
+    info.set_params(
+        show.and_then(|s| s.pointer("/details/parameter_size"))
+            .and_then(Value::as_str)
+            .and_then(parse_params),
+        || "Ollama /api/show details.parameter_size".to_owned(),
+    );
+    info.set_params(
+        show.and_then(|s| s.pointer("/model_info/general.parameter_count"))
+            .and_then(Value::as_u64),
+        || "Ollama /api/show model_info general.parameter_count".to_owned(),
+    );
     info.thinking = show
         .and_then(|s| s.get("capabilities"))
         .and_then(Value::as_array)
@@ -262,13 +289,42 @@ pub fn v1_models(info: &mut ServerInfo, model: &str, body: &Value) {
     if let Some(n) = window(entry.get("max_model_len")) {
         info.set_window(n, "vLLM /v1/models max_model_len");
     }
+    info.set_params(
+        entry.pointer("/meta/n_params").and_then(Value::as_u64),
+        || "llama.cpp /v1/models meta.n_params".to_owned(),
+    );
+    // llama-cpp-python, LM Studio and vLLM say no size: the served model's name may
+    // (llama-cpp-python's is its `--model_alias`, else its file's path).
+    if let Some(id) = entry.get("id").and_then(Value::as_str) {
+        info.set_params(size_in_name(id), || {
+            format!("the name {:?} in /v1/models", message_safe(id))
+        });
+    }
 }
 
-/// llama.cpp's `GET /props`: the window each slot has.
+/// A server's text as it may be printed: one line, at most 80 characters.
+fn message_safe(text: &str) -> String {
+    jitcommit_core::message::one_line(text)
+        .chars()
+        .take(80)
+        .collect()
+}
+
+/// llama.cpp's `GET /props`: the window each slot has, and the model file's name
+/// (a size it holds, where `/v1/models` said none).
 pub fn props(info: &mut ServerInfo, body: &Value) {
     if let Some(n) = window(body.pointer("/default_generation_settings/n_ctx")) {
         info.kind = ServerKind::LlamaCpp;
         info.set_window(n, "llama.cpp /props default_generation_settings.n_ctx");
+    }
+    if let Some(path) = body.get("model_path").and_then(Value::as_str) {
+        let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        info.set_params(size_in_name(file), || {
+            format!(
+                "the file name {:?} in llama.cpp /props model_path",
+                message_safe(file)
+            )
+        });
     }
 }
 
@@ -287,6 +343,46 @@ pub fn lm_studio(info: &mut ServerInfo, model: &str, body: &Value) {
     } else if let Some(n) = window(entry.get("max_context_length")) {
         info.set_window(n, "LM Studio /api/v0/models max_context_length");
     }
+}
+
+/// The fewest and most parameters a size is believed for; outside, a misread name.
+const PARAMS_BELIEVED: std::ops::RangeInclusive<u64> = 1_000_000..=100_000_000_000_000;
+
+/// A parameter count as Ollama says it (`135M`, `494.03M`, `7.6B`, `1T`), or as a
+/// name holds it (`0.5b`): a number, then `K`, `M`, `B` or `T` in either case.
+pub fn parse_params(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let (num, unit) = t.split_at(t.len().checked_sub(1)?);
+    let scale: f64 = match unit.to_ascii_uppercase().as_str() {
+        "K" => 1e3,
+        "M" => 1e6,
+        "B" => 1e9,
+        "T" => 1e12,
+        _ => return None,
+    };
+    if num.is_empty() || !num.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    let v: f64 = num.parse().ok()?;
+    let n = (v * scale).round();
+    (n.is_finite() && n >= 0.0)
+        .then_some(n as u64)
+        .filter(|n| PARAMS_BELIEVED.contains(n))
+}
+
+/// The first size a model name holds as a part of its own between `-`, `_`, `:`,
+/// `/`, `@` or a space: `qwen2.5-coder:0.5b` → 0.5B, `SmolLM2-135M-Instruct.Q4_1.gguf`
+/// → 135M, `Qwen/Qwen2.5-7B-Instruct` → 7B; `llama3.2`, `phi3:mini` and
+/// `mixtral:8x7b` hold none.
+pub fn size_in_name(name: &str) -> Option<u64> {
+    let name = name.strip_suffix(".gguf").unwrap_or(name);
+    name.split(['-', '_', ':', '/', '@', ' ']).find_map(|part| {
+        // `7B.Q4`: a quantisation after a dot.
+        parse_params(part).or_else(|| {
+            part.split_once('.')
+                .and_then(|(head, _)| parse_params(head))
+        })
+    })
 }
 
 #[cfg(test)]
@@ -320,6 +416,43 @@ mod tests {
         );
         assert_eq!((i.window, i.num_ctx, i.thinking), (Some(2048), None, None));
         assert_eq!(i.kind, ServerKind::Ollama);
+    }
+
+    #[test]
+    fn the_model_size_comes_from_the_first_source_that_says_it() {
+        let mut i = ServerInfo::unknown();
+        let show = json!({"details": {"parameter_size": "494.03M"},
+                          "model_info": {"general.parameter_count": 494_032_768u64}});
+        ollama(&mut i, "m", Some(&show), None);
+        assert_eq!(i.params, Some(494_030_000));
+        assert_eq!(
+            i.params_from.as_deref(),
+            Some("Ollama /api/show details.parameter_size")
+        );
+        let mut i = ServerInfo::unknown();
+        let show = json!({"model_info": {"general.parameter_count": 7_615_616_512u64}});
+        ollama(&mut i, "m", Some(&show), None);
+        assert_eq!(i.params, Some(7_615_616_512));
+        // llama.cpp: meta.n_params first, then a size in the id or the model file.
+        let mut i = ServerInfo::unknown();
+        let models = json!({"data": [{"id": "qwen-7b.gguf", "owned_by": "llamacpp",
+                                      "meta": {"n_params": 134_515_008u64}}]});
+        v1_models(&mut i, "m", &models);
+        props(&mut i, &json!({"model_path": "/m/Qwen2.5-14B.gguf"}));
+        assert_eq!(i.params, Some(134_515_008));
+        let mut i = ServerInfo::unknown();
+        v1_models(
+            &mut i,
+            "m",
+            &json!({"data": [{"id": "smollm2", "owned_by": "me"}]}),
+        );
+        assert_eq!(i.params, None);
+        props(
+            &mut i,
+            &json!({"model_path": "/m/Qwen2.5-Coder-0.5B-Q4_K_M.gguf"}),
+        );
+        assert_eq!(i.params, Some(500_000_000));
+        assert!(i.params_from.unwrap().contains("model_path"));
     }
 
     #[test]

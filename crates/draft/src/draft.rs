@@ -282,6 +282,10 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
     };
     client.discover(deadline);
     debug(&format!("jitcommit-draft: budget {}", client.budget().1));
+    debug(&format!(
+        "jitcommit-draft: guards {}",
+        client.guards().line()
+    ));
     let p = match with_prompt_input(repo, &state, &conv, &history, &store, intent, |input| {
         client.compose(deadline, input)
     }) {
@@ -304,7 +308,9 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
     let mut looped: Vec<String> = Vec::new();
     // The prompt's own fixed wording, which a draft must not echo as its content.
     let fixed_texts = [prompt::CORE_INSTRUCTIONS, REPAIR_HEAD, REPAIR_TAIL];
+    let guards = client.guards().clone();
     let evidence = quality::Evidence::new(&state, &fixed_texts)
+        .gate(guards.gate())
         .trusting(p.structure.bullets.iter().map(|b| b.tool_words.clone()));
     for attempt in 0..2 {
         if Instant::now() >= deadline {
@@ -382,7 +388,8 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
                 problems.join(" | ")
             ));
             user = repair_prompt(&p.user, &problems);
-            if !looped.is_empty() {
+            // Only a guarded schema has word patterns to refuse the loop with.
+            if !looped.is_empty() && guards.small {
                 debug(&format!(
                     "jitcommit-draft: the repair's grammar refuses {}",
                     looped.join(", ")

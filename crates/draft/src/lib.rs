@@ -28,6 +28,7 @@ pub mod client;
 pub mod discover;
 pub mod draft;
 pub mod fragments;
+pub mod guards;
 pub mod offline;
 mod ollama;
 pub mod openai;

@@ -158,7 +158,9 @@ pub fn output_schema_refusing(structure: &Structure, refused: &[String]) -> Valu
 
 /// [`output_schema`] as the prompt's output contract shows it: without the patterns,
 /// which only a grammar uses and which would cost a small window tokens per bullet.
-fn shown_schema(schema: &Value) -> Value {
+/// Also the schema a larger model's request carries (`crate::guards`): the same
+/// bounds, no word grammar.
+pub fn shown_schema(schema: &Value) -> Value {
     let mut schema = schema.clone();
     let props = &mut schema["properties"];
     if let Some(summary) = props["summary"].as_object_mut() {

@@ -178,8 +178,47 @@ pub fn looped_words<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String>
     out
 }
 
-/// The summary needs at least this many words of letters.
+/// The summary needs at least this many words of letters, or [`SHORT_SUMMARY_WORDS`]
+/// where the gate allows a short summary ([`short_summary_ok`]).
 pub const SUMMARY_WORDS: usize = 3;
+
+/// The fewest words of letters a summary may have: two, as humans write them every
+/// day (`fix typo`, `add greeting`, `bump deps`).
+pub const SHORT_SUMMARY_WORDS: usize = 2;
+
+/// How strict the gate is. [`Gate::Tight`] is for small models (below a billion
+/// parameters, or of unknown size: docs/draft.md, "Guards sized to the model"), whose
+/// failures it was written against; [`Gate::Ordinary`] for larger ones, which write
+/// a short summary or a bullet of common words on purpose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// A two-word summary only as an imperative verb and a word that names something
+    /// beyond the staged paths (`fix typo`); a bullet must name something beyond its
+    /// path, its types and common words.
+    Tight,
+    /// Any two words of letters make a summary; a bullet needs words, not names.
+    /// Every junk check (scaffolding, JSON, copies, loops, type lists, fillers) stays.
+    Ordinary,
+}
+
+/// Whether a two-word `summary` passes under `gate`: any two words of letters under
+/// [`Gate::Ordinary`]; under [`Gate::Tight`] an imperative of
+/// [`SUMMARY_VERBS`] and a word that names something ([`Evidence::names_something`]:
+/// not a path's word, a commit type, a verb or a function word). `fix typo` and
+/// `add greeting` pass; `update src`, `fix tests`, `the parser` do not.
+fn short_summary_ok(summary: &str, gate: Gate, ev: &Evidence<'_>) -> bool {
+    let words: Vec<&str> = summary.split_whitespace().collect();
+    if words.len() != SHORT_SUMMARY_WORDS || !has_words(summary, SHORT_SUMMARY_WORDS) {
+        return false;
+    }
+    match gate {
+        Gate::Ordinary => true,
+        Gate::Tight => {
+            SUMMARY_VERBS.contains(&words[0].to_lowercase().as_str())
+                && ev.names_something(words[1])
+        }
+    }
+}
 
 /// Most diff lines remembered for the copy check.
 const MAX_DIFF_LINES: usize = 50_000;
@@ -212,6 +251,8 @@ pub struct Evidence<'a> {
     prompt: &'a [&'a str],
     /// The tool's own descriptions ([`Evidence::trusting`]), which pass as they are.
     tool: HashSet<String>,
+    /// How strict the gate is ([`Evidence::gate`]): tight unless said otherwise.
+    gate: Gate,
 }
 
 impl<'a> Evidence<'a> {
@@ -257,7 +298,14 @@ impl<'a> Evidence<'a> {
             lines,
             prompt,
             tool: HashSet::new(),
+            gate: Gate::Tight,
         }
+    }
+
+    /// The same evidence, judged by `gate` (the guards sized to the model).
+    pub fn gate(mut self, gate: Gate) -> Evidence<'a> {
+        self.gate = gate;
+        self
     }
 
     /// The same evidence, with `texts` (the tool's own bullet descriptions, which the
@@ -312,13 +360,20 @@ pub fn check_draft(text: &str, evidence: &Evidence<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     match &parsed.subject.summary {
         Some(s) => {
-            if !has_words(&s.value, SUMMARY_WORDS) {
+            if !has_words(&s.value, SUMMARY_WORDS)
+                && !short_summary_ok(&s.value, evidence.gate, evidence)
+            {
+                let why = match evidence.gate {
+                    Gate::Tight => format!(
+                        "has fewer than {SUMMARY_WORDS} words of letters (two only as a verb and what it acts on, e.g. \"fix typo\")"
+                    ),
+                    Gate::Ordinary => {
+                        format!("has fewer than {SHORT_SUMMARY_WORDS} words of letters")
+                    }
+                };
                 out.push(finding(
                     s,
-                    format!(
-                        "the summary {:?} has fewer than {SUMMARY_WORDS} words of letters",
-                        s.value
-                    ),
+                    format!("the summary {:?} {why}", s.value),
                     "say what the change does in a few words",
                 ));
             }
@@ -382,7 +437,7 @@ fn check_bullet(w: &Spanned<String>, evidence: &Evidence<'_>, out: &mut Vec<Find
         ));
     }
     junk(w, "a bullet's description", evidence, out);
-    if out.len() == before && !evidence.names_something(&w.value) {
+    if out.len() == before && evidence.gate == Gate::Tight && !evidence.names_something(&w.value) {
         out.push(finding(
             w,
             format!(
@@ -617,6 +672,87 @@ mod tests {
         let ev = ev.trusting(["in core".to_owned()]);
         assert_eq!(bullet_problem("in core", &ev), None);
         assert!(problem("in the core", &ev).contains("names only its path"));
+    }
+
+    fn gated(text: &str, gate: Gate) -> Vec<Finding> {
+        let s = state();
+        let prompt = [crate::prompt::CORE_INSTRUCTIONS, REPAIR];
+        check_draft(text, &Evidence::new(&s, &prompt).gate(gate))
+    }
+
+    #[test]
+    fn two_word_human_summaries_pass_and_two_words_of_nothing_do_not() {
+        let bullet = "\n\n- Update: crates/core/Cargo.toml — raise the version for the beta\n";
+        for gate in [Gate::Tight, Gate::Ordinary] {
+            for subject in [
+                "fix: fix typo",
+                "feat: add greeting",
+                "build: bump serde",
+                "fix: handle timeouts",
+            ] {
+                let f = gated(&format!("{subject}{bullet}"), gate);
+                assert_eq!(f, Vec::new(), "{subject} under {gate:?}");
+            }
+            // Junk stays junk, however short.
+            for subject in [
+                "build: stat lines",
+                "build: BREAKING change",
+                "feat: feat greeting",
+                "build: 1.3.0-beta2",
+                "fix: typo",
+                "fix: fix src/lib.rs",
+                "fix: {\"type\"",
+                "refactor: crates, crates",
+            ] {
+                let f = gated(&format!("{subject}{bullet}"), gate);
+                assert!(
+                    f.iter().any(|f| f.rule == "draft-quality" && f.line == 1),
+                    "{subject:?} passed under {gate:?}: {f:?}"
+                );
+            }
+        }
+        // A small model's two words must be a verb and something beyond the paths.
+        for subject in [
+            "build: update cargo",
+            "fix: fix tests",
+            "docs: the parser",
+            "fix: greeting added",
+            "build: update the",
+        ] {
+            let f = gated(&format!("{subject}{bullet}"), Gate::Tight);
+            assert!(
+                f.iter().any(|f| f.rule == "draft-quality" && f.line == 1),
+                "{subject:?} passed: {f:?}"
+            );
+            assert_eq!(
+                gated(&format!("{subject}{bullet}"), Gate::Ordinary),
+                Vec::new(),
+                "{subject}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_ordinary_gate_takes_common_words_and_still_refuses_junk() {
+        for what in ["update the tests", "fix tests", "crates, core, cargo"] {
+            let text = format!(
+                "build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n"
+            );
+            assert!(!gated(&text, Gate::Tight).is_empty(), "{what}");
+            assert_eq!(gated(&text, Gate::Ordinary), Vec::new(), "{what}");
+        }
+        for what in [
+            "{",
+            "stat lines only",
+            "1.3.0-beta2",
+            "no, no, no",
+            "feat, fix, perf",
+        ] {
+            let text = format!(
+                "build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n"
+            );
+            assert!(!gated(&text, Gate::Ordinary).is_empty(), "{what}");
+        }
     }
 
     #[test]

@@ -933,32 +933,18 @@ static BLOCK_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
     .expect("constant regex")
 });
 
-/// Decodes standard base64 (padding optional); `None` on a bad length.
+/// Decodes standard base64 (padding optional, stray low bits kept); `None` when it is
+/// not base64.
 fn decode_b64(s: &[u8]) -> Option<Vec<u8>> {
-    let s: Vec<u8> = s.iter().copied().filter(|&b| b != b'=').collect();
-    if s.len() % 4 == 1 {
-        return None;
-    }
-    let val = |b: u8| -> Option<u32> {
-        Some(match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        } as u32)
-    };
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    for chunk in s.chunks(4) {
-        let mut n = 0u32;
-        for (i, &b) in chunk.iter().enumerate() {
-            n |= val(b)? << (18 - 6 * i);
-        }
-        let bytes = n.to_be_bytes();
-        out.extend_from_slice(&bytes[1..chunk.len()]);
-    }
-    Some(out)
+    use base64::Engine as _;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const LENIENT: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+            .with_decode_allow_trailing_bits(true),
+    );
+    LENIENT.decode(s).ok()
 }
 
 /// A decoded base64 run that is a credential: `user:password` (a `.dockercfg` /

@@ -31,6 +31,25 @@ pub const DEFAULT_OLLAMA_URL: &str = "http://127.0.0.1:11434";
 /// llama.cpp's server default address, used for `provider = openai` without a URL.
 pub const DEFAULT_OPENAI_URL: &str = "http://127.0.0.1:8080";
 
+/// The `jitcommit.guards` setting (`crate::guards`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GuardSetting {
+    /// By the model's size; on when the size is unknown.
+    #[default]
+    Auto,
+    /// Always on, as for a small model.
+    Small,
+    /// Always off, as for a larger model.
+    Large,
+}
+
+/// The setting's words, as `jitcommit.guards` accepts them.
+pub const GUARD_SETTINGS: &[(&str, GuardSetting)] = &[
+    ("auto", GuardSetting::Auto),
+    ("small", GuardSetting::Small),
+    ("large", GuardSetting::Large),
+];
+
 /// Which wire format the model server speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Provider {
@@ -116,6 +135,8 @@ pub struct Flags {
     pub budget_tokens: Option<String>,
     /// `--keep-alive D`
     pub keep_alive: Option<String>,
+    /// `--guards MODE`
+    pub guards: Option<String>,
 }
 
 /// The resolved personal settings.
@@ -145,6 +166,11 @@ pub struct Settings {
     /// How long the server keeps the model loaded after a request (Ollama's
     /// `keep_alive`, e.g. `10m`); `None` = the server's default.
     pub keep_alive: Option<String>,
+    /// Whether the word grammar and the tight gate apply: by the model's size
+    /// (`auto`), or always (`small`) or never (`large`): [`crate::guards`].
+    pub guards: GuardSetting,
+    /// Where `guards` came from.
+    pub guards_source: Source,
 }
 
 /// One personal setting: where it is looked up, what it defaults to, which kind of
@@ -196,6 +222,8 @@ enum Value {
     Duration(Field<Duration>),
     /// Ollama's `keep_alive`: seconds or a Go duration, kept as text for the wire.
     KeepAlive(Field<Option<String>>),
+    /// One of [`GUARD_SETTINGS`]' words, in any case.
+    Guards(Field<GuardSetting>),
 }
 
 impl Value {
@@ -225,6 +253,10 @@ impl Value {
                     parse_keep_alive(v)
                         .ok_or("expected seconds (-1: forever) or a duration like 5m, 1h30m")?,
                 )
+            }
+            Value::Guards(to) => {
+                *to(s) =
+                    parse_choice(GUARD_SETTINGS, v).ok_or("expected one of auto, small, large")?
             }
         }
         Ok(())
@@ -342,6 +374,14 @@ pub const SETTINGS: &[Setting] = &[
         flag_value: |f| f.keep_alive.as_deref(),
         value: Value::KeepAlive(|s| &mut s.keep_alive),
     },
+    Setting {
+        flag: "--guards MODE",
+        env: "JITCOMMIT_GUARDS",
+        git: "jitcommit.guards",
+        default: "`auto`: by the model's size (`small`, `large` override)",
+        flag_value: |f| f.guards.as_deref(),
+        value: Value::Guards(|s| &mut s.guards),
+    },
 ];
 
 /// Whether the git config key is a boolean setting, which a repository reader must
@@ -455,6 +495,8 @@ impl Settings {
             allow_remote: false,
             budget_tokens: None,
             keep_alive: None,
+            guards: GuardSetting::Auto,
+            guards_source: Source::Default,
         };
         let mut key_env_source = Source::Default;
         for row in SETTINGS {
@@ -471,6 +513,7 @@ impl Settings {
             }
             match row.name() {
                 "url" => s.url_source = from,
+                "guards" => s.guards_source = from,
                 "apiKeyEnv" => key_env_source = from,
                 _ => {}
             }
@@ -1037,6 +1080,32 @@ mod tests {
             assert!(row.flag.starts_with("--"), "{}", row.flag);
             assert!(row.env.starts_with("JITCOMMIT_") && row.git.starts_with("jitcommit."));
         }
+    }
+
+    #[test]
+    fn guards_come_from_each_layer_and_say_where() {
+        let s = resolve(&Flags::default(), &[], &[]).unwrap();
+        assert_eq!(
+            (s.guards, s.guards_source),
+            (GuardSetting::Auto, Source::Default)
+        );
+        let git = [("jitcommit.guards", "Large")];
+        let s = resolve(&Flags::default(), &[], &git).unwrap();
+        assert_eq!(s.guards, GuardSetting::Large);
+        assert_eq!(s.guards_source, Source::GitConfig("jitcommit.guards"));
+        let s = resolve(&Flags::default(), &[("JITCOMMIT_GUARDS", "small")], &git).unwrap();
+        assert_eq!(s.guards, GuardSetting::Small);
+        let flags = Flags {
+            guards: Some("auto".into()),
+            ..Flags::default()
+        };
+        let s = resolve(&flags, &[("JITCOMMIT_GUARDS", "small")], &git).unwrap();
+        assert_eq!(
+            (s.guards, s.guards_source),
+            (GuardSetting::Auto, Source::Flag("--guards"))
+        );
+        let e = resolve(&Flags::default(), &[], &[("jitcommit.guards", "tiny")]).unwrap_err();
+        assert!(e.to_string().contains("auto, small, large"), "{e}");
     }
 
     #[test]

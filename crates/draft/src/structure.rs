@@ -138,10 +138,12 @@ fn inflected(words: &[String]) -> String {
 /// bullet (about 10 kB each).
 pub const MAX_BANK_BULLETS: usize = 8;
 
-/// `w` as a pattern that matches it and nothing else (a bank word holds letters,
-/// digits, `_`, `-` and `.`): the dot as the class `[.]`, since llama-cpp-python's
-/// converter copies a `\.` into the grammar, whose parser refuses it (measured:
-/// `unknown escape at \.`, and the server's worker died).
+/// `w` as a pattern that matches it and nothing else (a bank word holds letters of
+/// any script, digits, `_`, `-` and `.`): the dot as the class `[.]`, since
+/// llama-cpp-python's converter copies a `\.` into the grammar, whose parser refuses
+/// it (measured: `unknown escape at \.`, and the server's worker died). A letter
+/// outside ASCII stays itself: both of llama.cpp's converters copy a literal
+/// character into a quoted grammar string, which the grammar's parser reads as UTF-8.
 fn regex_literal(w: &str) -> String {
     w.replace('.', "[.]")
 }
@@ -223,13 +225,15 @@ pub fn change_words(state: &StagedState, scopes: &[String], shown: &Classifier) 
         if refused.contains(w) {
             return;
         }
-        let letters = w.chars().filter(char::is_ascii_alphabetic).count();
+        // Letters of any script: a change's identifiers, paths and comments may be
+        // German or Japanese, and its summary may name them.
+        let letters = w.chars().filter(|c| c.is_alphabetic()).count();
         let ok = letters >= 2
-            && w.len() <= 30
-            && w.starts_with(|c: char| c.is_ascii_alphabetic())
+            && w.chars().count() <= 30
+            && w.starts_with(char::is_alphabetic)
             && w.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
-        if !ok || left_out.contains(w.to_ascii_lowercase().as_str()) {
+                .all(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_'));
+        if !ok || left_out.contains(w.to_lowercase().as_str()) {
             refused.insert(w.to_owned());
             return;
         }
@@ -272,14 +276,14 @@ pub fn change_words(state: &StagedState, scopes: &[String], shown: &Classifier) 
                     continue;
                 };
                 for ident in line
-                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
                     .filter(|t| !t.is_empty())
                 {
                     add(ident, 1);
                     let parts = ident_parts(ident);
                     if parts.len() > 1 {
                         for part in parts {
-                            add(&part.to_ascii_lowercase(), 1);
+                            add(&part.to_lowercase(), 1);
                         }
                     }
                 }
@@ -304,11 +308,11 @@ fn ident_parts(ident: &str) -> Vec<&str> {
         let mut start = 0;
         let mut prev_lower = false;
         for (i, c) in snake.char_indices() {
-            if c.is_ascii_uppercase() && prev_lower {
+            if c.is_uppercase() && prev_lower {
                 parts.push(&snake[start..i]);
                 start = i;
             }
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            prev_lower = c.is_lowercase() || c.is_ascii_digit();
         }
         parts.push(&snake[start..]);
     }
@@ -985,6 +989,52 @@ mod tests {
             !words.iter().any(|x| x.to_lowercase().contains("akia")),
             "{words:?}"
         );
+    }
+
+    #[test]
+    fn the_change_own_words_in_any_script_are_bank_words() {
+        let mut state = jitcommit_testkit_free_state(&["src/größe/設定.rs"]);
+        state.files[0].hunks.push(jitcommit_core::repo::Hunk {
+            header: "@@ -1 +1,2 @@".into(),
+            body: concat!(
+                "-fn alte_Größe() {}\n",
+                "+// Lädt die Konfiguration beim Start\n",
+                "+fn lade_Konfiguration(設定: &str) -> Größe { 読み込む(設定) }\n",
+            )
+            .into(),
+        });
+        let words = change_words(&state, &[], &Classifier::new(&[]));
+        for w in [
+            "größe",
+            "設定",
+            "設定.rs",
+            "Lädt",
+            "Konfiguration",
+            "lade_Konfiguration",
+            "lade",
+            "Größe",
+            "読み込む",
+            "alte_Größe",
+        ] {
+            assert!(words.iter().any(|x| x == w), "{w} in {words:?}");
+        }
+        let p = WordPatterns::new(&words, &[]);
+        let summary = regex::Regex::new(&p.summary).unwrap();
+        let what = regex::Regex::new(&p.what).unwrap();
+        for ok in [
+            "add lade_Konfiguration for the Größe",
+            "read 設定 with 読み込む at Start",
+            "update Lädt, Konfiguration and Größe",
+        ] {
+            assert!(summary.is_match(ok), "{ok}");
+            assert!(what.is_match(ok), "{ok}");
+        }
+        // Only the change's own: other words of those scripts stay out.
+        for junk in ["add the Straße for Größe", "read 東京 with 設定 now"] {
+            assert!(!summary.is_match(junk), "{junk}");
+        }
+        // Literal characters only: no class or escape a converter could misread.
+        assert!(!p.summary.contains('\\'), "{}", p.summary);
     }
 
     #[test]

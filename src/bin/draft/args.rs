@@ -53,6 +53,8 @@ OPTIONS:
     --timeout DURATION     deadline for the whole run, e.g. 20s (jitcommit.timeout)
     --budget-tokens N      the model's context window (jitcommit.budgetTokens)
     --keep-alive D         how long Ollama keeps the model loaded (jitcommit.keepAlive)
+    --guards MODE          auto | small | large: the word grammar and tight gate by
+                           the model's size, always, or never (jitcommit.guards)
     --api-key-env VAR      environment variable holding the API key
     --allow-remote         allow a non-loopback (https) model server
     -h, --help             this text
@@ -90,6 +92,7 @@ pub fn parse(argv: impl IntoIterator<Item = OsString>) -> Result<Args, lexopt::E
             Long("budget-tokens") => a.flags.budget_tokens = Some(p.value()?.string()?),
             Long("api-key-env") => a.flags.api_key_env = Some(p.value()?.string()?),
             Long("keep-alive") => a.flags.keep_alive = Some(p.value()?.string()?),
+            Long("guards") => a.flags.guards = Some(p.value()?.string()?),
             Long("allow-remote") => a.flags.allow_remote = Some(true),
             Short('h') | Long("help") => a.help = true,
             Short('V') | Long("version") => a.version = true,

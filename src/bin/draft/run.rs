@@ -239,6 +239,12 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
     )
     .map_err(RunError::DoesNotFit)?;
     let window = client.as_ref().map(|c| c.budget().1.to_owned());
+    // Which guards the request would carry, and why (the model's size and where it
+    // came from, or the setting).
+    let guards = match &client {
+        Some(c) => c.guards().line(),
+        None => "none: no model will be asked (the offline draft)".to_owned(),
+    };
     let selected = select::select_staged(&store, &state);
     let out = if args.json {
         let v = serde_json::json!({
@@ -248,6 +254,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             "report": p.report,
             "facts": selected,
             "window": window,
+            "guards": guards,
         });
         serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
     } else {
@@ -259,6 +266,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             facts_text(&store, &selected),
             budget::render_report(&p.report)
         ) + &window.map_or(String::new(), |w| format!("window: {w}\n"))
+            + &format!("guards: {}\n", shown(&guards))
     };
     use std::io::Write;
     std::io::stdout()

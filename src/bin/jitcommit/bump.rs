@@ -20,12 +20,15 @@ USAGE:
                                       are its message); refuses on a dirty work tree
 
 A breaking change bumps the major version, feat the minor, fix and perf the patch;
-before 1.0.0 a breaking change bumps the minor version. Exit 1 when nothing since
-the last tag asks for a release.
+before 1.0.0 a breaking change bumps the minor version. The convention's
+`[changelog] bump-types` table (e.g. `bump-types = { chore = \"patch\" }`, which
+`jitcommit init` proposes for a project that released on such commits alone) and then
+--bump-type change what a type asks for. Exit 1 when nothing since the last tag asks
+for a release.
 
 OPTIONS:
     --bump-type TYPE=LEVEL    what TYPE asks for: major, minor, patch or none
-                              (repeatable; e.g. --bump-type refactor=patch)
+                              (repeatable; over the convention's bump-types)
     --breaking-before-1 minor|major   a breaking change before 1.0.0 (default minor)
     --tag                     create the tag (at HEAD)
     --format text|json        json: {\"current\", \"next\", \"tag\", \"level\"}
@@ -40,6 +43,8 @@ EXAMPLES:
 ";
 
 struct Settings {
+    /// `--bump-type` overrides, over the convention's `changelog.bump-types`.
+    bump_types: Vec<(String, BumpLevel)>,
     rules: BumpRules,
     tag: bool,
     json: bool,
@@ -51,6 +56,7 @@ fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
     use lexopt::prelude::*;
     let mut p = lexopt::Parser::from_args(args);
     let mut s = Settings {
+        bump_types: Vec::new(),
         rules: BumpRules::default(),
         tag: false,
         json: false,
@@ -70,7 +76,7 @@ fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
                         "--bump-type expects TYPE=major|minor|patch|none (got {v:?})"
                     )));
                 };
-                s.rules.types.insert(ty, level);
+                s.bump_types.push((ty, level));
             }
             Long("breaking-before-1") => {
                 s.rules.zero_major_is_minor = match text(p.value()?, "--breaking-before-1")?
@@ -108,17 +114,23 @@ fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
 
 /// Runs `jitcommit bump`.
 pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
-    let Some(s) = parse(args)? else {
+    let Some(mut s) = parse(args)? else {
         return print(HELP);
     };
     let ctx = Context::open(s.config.as_deref())?;
+    let zero_major_is_minor = s.rules.zero_major_is_minor;
+    s.rules = BumpRules {
+        zero_major_is_minor,
+        ..BumpRules::for_settings(&ctx.convention.changelog)
+    };
+    s.rules.types.extend(s.bump_types.drain(..));
     let pattern = TagPattern::new(
         s.tag_pattern
             .as_deref()
             .or(ctx.convention.changelog.tag_pattern.as_deref())
             .unwrap_or(TagPattern::DEFAULT),
     )?;
-    let history = repo::history(&ctx, None, &pattern)?;
+    let history = repo::history(&ctx.repo, None, &pattern)?;
     let last = history.tags.last();
     let is_commit = |hex: &str| ctx.repo.is_commit(hex);
     let opts = Options {

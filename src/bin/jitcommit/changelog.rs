@@ -201,7 +201,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             .or(cl.tag_pattern.as_deref())
             .unwrap_or(TagPattern::DEFAULT),
     )?;
-    let history = repo::history(&ctx, s.range.as_deref(), &pattern)?;
+    let history = repo::history(&ctx.repo, s.range.as_deref(), &pattern)?;
     let pending = match &s.tag {
         None => None,
         Some(v) => {

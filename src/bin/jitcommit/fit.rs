@@ -5,7 +5,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use jitcommit_core::config::{BodyPolicy, Convention};
+use jitcommit_core::changelog::{self, BumpLevel, BumpRules, Options, Others, TagPattern};
+use jitcommit_core::config::{BodyPolicy, Convention, Exemption};
 use jitcommit_core::repo::{ObjectId, Repo, RepoError};
 use jitcommit_core::rules::{self, Checked, Policy};
 
@@ -92,6 +93,9 @@ pub struct Fit {
     pub longest_subject: usize,
     /// Accepted commits whose summary ends with a period.
     pub periods: usize,
+    /// Commits titled with a bare version (`v21.2.2`) that the convention does not
+    /// exempt: release commits lerna and `npm version` write.
+    pub release_subjects: usize,
     /// The newest commit read.
     pub head: Option<ObjectId>,
 }
@@ -117,6 +121,9 @@ pub fn read(repo: &Repo, conv: &Convention, limit: usize) -> Result<Fit, Error> 
         let spec = judge(repo, c, Policy::Spec(conv))?;
         let accepted = spec.accepted();
         let Some(m) = spec.message.filter(|_| accepted) else {
+            let text = String::from_utf8_lossy(&c.raw);
+            fit.release_subjects +=
+                usize::from(rules::exemption_kind(&text) == Some(Exemption::Release));
             continue;
         };
         fit.spec += 1;
@@ -174,7 +181,73 @@ pub fn propose(conv: &Convention, fit: &Fit) -> Convention {
     if fit.periods > 0 {
         c.subject_period = false;
     }
+    if fit.release_subjects > 0 && !c.exempt.contains(&Exemption::Release) {
+        c.exempt.push(Exemption::Release);
+    }
     c.adopted = fit.head.map(|h| h.to_string());
+    c
+}
+
+/// How many of the newest tagged releases [`release_bumps`] reads.
+pub const RELEASES: usize = 10;
+
+/// The releases the project made on commits that ask for none: of the newest
+/// [`RELEASES`] tagged releases that follow another tag, those whose conforming
+/// commits ask for no bump under `conv`'s rules although a tag was made, with the
+/// types they held (lerna publishes "Version bump only" releases of `chore` commits).
+/// Returns how many such releases there were and the types they held.
+pub fn release_bumps(
+    repo: &Repo,
+    conv: &Convention,
+) -> Result<(usize, BTreeMap<String, usize>), Error> {
+    let pattern = TagPattern::new(
+        conv.changelog
+            .tag_pattern
+            .as_deref()
+            .unwrap_or(TagPattern::DEFAULT),
+    )?;
+    if repo.is_unborn() {
+        return Ok((0, BTreeMap::new()));
+    }
+    let history = crate::repo::history(repo, None, &pattern)?;
+    let is_commit = |hex: &str| repo.is_commit(hex);
+    let opts = Options {
+        convention: conv,
+        others: Others::Count,
+        pending: None,
+        through: None,
+        is_commit: Some(&is_commit),
+    };
+    let log = changelog::build(&history.commits, &history.tags, &opts);
+    let rules = BumpRules::for_settings(&conv.changelog);
+    let mut found = 0;
+    let mut types = BTreeMap::new();
+    for r in log
+        .releases
+        .iter()
+        .filter(|r| r.tag.is_some() && r.previous_tag.is_some())
+        .take(RELEASES)
+    {
+        if rules.level(r) == BumpLevel::None && !r.types.is_empty() {
+            found += 1;
+            for (ty, n) in &r.types {
+                *types.entry(ty.clone()).or_default() += n;
+            }
+        }
+    }
+    Ok((found, types))
+}
+
+/// `conv` with every type of `types` asking for a patch release
+/// (`changelog.bump-types`): the project released on such commits alone.
+pub fn propose_bumps(conv: &Convention, types: &BTreeMap<String, usize>) -> Convention {
+    let mut c = conv.clone();
+    for ty in types.keys() {
+        c.changelog
+            .bump_types
+            .entry(ty.clone())
+            .or_insert(BumpLevel::Patch);
+    }
     c
 }
 

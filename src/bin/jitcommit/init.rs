@@ -25,7 +25,9 @@ Cargo.toml [workspace.metadata.commit-convention] (or [package.metadata…]) in 
 project, else .commit-convention.toml. It reads the last 500 commits of HEAD first:
 how many pass the convention and the Conventional Commits grammar, which types and
 scopes they use; it proposes the convention that fits them (their types, body = \"free\"
-where bodies are prose) and the adoption point `adopted` = HEAD: that commit and its
+where bodies are prose, exempt \"release\" where release commits are titled with a bare
+version, bump-types where a recent release was tagged on commits such as chore alone)
+and the adoption point `adopted` = HEAD: that commit and its
 history are accepted as they are, and every later commit is held to the convention
 (docs/check.md). Imported: commitlint (.commitlintrc,
 .commitlintrc.json/.yaml/.yml; a JavaScript config is a program and is never run:
@@ -173,6 +175,30 @@ fn without_table(text: &str, table: &str) -> String {
     out
 }
 
+/// `c` without the imported values the convention's own reader refuses (a cog.toml
+/// changelog title longer than a section name may be), each listed in `unmapped`
+/// with the reader's reason, so what `init` shows is a convention that loads.
+fn loadable(mut c: Convention, unmapped: &mut Vec<String>) -> Convention {
+    // Each round drops one refused section; a convention has one per type at most.
+    for _ in 0..=c.sections.len() {
+        let text = c.to_toml();
+        let mut read =
+            |name: &str| Ok((name == ".commit-convention.toml").then(|| text.clone().into_bytes()));
+        let Err(config::ConfigError::Invalid { key, message, .. }) =
+            convention::discover(&mut read)
+        else {
+            break;
+        };
+        match key.strip_prefix("sections.") {
+            Some(ty) if c.sections.remove(ty).is_some() => {
+                unmapped.push(format!("the changelog section of {ty}: {message}"));
+            }
+            _ => break,
+        }
+    }
+    c
+}
+
 /// What the history told: how many of its last commits pass the convention before and
 /// after fitting and at the spec's level, the types and scopes it uses, its bodies, and
 /// the adoption point.
@@ -186,6 +212,12 @@ fn history_report(before: &crate::fit::Fit, after: &crate::fit::Fit, conv: &Conv
         "History: the last {n} commits: {} pass the convention as imported, {} the Conventional Commits grammar, {} the proposed convention ({} merges, reverts or fixups exempt)\n",
         before.gate, before.spec, after.gate, before.exempt
     );
+    if before.release_subjects > 0 {
+        r.push_str(&format!(
+            "Release commits: {} titled with a bare version (v1.2.3): exempt = [… \"release\"]\n",
+            before.release_subjects
+        ));
+    }
     r.push_str(&format!("Types used: {}\n", counts(&before.types, 12)));
     r.push_str(&format!("Scopes used: {}\n", counts(&before.scopes, 12)));
     r.push_str(&format!(
@@ -262,11 +294,13 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             e.path().display()
         )),
     };
-    let imp = import(&root)?;
-    let imported = apply(&imp);
+    let mut imp = import(&root)?;
+    let imported = loadable(apply(&imp), &mut imp.unmapped);
     // The history it adopts: how the last commits fit, and the convention that fits.
     let before = crate::fit::read(&repo, &imported, crate::fit::LAST)?;
     let conv = crate::fit::propose(&imported, &before);
+    let (no_bump_releases, release_types) = crate::fit::release_bumps(&repo, &conv)?;
+    let conv = crate::fit::propose_bumps(&conv, &release_types);
     let after = crate::fit::read(&repo, &conv, crate::fit::LAST)?;
     let text = text_for(&conv, target);
     let place = match target.table() {
@@ -285,6 +319,18 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         report.push_str(&format!("Not mapped: {u}\n"));
     }
     report.push_str(&history_report(&before, &after, &conv));
+    if no_bump_releases > 0 {
+        report.push_str(&format!(
+            "Releases: {no_bump_releases} of the last {} tagged releases held only commits that ask for no release ({}): bump-types = {{ {} }}\n",
+            crate::fit::RELEASES,
+            crate::fit::counts(&release_types, 8),
+            release_types
+                .keys()
+                .map(|t| format!("{t} = \"patch\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     eprint!("{report}");
     if !write {
         print(&format!("# {place}\n{text}"))?;

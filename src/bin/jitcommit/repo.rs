@@ -75,8 +75,8 @@ pub struct History {
 }
 
 /// Reads `range` (`A..B`, either side empty for HEAD; `None`: all of HEAD's history).
-pub fn history(ctx: &Context, range: Option<&str>, pattern: &TagPattern) -> Result<History, Error> {
-    let gix = ctx.repo.gix();
+pub fn history(repo: &Repo, range: Option<&str>, pattern: &TagPattern) -> Result<History, Error> {
+    let gix = repo.gix();
     let (hidden_rev, tip_rev) = match range {
         None => (None, "HEAD"),
         Some(spec) => match spec.split_once("..") {
@@ -87,13 +87,13 @@ pub fn history(ctx: &Context, range: Option<&str>, pattern: &TagPattern) -> Resu
             _ => return Err(usage(format!("--range expects A..B (got {spec:?})"))),
         },
     };
-    if ctx.repo.is_unborn() && tip_rev == "HEAD" {
+    if repo.is_unborn() && tip_rev == "HEAD" {
         return Err(Error::Git("HEAD has no commits yet".to_owned()));
     }
-    let tip = ctx.repo.resolve_commit(tip_rev)?;
+    let tip = repo.resolve_commit(tip_rev)?;
     let hidden: HashSet<ObjectId> = match hidden_rev {
         Some(rev) => {
-            let base = ctx.repo.resolve_commit(rev)?;
+            let base = repo.resolve_commit(rev)?;
             history::walk(gix, &[base], &HashSet::new())?
                 .into_iter()
                 .map(|c| c.id)
@@ -124,17 +124,14 @@ pub fn today() -> String {
     date_of(secs)
 }
 
-/// Checks a `--date` value.
+/// Checks a `--date` value: a calendar date written `YYYY-MM-DD`.
 pub fn valid_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 10
-        && b.iter().enumerate().all(|(i, c)| match i {
-            4 | 7 => *c == b'-',
-            _ => c.is_ascii_digit(),
-        })
+    jitcommit_core::changelog::is_date(s)
 }
 
 /// A version given on the command line: `1.2.0`, or a tag name the pattern reads.
 pub fn parse_version(s: &str, pattern: &TagPattern) -> Option<jitcommit_core::changelog::Version> {
-    jitcommit_core::changelog::Version::parse(s).or_else(|| pattern.version(s))
+    jitcommit_core::changelog::Version::parse(s)
+        .ok()
+        .or_else(|| pattern.version(s))
 }

@@ -2,34 +2,10 @@
 
 use std::collections::BTreeMap;
 
+pub use crate::config::BumpLevel;
+use crate::config::ChangelogSettings;
+
 use super::{Release, Version};
-
-/// How much a commit moves the version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BumpLevel {
-    /// No release for this type alone.
-    None,
-    /// `x.y.Z`
-    Patch,
-    /// `x.Y.0`
-    Minor,
-    /// `X.0.0`
-    Major,
-}
-
-impl BumpLevel {
-    /// `major`, `minor`, `patch` or `none`.
-    pub fn parse(s: &str) -> Option<BumpLevel> {
-        Some(match s {
-            "major" => BumpLevel::Major,
-            "minor" => BumpLevel::Minor,
-            "patch" => BumpLevel::Patch,
-            "none" => BumpLevel::None,
-            _ => return None,
-        })
-    }
-}
 
 /// Which bump each type asks for, and the 0.x convention.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,6 +36,15 @@ impl Default for BumpRules {
 }
 
 impl BumpRules {
+    /// The built-in rules with the convention's `changelog.bump-types` over them.
+    pub fn for_settings(settings: &ChangelogSettings) -> BumpRules {
+        let mut rules = BumpRules::default();
+        rules
+            .types
+            .extend(settings.bump_types.iter().map(|(t, l)| (t.clone(), *l)));
+        rules
+    }
+
     /// The level `release`'s conforming commits ask for, types without a changelog
     /// section included (a reverted commit asks for nothing).
     pub fn level(&self, release: &Release) -> BumpLevel {

@@ -33,7 +33,7 @@ use crate::rules::{self, Policy};
 
 pub use bump::{BumpLevel, BumpRules, next_version};
 pub use render::{Links, code_span, escape_text, render_json, render_markdown};
-pub use version::{TagPattern, TagPatternError, Version, date_of};
+pub use version::{TagPattern, TagPatternError, Version, date_of, is_date};
 
 /// How many hex digits of a commit id the changelog shows: fixed, so the text does not
 /// change as the repository grows (git's own abbreviation lengthens with it).
@@ -188,6 +188,8 @@ pub enum OtherKind {
     Revert,
     /// `fixup!`, `squash!`, `amend!`.
     Fixup,
+    /// A release commit titled with a bare version, under `exempt = [… "release"]`.
+    Release,
     /// Does not follow the convention.
     NonConforming,
 }
@@ -281,6 +283,7 @@ fn classify(
                 Exemption::Merge => OtherKind::Merge,
                 Exemption::Revert => OtherKind::Revert,
                 Exemption::Fixup | Exemption::Squash | Exemption::Amend => OtherKind::Fixup,
+                Exemption::Release => OtherKind::Release,
             },
             None,
         );
@@ -512,7 +515,9 @@ fn release_of(
                 match kind {
                     OtherKind::Merge => left_out.merges += 1,
                     OtherKind::NonConforming => left_out.non_conforming += 1,
-                    OtherKind::Revert | OtherKind::Fixup => left_out.exempt += 1,
+                    OtherKind::Revert | OtherKind::Fixup | OtherKind::Release => {
+                        left_out.exempt += 1
+                    }
                 }
                 if opts.others == Others::List {
                     others.push(OtherCommit {

@@ -134,75 +134,60 @@ pub fn splice(existing: Option<&str>, block: &str) -> Result<String, RegionError
 }
 
 /// A unified diff (3 lines of context) from `old` to `new`, labelled `a` and `b`;
-/// empty when they are equal.
+/// empty when they are equal. gix's [`UnifiedDiff`](gix::diff::blob::UnifiedDiff)
+/// groups the hunks; this only writes them.
 pub fn diff(old: &str, new: &str, a: &str, b: &str) -> String {
-    use gix::diff::blob::{Algorithm, Diff, InternedInput};
+    use gix::diff::blob::unified_diff::{ConsumeHunk, ContextSize, DiffLineKind, HunkHeader};
+    use gix::diff::blob::{Algorithm, Diff, InternedInput, UnifiedDiff};
+
+    /// Writes each hunk as `diff -u` does, marking a last line without a newline.
+    struct Text(String);
+    impl ConsumeHunk for Text {
+        type Out = String;
+        fn consume_hunk(
+            &mut self,
+            header: HunkHeader,
+            lines: &[(DiffLineKind, &[u8])],
+        ) -> std::io::Result<()> {
+            // An empty side starts at the line before it, as git and diff -u write it.
+            let at = |start: u32, len: u32| {
+                if len == 0 {
+                    start.saturating_sub(1)
+                } else {
+                    start
+                }
+            };
+            self.0.push_str(&format!(
+                "@@ -{},{} +{},{} @@\n",
+                at(header.before_hunk_start, header.before_hunk_len),
+                header.before_hunk_len,
+                at(header.after_hunk_start, header.after_hunk_len),
+                header.after_hunk_len
+            ));
+            for (kind, line) in lines {
+                let line = String::from_utf8_lossy(line);
+                self.0.push(kind.to_prefix());
+                self.0.push_str(&line);
+                if !line.ends_with('\n') {
+                    self.0.push_str("\n\\ No newline at end of file\n");
+                }
+            }
+            Ok(())
+        }
+        fn finish(self) -> String {
+            self.0
+        }
+    }
+
     if old == new {
         return String::new();
     }
     let input = InternedInput::new(old.as_bytes(), new.as_bytes());
     let mut d = Diff::compute(Algorithm::Myers, &input);
     d.postprocess_lines(&input);
-    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
-    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
-    let hunks: Vec<gix::diff::blob::Hunk> = d.hunks().collect();
-    let mut out = format!("--- {a}\n+++ {b}\n");
-    const CONTEXT: u32 = 3;
-    let mut i = 0;
-    while i < hunks.len() {
-        let mut j = i;
-        while j + 1 < hunks.len() && hunks[j + 1].before.start - hunks[j].before.end <= 2 * CONTEXT
-        {
-            j += 1;
-        }
-        let s1 = hunks[i].before.start.saturating_sub(CONTEXT);
-        let e1 = (hunks[j].before.end + CONTEXT).min(old_lines.len() as u32);
-        let s2 = hunks[i].after.start - (hunks[i].before.start - s1);
-        let e2 = (hunks[j].after.end + (e1 - hunks[j].before.end)).min(new_lines.len() as u32);
-        let _ = std::fmt::Write::write_fmt(
-            &mut out,
-            format_args!("@@ -{},{} +{},{} @@\n", s1 + 1, e1 - s1, s2 + 1, e2 - s2),
-        );
-        let mut pos = s1;
-        let push = |out: &mut String, sign: char, line: &str| {
-            out.push(sign);
-            out.push_str(line);
-            if !line.ends_with('\n') {
-                out.push_str("\n\\ No newline at end of file\n");
-            }
-        };
-        for h in &hunks[i..=j] {
-            for l in pos..h.before.start {
-                push(
-                    &mut out,
-                    ' ',
-                    old_lines.get(l as usize).copied().unwrap_or(""),
-                );
-            }
-            for l in h.before.clone() {
-                push(
-                    &mut out,
-                    '-',
-                    old_lines.get(l as usize).copied().unwrap_or(""),
-                );
-            }
-            for l in h.after.clone() {
-                push(
-                    &mut out,
-                    '+',
-                    new_lines.get(l as usize).copied().unwrap_or(""),
-                );
-            }
-            pos = h.before.end;
-        }
-        for l in pos..e1 {
-            push(
-                &mut out,
-                ' ',
-                old_lines.get(l as usize).copied().unwrap_or(""),
-            );
-        }
-        i = j + 1;
-    }
-    out
+    let head = Text(format!("--- {a}\n+++ {b}\n"));
+    // Writing into a String cannot fail.
+    UnifiedDiff::new(&d, &input, head, ContextSize::symmetrical(3))
+        .consume()
+        .unwrap_or_default()
 }

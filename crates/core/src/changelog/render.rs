@@ -77,6 +77,7 @@ fn release(out: &mut String, r: &Release, links: &Links) {
                 OtherKind::Merge => "merge",
                 OtherKind::Revert => "revert",
                 OtherKind::Fixup => "fixup",
+                OtherKind::Release => "release",
                 OtherKind::NonConforming => "not following the convention",
             };
             let _ = writeln!(

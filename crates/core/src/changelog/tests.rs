@@ -277,6 +277,9 @@ fn dates_are_utc_calendar_days() {
     assert_eq!(date_of(1_767_225_600), "2026-01-01");
     assert_eq!(date_of(951_782_400), "2000-02-29");
     assert_eq!(date_of(-1), "1969-12-31");
+    assert_eq!(date_of(i64::MAX), "1970-01-01", "out of range: no panic");
+    assert!(is_date("2024-02-29") && !is_date("2026-02-29") && !is_date("2026-13-01"));
+    assert!(!is_date("2026-1-01") && !is_date("20260101") && !is_date("2026-01-01T00"));
 }
 
 #[test]
@@ -314,6 +317,65 @@ fn the_diff_is_unified() {
     let d = region::diff("a\nb\nc\n", "a\nB\nc\n", "old", "new");
     assert_eq!(d, "--- old\n+++ new\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
     assert_eq!(region::diff("x\n", "x\n", "a", "b"), "");
+}
+
+/// The hunks are git's: grouped as `git diff --no-index` groups them (changes 6 lines
+/// apart share a hunk, 7 apart do not), a last line without a newline marked.
+#[test]
+fn the_diff_hunks_are_gits() {
+    let lines = |n: usize, changed: &[usize], tail: &str| {
+        let mut t: String = (1..=n)
+            .map(|i| {
+                if changed.contains(&i) {
+                    format!("changed {i}\n")
+                } else {
+                    format!("line {i}\n")
+                }
+            })
+            .collect();
+        t.push_str(tail);
+        t
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (lines(30, &[], ""), lines(30, &[5, 12], "")),
+        (lines(30, &[], ""), lines(30, &[5, 13], "")),
+        (lines(30, &[], ""), lines(30, &[1, 30], "")),
+        (lines(10, &[], "end"), lines(10, &[2], "END")),
+        (lines(10, &[], ""), lines(12, &[], "")),
+        (String::new(), lines(3, &[], "")),
+    ];
+    for (old, new) in cases {
+        std::fs::write(dir.path().join("old"), &old).unwrap();
+        std::fs::write(dir.path().join("new"), &new).unwrap();
+        let out = std::process::Command::new("git")
+            .args(["diff", "--no-index", "--no-color", "-U3", "old", "new"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let git = String::from_utf8(out.stdout).unwrap();
+        let git_hunks = &git[git.find("\n@@").unwrap() + 1..];
+        let ours = region::diff(&old, &new, "a", "b");
+        let our_hunks = &ours[ours.find("\n@@").unwrap() + 1..];
+        // git drops a length of 1 (`@@ -5 +5 @@`) and names a function after the
+        // ranges; the ranges and lines are otherwise the same.
+        let normal = |h: &str| {
+            h.lines()
+                .map(|l| match l.strip_prefix("@@ ") {
+                    Some(r) => r.split(" @@").next().unwrap_or("").replace(",1 ", " "),
+                    None => l.to_owned(),
+                })
+                .map(|l| {
+                    if l.ends_with(",1") {
+                        l[..l.len() - 2].to_owned()
+                    } else {
+                        l
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(normal(our_hunks), normal(git_hunks), "{old:?} → {new:?}");
+    }
 }
 
 #[test]

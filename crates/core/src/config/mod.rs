@@ -55,6 +55,11 @@ pub enum Exemption {
     Squash,
     /// `amend! …`
     Amend,
+    /// A release commit whose subject is a bare version (`v21.2.2`, `1.4.0-rc.1`), as
+    /// lerna and `npm version` write them. Not exempt by default: nothing backs the
+    /// subject, so a convention that lists it accepts any commit titled with a version
+    /// (docs/check.md, "Fitting an existing history").
+    Release,
 }
 
 /// Which OpenAI BPE encoding token counts use.
@@ -98,6 +103,40 @@ pub struct ChangelogSettings {
     pub compare_url: Option<String>,
     /// Merges, exempt and non-conforming commits: counted, or listed.
     pub others: Option<Others>,
+    /// `bump-types`: the release each type asks for, over the built-in feat → minor,
+    /// fix and perf → patch (`chore = "patch"` for a project that releases on
+    /// dependency updates).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub bump_types: BTreeMap<String, BumpLevel>,
+}
+
+/// How much a commit moves the version (`changelog.bump-types`, `jitcommit bump`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum BumpLevel {
+    /// No release for this type alone.
+    None,
+    /// `x.y.Z`
+    Patch,
+    /// `x.Y.0`
+    Minor,
+    /// `X.0.0`
+    Major,
+}
+
+impl BumpLevel {
+    /// `major`, `minor`, `patch` or `none`.
+    pub fn parse(s: &str) -> Option<BumpLevel> {
+        Some(match s {
+            "major" => BumpLevel::Major,
+            "minor" => BumpLevel::Minor,
+            "patch" => BumpLevel::Patch,
+            "none" => BumpLevel::None,
+            _ => return None,
+        })
+    }
 }
 
 /// What happens to merges, other exempt commits and non-conforming commits in the

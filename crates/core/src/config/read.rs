@@ -15,8 +15,8 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::{
-    BodyPolicy, Checks, ConfigError, Convention, Encoding, Exemption, Fact, Loaded, Location,
-    Origin, Others, TypeCase,
+    BodyPolicy, BumpLevel, Checks, ConfigError, Convention, Encoding, Exemption, Fact, Loaded,
+    Location, Origin, Others, TypeCase,
 };
 
 type Text = Spanned<String>;
@@ -104,6 +104,7 @@ struct RawChangelog {
     commit_url: Option<Text>,
     compare_url: Option<Text>,
     others: Option<Others>,
+    bump_types: Option<BTreeMap<Text, BumpLevel>>,
 }
 
 /// `pyproject.toml`: only `[tool.commit-convention]` is read, other keys are ignored.
@@ -564,6 +565,17 @@ impl Check<'_> {
             }
         }
         out.others = raw.others.or(out.others);
+        for (ty, level) in raw.bump_types.unwrap_or_default() {
+            if c.allowed_type(ty.get_ref()).is_none() {
+                let message = format!(
+                    "invalid value {:?}: not one of the types ({})",
+                    ty.get_ref(),
+                    c.types.join(", ")
+                );
+                self.fail(ty.span(), "changelog.bump-types", message);
+            }
+            c.changelog.bump_types.insert(ty.into_inner(), level);
+        }
     }
 }
 

@@ -401,8 +401,22 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
         ".commit-convention.toml",
         "exempt = [\"merge\", \"cherry-pick\"]\n",
         ".commit-convention.toml:1:20: exempt: unknown variant `cherry-pick`, expected one of \
-         `merge`, `revert`, `fixup`, `squash`, `amend`",
+         `merge`, `revert`, `fixup`, `squash`, `amend`, `release`",
         Some("exempt"),
+    ),
+    (
+        ".commit-convention.toml",
+        "types = [\"feat\", \"fix\"]\n[changelog.bump-types]\nfix = \"patch\"\nchore = \"patch\"\n",
+        ".commit-convention.toml:4:1: changelog.bump-types: invalid value \"chore\": not one of the \
+         types (feat, fix)",
+        Some("changelog.bump-types"),
+    ),
+    (
+        ".commit-convention.toml",
+        "[changelog]\nbump-types = { chore = \"micro\" }\n",
+        ".commit-convention.toml:2:24: changelog.bump-types.chore: unknown variant `micro`, expected \
+         one of `none`, `patch`, `minor`, `major`",
+        Some("changelog.bump-types.chore"),
     ),
     (
         ".commit-convention.toml",

@@ -37,6 +37,8 @@ pub fn exemption_kind(text: &str) -> Option<Exemption> {
         Some(Exemption::Squash)
     } else if subject.starts_with("amend! ") {
         Some(Exemption::Amend)
+    } else if is_bare_version(subject) {
+        Some(Exemption::Release)
     } else {
         None
     }
@@ -74,8 +76,31 @@ pub fn stored_exemption(
         Exemption::Merge => facts.parents >= 2,
         Exemption::Revert => reverted_ids(text).any(|id| (facts.is_commit)(id)),
         Exemption::Fixup | Exemption::Squash | Exemption::Amend => facts.fixups,
+        // Nothing git records backs a version subject; listing `release` accepts it.
+        Exemption::Release => true,
     };
     backed.then_some(kind)
+}
+
+/// A subject that is a version and nothing else: `v21.2.2`, `1.4.0-rc.1`,
+/// `2.0.0+build.5` (an optional `v`, three dot-separated numbers, then an optional
+/// pre-release and build part), as lerna and `npm version` title release commits.
+fn is_bare_version(subject: &str) -> bool {
+    let s = subject.strip_prefix('v').unwrap_or(subject);
+    let end = s.find(['-', '+']).unwrap_or(s.len());
+    let (core, rest) = s.split_at(end);
+    let mut parts = core.split('.');
+    let numbers = parts
+        .by_ref()
+        .take(3)
+        .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        .count();
+    let tail_ok = rest.is_empty()
+        || (rest.len() > 1
+            && rest[1..]
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+')));
+    numbers == 3 && parts.next().is_none() && tail_ok
 }
 
 /// The ids named by `This reverts commit <id>.` (or `<id>, reversing`) lines of the body.
@@ -94,6 +119,36 @@ mod tests {
     use super::*;
 
     const ID: &str = "0123456789abcdef0123456789abcdef01234567";
+
+    #[test]
+    fn bare_versions() {
+        for yes in [
+            "v21.2.2",
+            "1.2.3",
+            "1.4.0-rc.1",
+            "2.0.0+build.5",
+            "v0.0.1-alpha+b",
+        ] {
+            assert!(is_bare_version(yes), "{yes}");
+            assert_eq!(exemption_kind(yes), Some(Exemption::Release), "{yes}");
+        }
+        for no in [
+            "v1.2",
+            "1.2.3.4",
+            "v1.2.3 release",
+            "1.2.3-",
+            "1.2.x",
+            "vv1.2.3",
+            "",
+            "v",
+            "1..3",
+            "chore(release): 1.2.3",
+            "1.2.3-rc 1",
+            "１.２.３",
+        ] {
+            assert!(!is_bare_version(no), "{no}");
+        }
+    }
 
     fn facts(parents: usize, fixups: bool) -> CommitFacts<'static> {
         CommitFacts {
