@@ -692,7 +692,7 @@ fn a_secret_shaped_name_in_a_hunk_header_never_leaves_through_the_tools_words() 
     r.ok(&["commit", "--no-edit"]);
     let msg = r.last_message();
     assert!(
-        msg.contains("- Update: src/lib.rs — in ghp_"),
+        msg.contains("- Update: src/lib.rs — changed ghp_"),
         "the tool's words: {msg}"
     );
     assert!(!msg.contains("{\"a\""), "{msg}");

@@ -605,3 +605,139 @@ fn the_footer_never_ends_up_in_a_stored_commit() {
         );
     }
 }
+
+/// Issue 30's young repository, commit by commit through the hook: a small Python
+/// package whose history starts with one `docs` commit, and whose every drafted message
+/// is committed as it stands, so each draft's type becomes the next one's history. Each
+/// type comes from what the change shows: one earlier commit's type never decides.
+#[test]
+fn a_young_python_package_is_typed_from_each_change_not_from_one_earlier_commit() {
+    let r = Repo::new();
+    let report = |low: &str, doc: &str, extra: &str| {
+        format!(
+            "\"\"\"Stock reports.\"\"\"\n\n\ndef low_stock({low}):\n    \"\"\"{doc}\"\"\"\n    \
+             return [i for i in items if i.count < threshold]\n\n\nclass Report:\n    \
+             def __init__(self, items):\n        self.items = items\n{extra}"
+        )
+    };
+    let cli = |module: &str, label: &str| {
+        format!(
+            "from shop.{module} import low_stock\n\n\ndef main(items):\n    \
+             print(\"{label}\", low_stock(items))\n"
+        )
+    };
+    stage(&r, "shop/__init__.py", "");
+    stage(
+        &r,
+        "shop/report.py",
+        &report("items, threshold=3", "Items below the threshold.", ""),
+    );
+    stage(&r, "shop/cli.py", &cli("report", "Low stock:"));
+    stage(&r, ".gitattributes", "docs/api/** linguist-generated\n");
+    stage(
+        &r,
+        "pyproject.toml",
+        "[project]\nname = \"shop\"\nversion = \"0.1.0\"\n",
+    );
+    commit_as(&r, "feat: a stock report");
+    r.git(&["tag", "-a", "-m", "0.1.0", "v0.1.0"]);
+
+    let mut n = 0;
+    let mut draft = |what: &str, want: &str, summary: Option<&str>| {
+        let err = r.ok(&["commit"]);
+        assert_eq!(used(&err), Some("offline"), "{what}: {err}");
+        let shown = r.shown()[n].clone();
+        n += 1;
+        let first = shown.lines().next().unwrap().to_owned();
+        let kind = first.split([':', '(']).next().unwrap();
+        assert_eq!(kind, want, "{what}: {shown}");
+        if let Some(s) = summary {
+            assert!(first.ends_with(&format!(": {s}")), "{what}: {first}");
+        }
+    };
+    // A docstring edit: documentation.
+    stage(
+        &r,
+        "shop/report.py",
+        &report(
+            "items, threshold=3",
+            "The items whose count is below the threshold.",
+            "",
+        ),
+    );
+    draft("a docstring edit", "docs", None);
+    // The next change to the same file adds a keyword argument to a public function:
+    // a feature, though the file's one earlier commit was `docs`.
+    stage(
+        &r,
+        "shop/report.py",
+        &report(
+            "items, threshold=3, *, include_zero=False",
+            "The items whose count is below the threshold.",
+            "",
+        ),
+    );
+    draft(
+        "a new keyword argument",
+        "feat",
+        Some("add parameter include_zero to low_stock"),
+    );
+    // A user-visible string: nothing says feature or documentation, and one earlier
+    // commit's type does not decide.
+    stage(&r, "shop/cli.py", &cli("report", "Running low:"));
+    draft("a user-visible string", "fix", None);
+    // A new public method.
+    let method = "\n    def total(self):\n        \"\"\"Returns the number of items in stock.\"\"\"\n        \
+                  return sum(i.count for i in self.items)\n";
+    let doc = "The items whose count is below the threshold.";
+    stage(
+        &r,
+        "shop/report.py",
+        &report("items, threshold=3, *, include_zero=False", doc, method),
+    );
+    draft(
+        "a new public method",
+        "feat",
+        Some("add total to return the number of items in stock"),
+    );
+    // A docstring edit inside the method, after two features.
+    let method2 = method.replace("Returns the number", "Return the number");
+    stage(
+        &r,
+        "shop/report.py",
+        &report("items, threshold=3, *, include_zero=False", doc, &method2),
+    );
+    draft("a docstring edit after features", "docs", None);
+    // A module rename with its import updated.
+    r.git(&["mv", "shop/report.py", "shop/stock_report.py"]);
+    stage(&r, "shop/cli.py", &cli("stock_report", "Running low:"));
+    draft(
+        "a rename with its import",
+        "refactor",
+        Some("rename report to stock_report"),
+    );
+    // A generated index (`.gitattributes` says so).
+    stage(
+        &r,
+        "docs/api/index.json",
+        "{\"modules\": [\"stock_report\"]}\n",
+    );
+    draft("a generated index", "chore", None);
+    // The release: the changelog written for the first time, the version bumped.
+    let o =
+        r.sb.cmd(cargo_bin("jitcommit"), &r.dir)
+            .args(["changelog", "--tag", "0.2.0", "--write"])
+            .output()
+            .unwrap();
+    assert_ok(&o, "jitcommit changelog --tag 0.2.0 --write");
+    r.git(&["add", "CHANGELOG.md"]);
+    stage(
+        &r,
+        "pyproject.toml",
+        "[project]\nname = \"shop\"\nversion = \"0.2.0\"\n",
+    );
+    let err = r.ok(&["commit"]);
+    assert_eq!(used(&err), Some("offline"), "{err}");
+    let first = r.shown()[7].lines().next().unwrap().to_owned();
+    assert_eq!(first, "chore(release): 0.2.0", "{}", r.shown()[7]);
+}

@@ -9,28 +9,51 @@
 //! offline draft cannot be committed unread.
 //!
 //! Choices (documented in docs/draft.md):
-//! - a release (CHANGELOG.md gains one `## [VERSION]` heading, and every other staged
-//!   path is a version or lock file: what `jitcommit changelog --tag VERSION --write`
-//!   and a version bump leave staged) → `chore(release): VERSION` ([`release_version`];
+//! - a release (CHANGELOG.md gains one version heading — `## [VERSION]`, `## vVERSION
+//!   (date)` — or is written with it first, and every other staged path is a version
+//!   or lock file: what `jitcommit changelog --tag VERSION --write` and a version bump
+//!   leave staged) → `chore(release): VERSION` ([`release_version`];
 //!   `build` where the convention has no `chore`, `release VERSION` as the summary
 //!   where its scope list lacks `release`).
-//! - type: every path docs → `docs`, CI → `ci`, build → `build`; tests (with at most
-//!   docs or config beside them) → `test`; only renames and deletions of source →
-//!   `refactor`; a new source file → `feat`; source that mostly grows and defines a new
-//!   item (added lines at least [`GROWTH`] times the removed ones) → `feat`; otherwise
-//!   the type the repository's recent history used most for these paths
-//!   ([`TypeHistory`]; `feat` not counted, a modification adds nothing; `chore` counted
-//!   only for a change without source, such as a version bump), else `feat` for a new
-//!   public item, else `fix`. A type the convention does not allow falls back to the
-//!   next candidate it allows, then to its first type. Never `chore` for source.
-//!   `bench/quality/offline.py` measures it over whole histories (docs/quality.md).
-//! - summary: what happens to the dominant file (the source file with the most changed
-//!   lines) and its main symbol — the item it adds, else the item its first hunk
-//!   changes — and how many files change beside it (`update parse in lib.rs and 2 more
-//!   files`); a change described by directories names the directory.
-//! - what: per file, the items its added lines define (`new parse_x`) and the items its
-//!   hunks change, from the nearest definition inside the hunk, else the hunk header
-//!   when that is a definition (`in render`); a new file lists what it defines.
+//! - type, from what the change shows before what the history says: every path docs →
+//!   `docs`, CI → `ci`, build → `build`; tests (with at most docs or config beside
+//!   them) → `test`; only renames and deletions of source, or a source file renamed
+//!   with every other changed line naming the old or new module (its imports:
+//!   [`renamed_with_references`]) → `refactor`; a new source file → `feat`; source that
+//!   mostly grows and defines a new item (added lines at least [`GROWTH`] times the
+//!   removed ones) → `feat`; comments, docstrings and blank lines only
+//!   ([`documents_only`], beside documents at most) → `docs`; a new public item (`pub`,
+//!   `export`, a Python name or method without `_`) where no public item is removed or
+//!   changed, or a new parameter of a public function ([`added_parameters`]) → `feat`.
+//!   Only then the history breaks the tie ([`TypeHistory::agreed`]: at least two of the
+//!   recent commits of these paths agree, and they are more than half of them; one
+//!   earlier commit never decides; `feat` not counted, a modification adds nothing;
+//!   `chore` counted only for a change without code, `docs` only for one whose
+//!   documents change more lines than its code: code is documentation only by its own
+//!   evidence above), else `feat` for a new public item that replaces
+//!   another, else `fix`. Generated and vendored files, by `.gitattributes` or by name
+//!   (`dist/`, `*.min.js`: [`generated`]), and lock files alone → `chore` or `build`,
+//!   the history choosing between the two when it agrees. A type the convention does
+//!   not allow falls back to the next candidate it allows, then to its first type.
+//!   Never `chore` for source. `bench/quality/offline.py` measures it over whole
+//!   histories (docs/quality.md, docs/benchmarks.md's `offline-draft`).
+//! - summary: the change, not its files. A renamed module names the rename (`rename
+//!   report to stock_report`) when the change is the rename, its references updated at
+//!   most; else the dominant file (the source file with the most
+//!   changed lines) says it: a test named as a sentence, a new heading of a document, a
+//!   new item with its documented purpose (`add parse_duration to parse a duration`,
+//!   [`purpose`]: the first sentence of its docstring or doc comment), else what its
+//!   first hunk does to its item (`add parameter tax to total`, `change constant
+//!   LIMIT`, `add a branch to parse`, `document parse`, `update parse`:
+//!   [`hunk_change`]), else the module it updates (`update report`, a file's name when
+//!   it is no code). Beyond [`MAX_BULLETS`] paths, their count and the deepest
+//!   directory that holds at least half of them (`add 65 files in docs/website`).
+//! - what: per file, the items its added lines define (`new parse_x`) and what each
+//!   hunk does to the item it changes ([`hunk_change`]: `added parameter tax to total`,
+//!   `changed constant LIMIT`, `new branch in parse`, `changed text in main`, `comments
+//!   in parse`, `changed imports`, else `changed render`), the item from the nearest
+//!   definition inside the hunk, else the hunk header when that is a definition; a new
+//!   file lists what it defines; a file with no such item gives its line counts.
 //! - scope: the first directory below a container (`crates/`, `packages/`, `src/`, …)
 //!   that every path shares, if the convention allows it (any scope when its list is
 //!   empty); none otherwise.
@@ -206,7 +229,7 @@ fn settled_by_paths(state: &StagedState, paths: &[String]) -> Option<&'static [&
         .files
         .iter()
         .zip(paths)
-        .filter(|(f, _)| f.linguist.is_none())
+        .filter(|(f, p)| !generated(f, p))
         .map(|(_, p)| classify(p))
         .collect();
     let all = |c: Class| classes.iter().all(|x| *x == c);
@@ -260,6 +283,11 @@ fn infer_type(
         return settled(&["chore", "build"]);
     }
     if let Some(wanted) = settled_by_paths(state, paths) {
+        // Between the types the paths leave (a lock file's `build` or `chore`, a CI
+        // file's `ci` or `chore`), the history breaks the tie when it agrees enough.
+        if let Some(t) = history.agreed(|t| wanted.contains(&t) && allowed(t)) {
+            return (t.to_owned(), Guess::Settled);
+        }
         let how = if wanted.first() == Some(&"build") {
             Guess::Guessed
         } else {
@@ -272,7 +300,7 @@ fn infer_type(
         .files
         .iter()
         .zip(paths)
-        .filter(|(f, _)| f.linguist.is_none())
+        .filter(|(f, p)| !generated(f, p))
         .unzip();
     let classes: Vec<Class> = paths.iter().map(|p| classify(p)).collect();
     let no_source = !classes.contains(&Class::Source);
@@ -282,8 +310,13 @@ fn infer_type(
         .filter(|(_, c)| **c == Class::Source)
         .map(|(f, _)| *f)
         .collect();
+    // Source with lines of code, not configuration.
+    let code = source.iter().any(|f| has_code(f));
     let kinds = || files.iter().map(|f| f.change.kind);
-    if !source.is_empty() && kinds().all(|k| matches!(k, ChangeKind::Renamed | ChangeKind::Deleted))
+    // A rename or a move, with at most the references to it updated.
+    if !source.is_empty()
+        && (kinds().all(|k| matches!(k, ChangeKind::Renamed | ChangeKind::Deleted))
+            || renamed_with_references(&files))
     {
         return settled(&["refactor", "chore"]);
     }
@@ -298,26 +331,67 @@ fn infer_type(
     if adds_code(&source) {
         return settled(&["feat", "fix"]);
     }
-    // Otherwise the type this repository uses most for these paths: never `feat` (a
-    // modification adds nothing), and `chore` only for a change without source (a
-    // version bump's manifests and changelog, a dependency update): never for code …
-    let voted = |t: &str| allowed(t) && t != "feat" && (t != "chore" || source.is_empty());
-    if let Some(t) = history.most_used(voted) {
+    // Comments and docstrings only, beside documents at most: documentation.
+    if !source.is_empty()
+        && files
+            .iter()
+            .zip(&classes)
+            .all(|(f, c)| *c == Class::Docs || documents_only(f))
+    {
+        return settled(&["docs", "chore"]);
+    }
+    // A new public item where none is removed or changed, or a new parameter of a
+    // public function: something a user of the code can now do.
+    let shown = crate::classify::Classifier::new(&conv.context.exclude);
+    let new_item = source.iter().any(|f| !new_public_items(f).is_empty());
+    let changed = changed_public_items(state, &shown);
+    let new_parameter = source.iter().any(|f| !added_parameters(f).is_empty());
+    // An item extracted from code it replaces (a refactor's helper) removes about as
+    // much as it adds: a feature grows.
+    let added: usize = source.iter().map(|f| f.added).sum();
+    let removed: usize = source.iter().map(|f| f.removed).sum();
+    if (new_item && changed.is_empty() && added >= 2 * removed) || new_parameter {
+        return settled(&["feat", "fix"]);
+    }
+    // Otherwise the history breaks the tie, when at least two of its commits agree and
+    // they are the majority: never `feat` (a modification adds nothing), `docs` only
+    // where no code changes (the evidence above says when code is documentation), and
+    // `chore` only for a change without code (a version bump's manifests and
+    // changelog, a dependency update, a tool's configuration): never for code.
+    // `docs` also where the documents' changed lines outweigh the code's (a page of
+    // figures with the bench script that made them).
+    let lines = |class: Class| -> usize {
+        files
+            .iter()
+            .zip(&classes)
+            .filter(|(f, c)| **c == class && (class != Class::Source || has_code(f)))
+            .map(|(f, _)| f.added + f.removed)
+            .sum()
+    };
+    let mostly_docs = lines(Class::Docs) >= lines(Class::Source);
+    let voted = |t: &str| {
+        allowed(t)
+            && match t {
+                "feat" => false,
+                "chore" => !code,
+                "docs" => !code || mostly_docs,
+                _ => true,
+            }
+    };
+    if let Some(t) = history.agreed(voted) {
         return (t.to_owned(), Guess::Settled);
     }
-    // … and with no history, a new public item is a feature too: settled when no
-    // public item is removed or changed, a guess when one is (a renamed function).
     let guess = |wanted: &[&str]| (pick(conv, wanted), Guess::Guessed);
-    if source.iter().any(|f| !new_public_items(f).is_empty()) {
-        let shown = crate::classify::Classifier::new(&conv.context.exclude);
-        return if changed_public_items(state, &shown).is_empty() {
-            settled(&["feat", "fix"])
-        } else {
-            guess(&["feat", "fix"])
-        };
+    // A new public item that replaces another (a renamed function) is open.
+    if new_item {
+        return guess(&["feat", "fix"]);
     }
     if no_source {
         return guess(&["build", "chore"]);
+    }
+    // Configuration without code (a tool's settings, a site's).
+    if !code {
+        return guess(&["chore", "build"]);
     }
     guess(&["fix", "refactor", "feat"])
 }
@@ -338,28 +412,52 @@ const VERSION_FILES: &[&str] = &[
     "npm-shrinkwrap.json",
     "version",
     "version.txt",
+    "__version__.py",
+    "_version.py",
+    "version.py",
+    "__init__.py",
+    "setup.py",
+    "setup.cfg",
+    ".cz.toml",
+    ".bumpversion.cfg",
 ];
 
 /// The version a release commit releases: CHANGELOG.md (any directory, any case) is
 /// the only changed file besides [`VERSION_FILES`], and its diff adds exactly one
-/// `## [VERSION]` heading (Keep a Changelog's, as `jitcommit changelog --tag VERSION
-/// --write` writes it) that it does not remove elsewhere; `Unreleased` is no version.
-/// `None` for anything else, so an ordinary changelog edit stays `docs`.
+/// version heading (`## [VERSION]`, Keep a Changelog's, as `jitcommit changelog --tag
+/// VERSION --write` writes it; `## vVERSION (date)`) that it does not remove elsewhere — or, when the changelog is
+/// new, adds it first, above the earlier versions; `Unreleased` is no version. Any
+/// other file may only move a version to this one (each added line holds it, each
+/// removed line a version: a pre-commit hook's `rev:`). `None` for anything else, so
+/// an ordinary changelog edit stays `docs`.
 fn release_version(state: &StagedState, paths: &[String]) -> Option<String> {
     let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_ascii_lowercase();
     let mut changelog = None;
+    let mut others = Vec::new();
     for (f, p) in state.files.iter().zip(paths) {
         let name = base(p);
         if name == "changelog.md" && changelog.is_none() {
             changelog = Some(f);
         } else if !VERSION_FILES.contains(&name.as_str()) {
-            return None;
+            // Cheap before the changelog is read: a file of many lines is no bump.
+            if f.added + f.removed > 8 || f.binary {
+                return None;
+            }
+            others.push(f);
         }
     }
     let changelog = changelog?;
+    // `## [1.2.0] - date` (Keep a Changelog's), `## v1.2.0 (date)` (commitizen's),
+    // `# [1.2.0](compare link) (date)` (conventional-changelog's).
     let heading = |line: &str, sign: char| -> Option<String> {
-        let rest = line.strip_prefix(sign)?.strip_prefix("## [")?;
-        let version = rest.split(']').next()?.trim();
+        let text = line.strip_prefix(sign)?;
+        let rest = text.trim_start_matches('#');
+        if !(1..=3).contains(&(text.len() - rest.len())) {
+            return None;
+        }
+        let rest = rest.strip_prefix(' ')?;
+        let rest = rest.strip_prefix('[').unwrap_or(rest);
+        let version = rest.split([']', ' ', '(']).next()?.trim();
         let digits = version.strip_prefix(['v', 'V']).unwrap_or(version);
         let ok = digits.starts_with(|c: char| c.is_ascii_digit())
             && version.len() <= 64
@@ -374,7 +472,28 @@ fn release_version(state: &StagedState, paths: &[String]) -> Option<String> {
         .filter_map(|l| heading(l, '+'))
         .filter(|v| !removed.contains(v));
     let version = added.next()?;
-    added.next().is_none().then_some(version)
+    // A changelog written for the first time holds every earlier version below the
+    // one it releases (`jitcommit changelog --tag VERSION --write` after earlier tags).
+    if added.next().is_some() && changelog.change.kind != ChangeKind::Added {
+        return None;
+    }
+    // Any other file only moves a version to this one (a hook's `rev:`, a badge).
+    let digits = version.trim_start_matches(['v', 'V']);
+    let bumps = |f: &FileDiff| {
+        let lines = || f.hunks.iter().flat_map(|h| h.body.lines());
+        lines().any(|l| l.starts_with('+') && l.contains(digits))
+            && lines().all(|l| match split_sign(l) {
+                ("+", t) => t.trim().is_empty() || t.contains(digits),
+                ("-", t) => {
+                    t.trim().is_empty()
+                        || t.as_bytes()
+                            .windows(3)
+                            .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+                }
+                _ => true,
+            })
+    };
+    others.iter().all(|f| bumps(f)).then_some(version)
 }
 
 /// How many times the removed lines a change's added source lines must be, at least,
@@ -390,6 +509,271 @@ fn adds_code(source: &[&FileDiff]) -> bool {
     added >= 10
         && added >= GROWTH * removed
         && source.iter().any(|f| !added_items(f, false).is_empty())
+}
+
+/// A generated or vendored file: marked so in `.gitattributes` ([`FileDiff::linguist`])
+/// or named so (`dist/`, `*.min.js`, `*_pb2.py`, …: [`jitcommit_core::paths::path_facts`]).
+fn generated(f: &FileDiff, path: &str) -> bool {
+    f.linguist.is_some() || {
+        let p = jitcommit_core::paths::path_facts(path);
+        p.generated || p.vendored
+    }
+}
+
+/// A module's name: its file name without the extension (`src/report.py` → `report`).
+fn stem(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.split_once('.').map_or(name, |(s, _)| s).trim()
+}
+
+/// The source renames of `files` that change the module's name: (old stem, new stem).
+fn renamed_modules(files: &[&FileDiff]) -> Vec<(String, String)> {
+    files
+        .iter()
+        .filter(|f| f.change.kind == ChangeKind::Renamed)
+        .filter_map(|f| {
+            let new = lossy(&f.change.path);
+            let old = lossy(f.change.old_path.as_deref()?);
+            (classify(&new) != Class::Docs).then(|| (stem(&old).to_owned(), stem(&new).to_owned()))
+        })
+        .filter(|(a, b)| a != b && !a.is_empty() && !b.is_empty())
+        .collect()
+}
+
+/// A rename with the references to it updated: at least one source file is renamed
+/// (its module name changes), and every other file only changes lines that name the
+/// old or the new module (imports, paths, mentions), besides blank ones.
+fn renamed_with_references(files: &[&FileDiff]) -> bool {
+    let modules = renamed_modules(files);
+    if modules.is_empty() {
+        return false;
+    }
+    let names = |t: &str| {
+        modules
+            .iter()
+            .any(|(a, b)| contains_word(t, a) || contains_word(t, b))
+    };
+    files.iter().all(|f| match f.change.kind {
+        ChangeKind::Renamed | ChangeKind::Deleted => true,
+        ChangeKind::Added | ChangeKind::Copied => false,
+        _ => f
+            .hunks
+            .iter()
+            .flat_map(|h| h.body.lines())
+            .all(|l| match split_sign(l) {
+                ("+" | "-", t) => t.trim().is_empty() || names(t),
+                _ => true,
+            }),
+    })
+}
+
+/// `word` in `text` as a whole identifier (not inside a longer one).
+fn contains_word(text: &str, word: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
+}
+
+/// How a source file's language writes comments, by extension: its line-comment
+/// markers, and whether it has docstrings (Python's `"""`). `None` for a language the
+/// draft does not know.
+fn comment_syntax(path: &str) -> Option<(&'static [&'static str], bool)> {
+    let ext = path
+        .rsplit_once('.')
+        .map_or("", |(_, e)| e)
+        .to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "py" | "pyi" => (&["#"], true),
+        "rb" | "sh" | "bash" | "zsh" | "pl" | "r" | "cmake" | "nix" | "ex" | "exs" => {
+            (&["#"], false)
+        }
+        "lua" | "sql" | "hs" | "elm" => (&["--"], false),
+        "rs" | "js" | "jsx" | "ts" | "tsx" | "mjs" | "cjs" | "mts" | "cts" | "go" | "c" | "h"
+        | "cc" | "cpp" | "hpp" | "cxx" | "java" | "kt" | "kts" | "swift" | "cs" | "scala"
+        | "dart" | "php" | "groovy" | "zig" | "proto" | "vue" | "svelte" => {
+            (&["//", "/*", "*/", "* "], false)
+        }
+        _ => return None,
+    })
+}
+
+/// How many triple quotes (a Python docstring's delimiters) a line holds.
+fn triple_quotes(text: &str) -> usize {
+    text.matches("\"\"\"").count() + text.matches("'''").count()
+}
+
+/// A source file whose change is comments, docstrings and blank lines only: a
+/// modification of a language [`comment_syntax`] knows, with at least one such line
+/// that is not blank. A docstring is followed by its triple quotes through each hunk,
+/// on both sides; a hunk whose first triple quote stands alone on its line after no
+/// definition starts inside one.
+fn documents_only(f: &FileDiff) -> bool {
+    let path = lossy(&f.change.path);
+    if f.change.kind != ChangeKind::Modified || !has_code(f) {
+        return false;
+    }
+    let Some((markers, docstrings)) = comment_syntax(&path) else {
+        return false;
+    };
+    let comment = |t: &str| t == "*" || markers.iter().any(|m| t.starts_with(m));
+    let mut any = false;
+    for h in &f.hunks {
+        let lines: Vec<(&str, &str)> = h.body.lines().map(split_sign).collect();
+        let starts_inside = docstrings
+            && lines
+                .iter()
+                .position(|(_, t)| triple_quotes(t) > 0)
+                .is_some_and(|i| {
+                    matches!(lines[i].1.trim(), "\"\"\"" | "'''")
+                        && !(i > 0 && lines[i - 1].1.trim_end().ends_with(':'))
+                });
+        let (mut old_in, mut new_in) = (starts_inside, starts_inside);
+        for (sign, text) in lines {
+            let t = text.trim();
+            let toggles = docstrings && triple_quotes(t) % 2 == 1;
+            let inside = if sign == "+" { new_in } else { old_in };
+            let opens = docstrings
+                && triple_quotes(t) > 0
+                && t.trim_start_matches(['r', 'u', 'b', 'f', 'R', 'U', 'B', 'F'])
+                    .starts_with(['"', '\'']);
+            if matches!(sign, "+" | "-") {
+                if !(t.is_empty() || comment(t) || inside || opens) {
+                    return false;
+                }
+                any |= !t.is_empty();
+            }
+            if toggles {
+                match sign {
+                    "+" => new_in = !new_in,
+                    "-" => old_in = !old_in,
+                    " " => (old_in, new_in) = (!old_in, !new_in),
+                    _ => {}
+                }
+            }
+        }
+    }
+    any
+}
+
+/// The parameter names of a definition line (`def f(self, a, b=1, *, c: int = 2):` →
+/// `a`, `b`, `c`), or `None` when its parameter list does not close on the line.
+fn parameters(text: &str, name: &str) -> Option<Vec<String>> {
+    let at = text.find(name)? + name.len();
+    let open = at + text[at..].find('(')?;
+    let mut depth = 0usize;
+    let mut end = None;
+    for (i, c) in text[open + 1..].char_indices() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' if depth == 0 => {
+                end = Some(open + 1 + i);
+                break;
+            }
+            ')' | ']' | '}' | '>' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let list = &text[open + 1..end?];
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut push = |part: &str| {
+        let p = part
+            .trim()
+            .trim_start_matches(['*', '&', '.'])
+            .trim_start_matches("mut ")
+            .trim_start_matches("'_ ");
+        let n: String = p
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+            .collect();
+        if !n.is_empty() && !matches!(n.as_str(), "self" | "cls" | "this") {
+            out.push(n);
+        }
+    };
+    for (i, c) in list.char_indices() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                push(&list[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    push(&list[start..]);
+    Some(out)
+}
+
+/// The parameters a change adds to public functions, as (function, parameter): a
+/// public definition line replaced by one of the same name with more parameters
+/// (`def total(items)` → `def total(items, tax=0)`), or a parameter line added inside
+/// a public definition's signature that spans lines.
+fn added_parameters(f: &FileDiff) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    if !has_code(f) || f.change.kind != ChangeKind::Modified {
+        return out;
+    }
+    for h in &f.hunks {
+        let mut before: Vec<(String, Vec<String>)> = Vec::new();
+        // The public definition whose parameter list is open on the lines above.
+        let mut open: Option<String> = None;
+        let mut removed_params: Vec<String> = Vec::new();
+        for line in h.body.lines() {
+            let (sign, text) = split_sign(line);
+            let t = text.trim();
+            if let Some(name) = defined_name(text).filter(|_| is_public(text)) {
+                match parameters(text, &name) {
+                    Some(params) => {
+                        open = None;
+                        if sign == "-" {
+                            before.push((name, params));
+                        } else if sign == "+"
+                            && let Some((_, old)) = before.iter().find(|(n, _)| *n == name)
+                        {
+                            for p in params.iter().filter(|p| !old.contains(p)) {
+                                out.push((name.clone(), p.clone()));
+                            }
+                        }
+                    }
+                    None if text.trim_end().ends_with('(') && sign != "-" => {
+                        open = Some(name);
+                        removed_params.clear();
+                    }
+                    None => open = None,
+                }
+                continue;
+            }
+            let Some(name) = &open else { continue };
+            if t.starts_with(')') {
+                open = None;
+                continue;
+            }
+            let param: String = t
+                .trim_start_matches('*')
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let rest = t[t.find(&param).map_or(0, |i| i + param.len())..].trim_start();
+            let looks = !param.is_empty()
+                && (rest.is_empty() || rest.starts_with([':', '=', ',']))
+                && t.ends_with(',');
+            if !looks || matches!(param.as_str(), "self" | "cls") {
+                continue;
+            }
+            match sign {
+                "-" => removed_params.push(param),
+                "+" if !removed_params.contains(&param) => out.push((name.clone(), param)),
+                _ => {}
+            }
+        }
+    }
+    out.dedup();
+    out
 }
 
 /// Directories that hold components rather than being one.
@@ -698,7 +1082,7 @@ fn has_code(f: &FileDiff) -> bool {
 }
 
 /// A definition others can use: `pub` (not `pub(crate)`), `export`, `public`, a Go name
-/// in capitals, a Python name at the top level without a leading `_`.
+/// in capitals, a Python name at the top level or a Python method, without a leading `_`.
 fn is_public(text: &str) -> bool {
     let t = text.trim_start();
     let top = t.len() == text.len();
@@ -710,6 +1094,21 @@ fn is_public(text: &str) -> bool {
         || (top
             && (t.starts_with("def ") || t.starts_with("class "))
             && defined_name(t).is_some_and(|n| !n.starts_with('_')))
+        || python_method(t).is_some_and(|n| !n.starts_with('_'))
+}
+
+/// A Python method's name: a `def` (or `async def`) whose first parameter is `self` or
+/// `cls`.
+fn python_method(t: &str) -> Option<String> {
+    let rest = t.strip_prefix("async ").unwrap_or(t).strip_prefix("def ")?;
+    let (name, params) = rest.split_once('(')?;
+    let first = params.trim_start();
+    let receiver = ["self", "cls"].iter().any(|r| {
+        first
+            .strip_prefix(r)
+            .is_some_and(|after| after.starts_with([',', ')', ':']))
+    });
+    receiver.then(|| name.trim().to_owned())
 }
 
 /// Most names [`changed_public_items`] gives.
@@ -815,6 +1214,243 @@ fn changed_item(h: &jitcommit_core::repo::Hunk) -> Option<String> {
     })
 }
 
+/// What a hunk does to the item it changes, in words: `added parameter tax to total`,
+/// `changed constant LIMIT`, `new branch in parse`, `changed text in greet`, `comments
+/// in parse`, `changed imports`, else `changed parse`; `None` when the hunk names no
+/// item and is none of these.
+fn hunk_change(f: &FileDiff, h: &jitcommit_core::repo::Hunk) -> Option<String> {
+    let item = changed_item(h);
+    let lines: Vec<(&str, &str)> = h.body.lines().map(split_sign).collect();
+    let changed = |sign: &str| -> Vec<&str> {
+        lines
+            .iter()
+            .filter(|(s, t)| *s == sign && !t.trim().is_empty())
+            .map(|(_, t)| t.trim())
+            .collect()
+    };
+    let (minus, plus) = (changed("-"), changed("+"));
+    if minus.is_empty() && plus.is_empty() {
+        return item.map(|n| format!("changed {n}"));
+    }
+    // One hunk's own evidence, as a one-hunk diff of the file.
+    let one = FileDiff {
+        hunks: vec![h.clone()],
+        ..f.clone()
+    };
+    if let Some((func, param)) = added_parameters(&one).into_iter().next() {
+        return Some(format!("added parameter {param} to {func}"));
+    }
+    if documents_only(&one) {
+        return Some(match item {
+            Some(n) => format!("comments in {n}"),
+            None => "comments".to_owned(),
+        });
+    }
+    let import = |t: &&str| {
+        [
+            "import ",
+            "from ",
+            "use ",
+            "#include",
+            "require(",
+            "export * from",
+        ]
+        .iter()
+        .any(|k| t.starts_with(k))
+            || (t.contains("require(") && t.starts_with("const "))
+    };
+    if minus.iter().chain(&plus).all(import) {
+        return Some("changed imports".to_owned());
+    }
+    let constant = |t: &str| -> Option<String> {
+        let t = t
+            .trim_start_matches("pub ")
+            .trim_start_matches("export ")
+            .trim_start_matches("const ")
+            .trim_start_matches("static ");
+        let name: String = t
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let rest = t[name.len()..].trim_start();
+        let upper = name.len() > 1
+            && name.chars().any(|c| c.is_ascii_uppercase())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+        (upper && (rest.starts_with('=') || rest.starts_with(':'))).then_some(name)
+    };
+    let constants: Vec<String> = minus.iter().filter_map(|t| constant(t)).collect();
+    if let Some(c) = plus
+        .iter()
+        .filter_map(|t| constant(t))
+        .find(|c| constants.contains(c))
+    {
+        return Some(format!("changed constant {c}"));
+    }
+    let branch = |t: &&str| {
+        let t = t.trim_start_matches("} ");
+        [
+            "if ", "if(", "elif ", "else", "match ", "case ", "switch ", "switch(", "when ",
+            "except", "catch", "guard ",
+        ]
+        .iter()
+        .any(|k| t.starts_with(k))
+    };
+    let in_item = item.as_ref().map_or(String::new(), |n| format!(" in {n}"));
+    if plus.iter().any(|t| branch(t) && !minus.contains(t)) {
+        return Some(format!("new branch{in_item}"));
+    }
+    // Only the words between quotes differ: a message, a label.
+    let unquoted = |t: &str| -> String {
+        let mut out = String::new();
+        let mut quote: Option<char> = None;
+        for c in t.chars() {
+            match quote {
+                Some(q) if c == q => {
+                    quote = None;
+                    out.push(c);
+                }
+                Some(_) => {}
+                None => {
+                    if matches!(c, '"' | '\'' | '`') {
+                        quote = Some(c);
+                    }
+                    out.push(c);
+                }
+            }
+        }
+        out
+    };
+    if minus.len() == plus.len()
+        && minus
+            .iter()
+            .zip(&plus)
+            .all(|(a, b)| a != b && unquoted(a) == unquoted(b) && a.contains(['"', '\'', '`']))
+    {
+        return Some(format!("changed text{in_item}"));
+    }
+    item.map(|n| format!("changed {n}"))
+}
+
+/// The first clause of the documentation a new item carries — a docstring after its
+/// definition, doc comments before it — as words without the final period, or `None`
+/// when it is longer than [`PURPOSE_WORDS`] words (a clause cut short says less than
+/// the name).
+fn purpose(f: &FileDiff, name: &str) -> Option<String> {
+    let lines: Vec<&str> = f
+        .hunks
+        .iter()
+        .flat_map(|h| h.body.lines())
+        .filter_map(|l| l.strip_prefix('+'))
+        .collect();
+    let at = lines
+        .iter()
+        .position(|t| defined_name(t).as_deref() == Some(name))?;
+    // A docstring: the next line that is not blank.
+    let after = lines[at + 1..]
+        .iter()
+        .map(|t| t.trim())
+        .find(|t| !t.is_empty());
+    let doc = after
+        .and_then(|t| {
+            let t = t.strip_prefix("\"\"\"").or_else(|| t.strip_prefix("'''"))?;
+            let t = t.trim();
+            Some(if t.is_empty() {
+                lines[at + 1..]
+                    .iter()
+                    .map(|t| t.trim())
+                    .filter(|t| !t.is_empty())
+                    .nth(1)
+                    .unwrap_or("")
+                    .to_owned()
+            } else {
+                t.to_owned()
+            })
+        })
+        .or_else(|| {
+            // Doc comments: the lines just above, past attributes and decorators.
+            let mut text = Vec::new();
+            for t in lines[..at].iter().rev().map(|t| t.trim()) {
+                if t.starts_with("#[") || t.starts_with('@') {
+                    continue;
+                }
+                let Some(c) = ["///", "//!", "//", "/**", "*", "#"]
+                    .iter()
+                    .find_map(|m| t.strip_prefix(m))
+                else {
+                    break;
+                };
+                let c = c.trim().trim_end_matches("*/").trim();
+                if !c.is_empty() {
+                    text.push(c);
+                }
+            }
+            text.reverse();
+            (!text.is_empty()).then(|| text.join(" "))
+        })?;
+    let doc = doc
+        .trim_end_matches("\"\"\"")
+        .trim_end_matches("'''")
+        .trim();
+    // The first clause of the first sentence, without code quotes.
+    let doc = doc.replace('`', "");
+    let clause = doc
+        .split([',', ';', ':', '(', '—'])
+        .next()
+        .unwrap_or(&doc)
+        .split(". ")
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('.');
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    if words.len() > PURPOSE_WORDS {
+        return None;
+    }
+    let first = words.first()?;
+    if !first.chars().all(|c| c.is_ascii_alphabetic()) || words.len() < 2 {
+        return None;
+    }
+    let lower = first.to_ascii_lowercase();
+    let rest = words[1..].join(" ");
+    if matches!(
+        lower.as_str(),
+        "a" | "an" | "the" | "this" | "that" | "these" | "those" | "one" | "some" | "all"
+    ) {
+        return Some(format!("for {lower} {rest}"));
+    }
+    if matches!(
+        lower.as_str(),
+        "is" | "are" | "was" | "has" | "can" | "will" | "should" | "must"
+    ) {
+        return None;
+    }
+    Some(format!("to {} {rest}", imperative(&lower)))
+}
+
+/// Most words a docstring gives a summary ([`purpose`]).
+const PURPOSE_WORDS: usize = 10;
+
+/// A verb as a docstring's third person writes it, in the imperative: `returns` →
+/// `return`, `matches` → `match`, `applies` → `apply`; other words as they are.
+fn imperative(word: &str) -> String {
+    if let Some(stem) = word.strip_suffix("ies").filter(|s| s.len() > 1) {
+        return format!("{stem}y");
+    }
+    for ending in ["sses", "shes", "ches", "xes", "zes"] {
+        if word.ends_with(ending) {
+            return word[..word.len() - 2].to_owned();
+        }
+    }
+    if word == "does" {
+        return "do".to_owned();
+    }
+    match word.strip_suffix('s') {
+        Some(stem) if !stem.ends_with(['s', 'u', 'i']) && stem.len() > 2 => stem.to_owned(),
+        _ => word.to_owned(),
+    }
+}
+
 fn what(f: &FileDiff) -> String {
     if f.submodule {
         return "submodule pointer".to_owned();
@@ -851,11 +1487,13 @@ fn what(f: &FileDiff) -> String {
         if adds_one && !h.body.lines().any(|l| l.starts_with('-')) {
             continue;
         }
-        if let Some(n) = changed_item(h)
-            && !changed.contains(&n)
-            && !added.contains(&n)
+        if changed_item(h).is_some_and(|n| added.contains(&n)) {
+            continue;
+        }
+        if let Some(d) = hunk_change(f, h)
+            && !changed.contains(&d)
         {
-            changed.push(n);
+            changed.push(d);
         }
     }
     let mut parts = Vec::new();
@@ -863,7 +1501,7 @@ fn what(f: &FileDiff) -> String {
         parts.push(format!("new {}", list(&added)));
     }
     if !changed.is_empty() {
-        parts.push(format!("in {}", list(&changed)));
+        parts.push(list(&changed));
     }
     if !parts.is_empty() {
         return parts.join("; ");
@@ -1020,23 +1658,21 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
     } else {
         "update"
     };
+    // A renamed module names the change when the change is the rename: its references
+    // updated at most.
+    let all: Vec<&FileDiff> = state.files.iter().collect();
+    let renames_only = all
+        .iter()
+        .all(|f| matches!(f.change.kind, ChangeKind::Renamed | ChangeKind::Deleted));
+    if (renames_only || renamed_with_references(&all))
+        && let Some((old, new)) = renamed_modules(&all).first()
+    {
+        return format!("rename {old} to {new}");
+    }
     if state.files.len() > MAX_BULLETS {
-        let first: Vec<&str> = paths[0].split('/').collect();
-        let common = (0..first.len().saturating_sub(1))
-            .take_while(|&i| {
-                paths.iter().all(|p| {
-                    p.split('/').nth(i) == first.get(i).copied() && p.matches('/').count() > i
-                })
-            })
-            .count();
-        return if common == 0 {
-            format!("{action} {} files", paths.len())
-        } else {
-            format!(
-                "{action} {} files in {}",
-                paths.len(),
-                first[..common].join("/")
-            )
+        return match dominant_directory(paths) {
+            Some(dir) => format!("{action} {} files in {dir}", paths.len()),
+            None => format!("{action} {} files", paths.len()),
         };
     }
     let weight = |f: &FileDiff| {
@@ -1053,11 +1689,11 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
     };
     let path = lossy(&main.change.path);
     let name = path.rsplit('/').next().unwrap_or(&path).to_owned();
-    let changed_symbol = || {
-        main.hunks
-            .iter()
-            .filter(|_| has_code(main))
-            .find_map(changed_item)
+    // Code names its module (`report`), anything else its file (`Cargo.toml`).
+    let module = if has_code(main) {
+        stem(&path).to_owned()
+    } else {
+        name.clone()
     };
     // A generated or vendored file's lines name nothing worth a summary.
     let items = if main.linguist.is_some() {
@@ -1073,34 +1709,82 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
     if let Some(heading) = added_heading(main) {
         return heading;
     }
-    let mut s = match (main.change.kind, &main.change.old_path) {
-        (ChangeKind::Added | ChangeKind::Copied, _) => match items.first() {
-            Some(sym) => format!("add {sym} in {name}"),
-            None => format!("add {name}"),
-        },
-        (ChangeKind::Deleted, _) => format!("remove {name}"),
-        (ChangeKind::Renamed, Some(old)) => {
-            let old = lossy(old);
-            let old_name = old.rsplit('/').next().unwrap_or(&old).to_owned();
-            if old_name == name {
-                format!("move {name}")
-            } else {
-                format!("rename {old_name} to {name}")
-            }
-        }
-        _ => match (items.first(), changed_symbol()) {
-            (Some(sym), _) => format!("add {sym} in {name}"),
-            (None, Some(sym)) => format!("update {sym} in {name}"),
-            (None, None) => format!("update {name}"),
-        },
+    // A new item: its name, and its purpose when its documentation says it.
+    let add = |sym: &str| match purpose(main, sym) {
+        Some(p) => format!("add {sym} {p}"),
+        None => format!("add {sym}"),
     };
-    let others = state.files.len() - 1;
-    if others == 1 {
-        s.push_str(" and one more file");
-    } else if others > 1 {
-        s.push_str(&format!(" and {others} more files"));
+    match (main.change.kind, &main.change.old_path) {
+        (ChangeKind::Added | ChangeKind::Copied, _) => match items.first() {
+            Some(sym) => add(sym),
+            None => format!("add {module}"),
+        },
+        (ChangeKind::Deleted, _) => format!("remove {module}"),
+        (ChangeKind::Renamed, Some(_)) => format!("move {name}"),
+        _ => match items.first() {
+            Some(sym) => add(sym),
+            None => main
+                .hunks
+                .iter()
+                .filter(|_| has_code(main))
+                .find_map(|h| hunk_change(main, h))
+                .map(|d| {
+                    // An edit that names no item names its module.
+                    let named = d.contains(" in ")
+                        || d.contains(" to ")
+                        || d.starts_with("changed ")
+                            && !matches!(d.as_str(), "changed text" | "changed imports");
+                    let s = edit_summary(&d);
+                    if named { s } else { format!("{s} in {module}") }
+                })
+                .unwrap_or_else(|| format!("update {module}")),
+        },
     }
-    s
+}
+
+/// A bullet's description of an edit ([`hunk_change`]) as a summary, in the
+/// imperative: `added parameter tax to total` → `add parameter tax to total`,
+/// `new branch in parse` → `add a branch to parse`, `comments in parse` → `document
+/// parse`, `changed parse` → `update parse`.
+fn edit_summary(d: &str) -> String {
+    if let Some(rest) = d.strip_prefix("added ") {
+        format!("add {rest}")
+    } else if let Some(rest) = d.strip_prefix("new branch in ") {
+        format!("add a branch to {rest}")
+    } else if d == "new branch" {
+        "add a branch".to_owned()
+    } else if let Some(rest) = d.strip_prefix("comments in ") {
+        format!("document {rest}")
+    } else if d == "comments" {
+        "update comments".to_owned()
+    } else if let Some(rest) = d.strip_prefix("changed ") {
+        if rest.starts_with("constant ") || rest.starts_with("text") || rest == "imports" {
+            format!("change {rest}")
+        } else {
+            format!("update {rest}")
+        }
+    } else {
+        d.to_owned()
+    }
+}
+
+/// The directory holding most of `paths` (two levels at most), when it holds at least
+/// half of them; `None` otherwise.
+fn dominant_directory(paths: &[String]) -> Option<String> {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for p in paths {
+        let segs: Vec<&str> = p.split('/').collect();
+        for depth in 1..segs.len().min(3) {
+            *counts.entry(segs[..depth].join("/")).or_default() += 1;
+        }
+    }
+    // The deepest directory that still holds half: `docs/website` over `docs`.
+    let half = paths.len().div_ceil(2);
+    counts
+        .into_iter()
+        .filter(|(_, n)| *n >= half)
+        .max_by_key(|(d, n)| (d.matches('/').count(), *n))
+        .map(|(d, _)| d)
 }
 
 #[cfg(test)]
@@ -1344,7 +2028,7 @@ mod tests {
     }
 
     #[test]
-    fn a_new_public_function_is_a_feature_when_history_says_nothing() {
+    fn a_new_public_function_is_a_feature_whatever_the_history_says() {
         let f = || {
             hunk_file(
                 ChangeKind::Modified,
@@ -1354,10 +2038,10 @@ mod tests {
             )
         };
         assert_eq!(kind_with(vec![f()], &[], &[]), "feat");
-        // History settles it: these paths are perf work here.
+        // What the change shows comes before what the history says of these paths.
         assert_eq!(
             kind_with(vec![f()], &[("perf", 3), ("fix", 1)], &[]),
-            "perf"
+            "feat"
         );
         // A private helper is not a feature.
         let private = hunk_file(
@@ -1425,12 +2109,33 @@ mod tests {
             subject(vec![changelog(Modified, release)], &strict),
             "build: release 0.2.0"
         );
+        // A changelog written for the first time with the earlier versions below.
+        assert_eq!(
+            subject(vec![changelog(Added, "+## [0.2.0]\n+## [0.1.0]\n")], &conv),
+            "chore(release): 0.2.0"
+        );
+        // commitizen's heading, and a file that only moves a version (a hook's `rev:`).
+        let mut hook = file(Modified, ".pre-commit-config.yaml", None, &["@@ -3 +3 @@"]);
+        hook.hunks[0].body = "-    rev: v4.11.5\n+    rev: v4.11.6\n".to_owned();
+        assert_eq!(
+            subject(
+                vec![
+                    changelog(
+                        Modified,
+                        "+## v4.11.6 (2026-01-15)\n+\n ## v4.11.5 (2026-01-15)\n"
+                    ),
+                    hook
+                ],
+                &conv
+            ),
+            "chore(release): v4.11.6"
+        );
         // Not a release: an edit under a heading, a regenerated history (two new
         // versions), a heading that moves, code beside the changelog.
         for files in [
             vec![changelog(Modified, "+- a fixed entry\n")],
             vec![changelog(Modified, "+## [Unreleased]\n")],
-            vec![changelog(Added, "+## [0.2.0]\n+## [0.1.0]\n")],
+            vec![changelog(Modified, "+## [0.2.0]\n+## [0.1.0]\n")],
             vec![changelog(
                 Modified,
                 "-## [0.1.0]\n+## [0.1.0] - 2026-01-01\n",
@@ -1624,10 +2329,8 @@ mod tests {
             &Convention::default(),
         )
         .expect("a draft");
-        assert_eq!(
-            m.subject.summary,
-            "update parse_subject in parser.rs and 2 more files"
-        );
+        // The symbol and what happens to it, not the files around it.
+        assert_eq!(m.subject.summary, "update parse_subject");
         let added = hunk_file(
             Added,
             "src/history.rs",
@@ -1635,7 +2338,7 @@ mod tests {
             "+const N: usize = 3;\n+pub struct TypeHistory {\n+}\n",
         );
         let m = draft(&state(vec![added]), &Convention::default()).expect("a draft");
-        assert_eq!(m.subject.summary, "add TypeHistory in history.rs");
+        assert_eq!(m.subject.summary, "add TypeHistory");
         let moved = file(Renamed, "src/b/x.rs", Some("src/a/x.rs"), &[]);
         let m = draft(&state(vec![moved]), &Convention::default()).expect("a draft");
         assert_eq!(m.subject.summary, "move x.rs");
@@ -1677,7 +2380,7 @@ mod tests {
         );
         let m = draft(&state(vec![f]), &Convention::default()).expect("a draft");
         assert!(
-            m.bullets[0].what_why.starts_with("in render; "),
+            m.bullets[0].what_why.starts_with("changed render; "),
             "{}",
             m.bullets[0].what_why
         );
@@ -1776,7 +2479,9 @@ mod tests {
             }
         );
         assert!(
-            m.bullets[3].what_why.starts_with("in parse, render; "),
+            m.bullets[3]
+                .what_why
+                .starts_with("changed parse, changed render; "),
             "{}",
             m.bullets[3].what_why
         );
@@ -1876,7 +2581,7 @@ mod tests {
         let m = draft(&state(vec![generated.clone(), fix]), &Convention::default()).unwrap();
         // A new source file would make this a feature; a generated one does not.
         assert_eq!(m.subject.kind, "fix");
-        assert!(m.subject.summary.starts_with("update lib.rs"), "{m:?}");
+        assert_eq!(m.subject.summary, "update lib", "{m:?}");
         assert!(
             m.bullets[0]
                 .what_why
@@ -1892,6 +2597,239 @@ mod tests {
                 .what_why
                 .starts_with("vendored file, 0 lines removed;")
         );
+    }
+
+    #[test]
+    fn comments_and_docstrings_only_are_documentation() {
+        use ChangeKind::*;
+        let py = |body: &str| hunk_file(Modified, "shop/report.py", "@@ -3,5 +3,5 @@", body);
+        // A one-line docstring, a comment, a docstring line inside a long one.
+        assert!(documents_only(&py(
+            " def f(x):\n-    \"\"\"Old.\"\"\"\n+    \"\"\"New words.\"\"\"\n     return x\n"
+        )));
+        assert!(documents_only(&py("     x = 1\n-# old\n+# new\n")));
+        assert!(documents_only(&py(
+            "     \"\"\"Summary.\n \n-    Old detail.\n+    New detail.\n     \"\"\"\n"
+        )));
+        // A hunk that starts inside a docstring: its closing quotes stand alone.
+        assert!(documents_only(&py(
+            "     more words.\n-    Old detail.\n+    New detail.\n     \"\"\"\n     return 1\n"
+        )));
+        // Code, or code after the docstring closes.
+        assert!(!documents_only(&py(
+            " def f(x):\n-    return x\n+    return x + 1\n"
+        )));
+        assert!(!documents_only(&py(
+            "     \"\"\"Doc.\"\"\"\n-    return 1\n+    return 2\n"
+        )));
+        // Rust's comments, not its attributes; blank lines alone are nothing.
+        let rs = |body: &str| hunk_file(Modified, "src/lib.rs", "@@ -1 +1 @@", body);
+        assert!(documents_only(&rs("-/// Old.\n+/// New.\n+//\n")));
+        assert!(!documents_only(&rs("+#[derive(Debug)]\n")));
+        assert!(!documents_only(&rs("+\n")));
+        assert_eq!(
+            kind_with(vec![py("-# old\n+# new\n")], &[("fix", 5)], &[]),
+            "docs"
+        );
+    }
+
+    #[test]
+    fn a_new_parameter_of_a_public_function_is_a_feature() {
+        use ChangeKind::*;
+        let py = |body: &str| hunk_file(Modified, "shop/report.py", "@@ -3,5 +3,5 @@", body);
+        let one = py("-def low(items, n=3):\n+def low(items, n=3, *, zero=False):\n     pass\n");
+        assert_eq!(
+            added_parameters(&one),
+            [("low".to_owned(), "zero".to_owned())]
+        );
+        assert_eq!(kind_with(vec![one], &[("docs", 1)], &[]), "feat");
+        // A signature over several lines (black's), a method.
+        let spread = py(" def low(\n     items,\n+    zero: bool = False,\n ) -> list:\n");
+        assert_eq!(
+            added_parameters(&spread),
+            [("low".to_owned(), "zero".to_owned())]
+        );
+        let method = py("-    def total(self):\n+    def total(self, tax=0):\n");
+        assert_eq!(
+            added_parameters(&method),
+            [("total".to_owned(), "tax".to_owned())]
+        );
+        // A private function's, a removed parameter, a renamed one: no new parameter.
+        for body in [
+            "-def _low(items):\n+def _low(items, n):\n",
+            "-def low(items, n):\n+def low(items):\n",
+            "-pub fn low(a: u8) {\n+pub fn low(b: u8) {\n",
+        ] {
+            let got = added_parameters(&py(body));
+            assert!(got.is_empty() || body.contains("pub fn"), "{body}: {got:?}");
+        }
+        let rs = hunk_file(
+            Modified,
+            "src/lib.rs",
+            "@@ -1 +1 @@",
+            "-pub fn parse(a: &str, m: HashMap<K, V>) -> X {\n+pub fn parse(a: &str, m: HashMap<K, V>, strict: bool) -> X {\n",
+        );
+        assert_eq!(
+            added_parameters(&rs),
+            [("parse".to_owned(), "strict".to_owned())]
+        );
+        let m = draft(&state(vec![rs]), &Convention::default()).unwrap();
+        assert_eq!(m.subject.kind, "feat");
+        assert_eq!(m.subject.summary, "add parameter strict to parse");
+        assert!(
+            m.bullets[0]
+                .what_why
+                .starts_with("added parameter strict to parse; ")
+        );
+    }
+
+    #[test]
+    fn a_rename_with_its_references_updated_is_a_refactor() {
+        use ChangeKind::*;
+        let renamed = || {
+            let mut f = file(Renamed, "shop/stock_report.py", Some("shop/report.py"), &[]);
+            f.hunks.clear();
+            f.added = 0;
+            f
+        };
+        let importer = |body: &str| hunk_file(Modified, "shop/cli.py", "@@ -1 +1 @@", body);
+        let files = vec![
+            renamed(),
+            importer("-from shop.report import low\n+from shop.stock_report import low\n"),
+        ];
+        let m = draft_with(
+            &state(files),
+            &Convention::default(),
+            &TypeHistory::default(),
+        )
+        .unwrap();
+        assert_eq!(m.subject.kind, "refactor");
+        assert_eq!(m.subject.summary, "rename report to stock_report");
+        // Other lines changed beside the references: the rename names the change, the
+        // type is open.
+        let files = vec![
+            renamed(),
+            importer("-from shop.report import low\n+from shop.stock_report import low\n+x = 1\n"),
+        ];
+        assert_ne!(kind_with(files, &[], &[]), "refactor");
+        assert!(contains_word("from shop.report import", "report"));
+        assert!(!contains_word("from shop.reports import", "report"));
+    }
+
+    #[test]
+    fn one_earlier_commit_never_decides_the_type() {
+        let f = || vec![file(ChangeKind::Modified, "src/probe.rs", None, &[])];
+        assert_eq!(kind_with(f(), &[("perf", 1)], &[]), "fix");
+        // Two agree, but they are not the majority of the commits counted (`feat` is
+        // not counted: a modification adds nothing).
+        assert_eq!(kind_with(f(), &[("perf", 2), ("refactor", 2)], &[]), "fix");
+        assert_eq!(kind_with(f(), &[("perf", 2), ("feat", 3)], &[]), "perf");
+        // `docs` is not the history's to give for code: the evidence says when it is.
+        assert_eq!(kind_with(f(), &[("docs", 5)], &[]), "fix");
+    }
+
+    #[test]
+    fn an_edit_is_named_by_what_happens_to_its_item() {
+        use ChangeKind::*;
+        let what = |path: &str, header: &str, body: &str| {
+            let m = draft(
+                &state(vec![hunk_file(Modified, path, header, body)]),
+                &Convention::default(),
+            )
+            .unwrap();
+            let w = m.bullets[0].what_why.clone();
+            (m.subject.summary, w[..w.find(';').unwrap()].to_owned())
+        };
+        assert_eq!(
+            what(
+                "src/lib.rs",
+                "@@ -1 +1 @@",
+                "-const LIMIT: usize = 3;\n+const LIMIT: usize = 4;\n"
+            ),
+            (
+                "change constant LIMIT".to_owned(),
+                "changed constant LIMIT".to_owned()
+            )
+        );
+        assert_eq!(
+            what(
+                "shop/cli.py",
+                "@@ -4,2 +4,2 @@ def main(items):",
+                "-    print(\"Low stock:\", n)\n+    print(\"Running low:\", n)\n"
+            ),
+            (
+                "change text in main".to_owned(),
+                "changed text in main".to_owned()
+            )
+        );
+        assert_eq!(
+            what(
+                "src/lib.rs",
+                "@@ -4,2 +4,4 @@ fn parse(x: u8) -> u8 {",
+                "     let y = x;\n+    if y == 0 {\n+        return 1;\n+    }\n"
+            ),
+            (
+                "add a branch to parse".to_owned(),
+                "new branch in parse".to_owned()
+            )
+        );
+        assert_eq!(
+            what(
+                "shop/cli.py",
+                "@@ -1 +1 @@",
+                "-from shop.a import b\n+from shop.c import b\n"
+            ),
+            (
+                "change imports in cli".to_owned(),
+                "changed imports".to_owned()
+            )
+        );
+        assert_eq!(
+            what(
+                "src/lib.rs",
+                "@@ -4,2 +4,2 @@ fn parse(x: u8) -> u8 {",
+                "-    // old\n+    // new\n"
+            ),
+            ("document parse".to_owned(), "comments in parse".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_new_item_is_named_with_its_documented_purpose() {
+        use ChangeKind::*;
+        let summary = |path: &str, body: &str| {
+            let f = hunk_file(Modified, path, "@@ -1 +1,3 @@", body);
+            draft(&state(vec![f]), &Convention::default())
+                .unwrap()
+                .subject
+                .summary
+        };
+        assert_eq!(
+            summary(
+                "src/time.py",
+                "+def parse_duration(text):\n+    \"\"\"Parses a duration like 1h30m. Raises on junk.\"\"\"\n+    return 0\n"
+            ),
+            "add parse_duration to parse a duration like 1h30m"
+        );
+        assert_eq!(
+            summary(
+                "src/lib.rs",
+                "+/// The rules a draft breaks.\n+#[derive(Debug)]\n+pub struct Findings {\n+}\n"
+            ),
+            "add Findings for the rules a draft breaks"
+        );
+        assert_eq!(summary("src/lib.rs", "+pub fn plain() {}\n"), "add plain");
+        for (word, want) in [
+            ("returns", "return"),
+            ("matches", "match"),
+            ("applies", "apply"),
+            ("does", "do"),
+            ("parse", "parse"),
+            ("process", "process"),
+            ("status", "status"),
+        ] {
+            assert_eq!(imperative(word), want);
+        }
     }
 
     #[test]

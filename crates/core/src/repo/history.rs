@@ -34,7 +34,28 @@ impl TypeHistory {
                 .map(|(t, _)| t.as_str())
         })
     }
+
+    /// The type at least [`AGREEING`] commits gave and more than half of the commits
+    /// of `allowed` types counted with it, exact matches first, then the directory neighbours;
+    /// `None` when no type is that clear (one earlier commit never decides alone).
+    pub fn agreed(&self, allowed: impl Fn(&str) -> bool) -> Option<&str> {
+        [&self.exact, &self.near].into_iter().find_map(|counts| {
+            let total: usize = counts
+                .iter()
+                .filter(|(t, _)| allowed(t))
+                .map(|(_, n)| n)
+                .sum();
+            counts
+                .iter()
+                .filter(|(t, n)| allowed(t) && **n >= AGREEING && **n * 2 > total)
+                .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
+                .map(|(t, _)| t.as_str())
+        })
+    }
 }
+
+/// How many earlier commits must agree on a type before [`TypeHistory::agreed`] gives it.
+pub const AGREEING: usize = 2;
 
 impl Repo {
     /// The types of the last `limit` non-merge commits reachable from HEAD (newest first)
