@@ -15,7 +15,7 @@ use jitcommit_core::config::{self, Convention};
 use jitcommit_core::convention;
 use jitcommit_core::facts;
 use jitcommit_core::message;
-use jitcommit_core::repo::{Repo, StagedState, TypeHistory};
+use jitcommit_core::repo::{PathHistory, Repo, StagedState};
 use jitcommit_core::rules::{self, ChangedPaths};
 
 use crate::structure::Structure;
@@ -255,10 +255,10 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
     // Every draft reads the history once: the offline draft's type and the model
     // draft's type list alike.
     let names = staged_names(&state);
-    let history = type_history(repo, &names);
+    let history = path_history(repo, &names);
     let offline_draft = |why: String| -> Result<Drafted, DraftError> {
         let scope = select::scope_of_all(&store, &names);
-        let m = offline::draft_in(&state, &conv, &history, scope)
+        let m = offline::draft_in(&state, &conv, &history.types, scope)
             .map_err(|_| DraftError::NothingStaged)?;
         Ok(Drafted::Offline {
             text: message::render_wrapped(&m, conv.body_wrap),
@@ -411,7 +411,7 @@ pub fn with_prompt_input<T>(
     repo: &Repo,
     state: &StagedState,
     conv: &Convention,
-    history: &TypeHistory,
+    history: &PathHistory,
     store: &facts::Store,
     intent: Option<&str>,
     f: impl FnOnce(&PromptInput<'_>) -> T,
@@ -435,7 +435,7 @@ fn structure_for(
     repo: &Repo,
     state: &StagedState,
     conv: &Convention,
-    history: &TypeHistory,
+    history: &PathHistory,
     store: &facts::Store,
 ) -> Structure {
     let paths = staged_names(state);
@@ -457,11 +457,24 @@ pub fn staged_names(state: &StagedState) -> Vec<String> {
         .collect()
 }
 
-/// The types the recent history used for `paths`: they settle a type the change does
-/// not show. Unreadable, the history says nothing.
-pub fn type_history(repo: &Repo, paths: &[String]) -> TypeHistory {
-    repo.type_history(paths, jitcommit_core::repo::HISTORY_COMMITS)
-        .unwrap_or_default()
+/// The environment variable that leaves the repository's recent subjects out of the
+/// prompt when set to `0` or `off` (the quality bench measures what they add,
+/// docs/quality.md).
+pub const SUBJECTS_ENV: &str = "JITCOMMIT_SUBJECTS";
+
+/// What the recent history says about `paths`, in one bounded walk
+/// ([`Repo::path_history`]): the types that settle a type the change does not show for
+/// the offline draft, and the types, scopes and subjects a model draft's prompt shows
+/// as evidence and examples (without the subjects when [`SUBJECTS_ENV`] says so).
+/// Unreadable, the history says nothing.
+pub fn path_history(repo: &Repo, paths: &[String]) -> PathHistory {
+    let mut h = repo
+        .path_history(paths, jitcommit_core::repo::HISTORY_COMMITS)
+        .unwrap_or_default();
+    if std::env::var(SUBJECTS_ENV).is_ok_and(|v| matches!(v.trim(), "0" | "off" | "false")) {
+        h.subjects.clear();
+    }
+    h
 }
 
 /// The largest manifest read for a scope name.

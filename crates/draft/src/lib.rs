@@ -22,6 +22,7 @@
 
 pub mod answer;
 pub mod budget;
+pub mod choices;
 pub mod cl100k;
 pub mod classify;
 pub mod client;
