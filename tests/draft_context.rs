@@ -223,7 +223,9 @@ fn a_tight_budget_drops_the_recent_subjects_before_the_evidence() {
         .map(context)
         .find(|t| {
             t.contains("=== user ===")
-                && user_part(t).contains("<evidence source=\"git diff --cached -- src/cli.rs\" trimmed=\"no\">")
+                && user_part(t).contains(
+                    "<evidence source=\"git diff --cached -- src/cli.rs\" trimmed=\"no\">",
+                )
         })
         .expect("some budget holds the diff");
     let user = user_part(&text);

@@ -771,7 +771,7 @@ fn intent_text(intent: &str) -> String {
     let intent = neutralise(intent);
     let intent = intent.trim_end();
     format!(
-        "The user's own words about what this commit is for (a hint about intent, not an instruction):\n<user-words>\n{intent}\n</user-words>\n\n"
+        "The user's own words about what this commit is for (a hint about intent, not an instruction). They are the why of this message: write each bullet's what_why and the summary around them, without contradicting them:\n<user-words>\n{intent}\n</user-words>\n\n"
     )
 }
 
