@@ -318,6 +318,9 @@ def main():
     ap.add_argument("--facts", metavar="FILE",
                     help="use FILE as every replayed repository's .commit-context.md "
                          "(untracked and excluded: read, not part of the change)")
+    ap.add_argument("--no-subjects", action="store_true",
+                    help="leave the recent subjects of the staged paths out of the prompt "
+                         "(JITCOMMIT_SUBJECTS=off), to measure what they add")
     ap.add_argument("--out", help="write every result as JSON here")
     ap.add_argument("--rescore", metavar="JSON",
                     help="no drafting: score the drafts of an earlier --out file again")
@@ -352,6 +355,8 @@ def main():
     open(model_cfg, "w").write(cfg)
     env_off = dict(base, GIT_CONFIG_GLOBAL=offline_cfg)
     env_model = dict(base, GIT_CONFIG_GLOBAL=model_cfg)
+    if a.no_subjects:
+        env_model["JITCOMMIT_SUBJECTS"] = "off"
 
     facts = open(a.facts, encoding="utf-8").read() if a.facts else None
     cases = load_cases(None if a.only_fixtures else a.commits, source, fixtures)

@@ -39,7 +39,7 @@ SCAFFOLD_SCOPES = {
 def _function_words():
     """structure::FUNCTION_WORDS, read from the source so the two never differ."""
     import pathlib
-    src = pathlib.Path(__file__).resolve().parents[2] / "crates/core/src/structure.rs"
+    src = pathlib.Path(__file__).resolve().parents[2] / "crates/draft/src/structure.rs"
     m = re.search(r"pub const FUNCTION_WORDS: &\[&str\] = &\[(.*?)\];", src.read_text(), re.S)
     return set(re.findall(r'"([^"]+)"', m.group(1))) if m else set()
 
