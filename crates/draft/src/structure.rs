@@ -365,7 +365,7 @@ pub struct Structure {
     /// ([`crate::choices::evidence`]): shown to the model, never imposed.
     pub evidence: Vec<String>,
     /// The repository's recent subjects for the staged paths, unredacted (the
-    /// prompt's fragment redacts them, [`crate::choices::subjects_fragment`]); empty
+    /// prompt's fragment redacts them, [`crate::fragments::subjects_fragment`]); empty
     /// when switched off.
     pub subjects: Vec<String>,
 }
