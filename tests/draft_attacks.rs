@@ -507,9 +507,9 @@ fn intent_mode_never_replaces_what_the_user_wrote() {
     r.git(&["add", "src/lib.rs"]);
     r.ok(&["commit", "-s", "-m", "because users asked"]);
     let m = r.last_message();
-    // The model's words; the type is the history's for src/lib.rs (`fix`), which
-    // settles a modification's type, so the model's `feat` is not asked for.
-    assert!(m.starts_with("fix: add a thing"), "{m}");
+    // The model's words and its type: the history's `fix` for src/lib.rs is evidence,
+    // not the answer (issue 30).
+    assert!(m.starts_with("feat: add a thing"), "{m}");
     assert!(m.contains("because users asked"), "{m}");
     assert!(trailers_of_last(&r).starts_with("Signed-off-by:"), "{m}");
 }

@@ -319,3 +319,76 @@ fn on_message_intent_drafts_from_the_m_text() {
     r.ok(&["commit", "-m", "kept words"]);
     assert_eq!(r.last_message(), "kept words\n\n");
 }
+
+/// `git commit -m` under `onMessage = intent` (issue 30): the -m words are the why of
+/// the message, the model is told to write the bullets around them, and they stay
+/// in the body as the user wrote them.
+#[test]
+fn the_m_words_are_the_why_the_model_writes_the_bullets_around() {
+    let r = repo_with_change();
+    r.git(&["config", "jitcommit.onMessage", "intent"]);
+    let server = ModelServer::start(vec![Script::answer(GOOD)]);
+    r.use_model(&server.url(), "ollama");
+    r.ok(&["commit", "-m", "new users asked to be greeted"]);
+    let user = user_prompt(&server.requests()[0]);
+    assert!(
+        user.contains("They are the why of this message: write each bullet's what_why and the summary around them")
+            && user.contains("<user-words>\nnew users asked to be greeted\n</user-words>"),
+        "{user}"
+    );
+    assert_eq!(server.requests().len(), 1, "one chat request per commit");
+    assert_eq!(
+        r.last_message(),
+        "feat: add a greeting\n\nnew users asked to be greeted\n\n- Add: src/lib.rs — greet so that new users see a welcome\n\n"
+    );
+}
+
+/// With `--intent` (or `JITCOMMIT_INTENT`) and no model, the offline draft takes the
+/// intent as its why instead of the placeholder: a one-line intent that fits seeds the
+/// summary, a longer one is the body's prose.
+#[test]
+fn the_offline_draft_takes_the_intent_as_its_why() {
+    let r = repo_with_change();
+    r.use_model(&refused_url(), "ollama");
+    let out = r
+        .git_cmd()
+        .args(["commit", "--no-edit"])
+        .env("JITCOMMIT_INTENT", "Greet new users by name.")
+        .output()
+        .unwrap();
+    assert_ok(&out, "commit");
+    let msg = r.last_message();
+    assert!(!msg.contains("<why?>"), "{msg}");
+    assert!(
+        msg.starts_with("feat: greet new users by name\n\n- Add: src/lib.rs — "),
+        "{msg}"
+    );
+    // Too long for a summary: the tool's summary, the intent as the body's why.
+    write(
+        &r.dir,
+        "src/lib.rs",
+        "pub fn greet() -> &'static str {\n    \"hi\"\n}\n",
+    );
+    r.git(&["add", "src/lib.rs"]);
+    let long = "the welcome text was too long for the narrow terminals our users run in, so it is shortened";
+    let out = r
+        .draft_cmd()
+        .args(["--dry-run", "--offline", "--intent", long])
+        .output()
+        .unwrap();
+    assert_ok(&out, "--dry-run");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("<why?>"), "{text}");
+    assert!(
+        text.contains(&format!("\n\n{long}\n\n- Update: src/lib.rs — ")),
+        "{text}"
+    );
+    assert!(!text.lines().next().unwrap().contains("welcome"), "{text}");
+    // Without an intent the placeholder stays, so the draft cannot be committed unread.
+    let out = r
+        .draft_cmd()
+        .args(["--dry-run", "--offline"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().contains("<why?>"));
+}

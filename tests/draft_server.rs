@@ -94,11 +94,12 @@ fn llama_cpp_python_gets_exactly_one_chat_request_in_the_mode_it_takes() {
     // llama.cpp's grammar converter bounds strings: the lengths and the word patterns
     // go out, so a small model cannot run a string past the answer's limit or write
     // a summary that is not words; nothing else of the subset.
-    // The new file settles the type (`feat`): 72 less `feat(src)!: ` is 60.
-    assert_eq!(schema["properties"]["summary"]["maxLength"], 60, "{schema}");
+    // A source change rules no type out (issue 30): 72 less the longest prefix,
+    // `refactor(src)!: `, is 56.
+    assert_eq!(schema["properties"]["summary"]["maxLength"], 56, "{schema}");
     assert_eq!(
         schema["properties"]["type"]["enum"],
-        json!(["feat"]),
+        json!(jitcommit_core::config::DEFAULT_TYPES),
         "{schema}"
     );
     // The summary opens with a verb and takes the change's own words: the staged
@@ -129,7 +130,7 @@ fn llama_cpp_python_gets_exactly_one_chat_request_in_the_mode_it_takes() {
     );
     // The contract the model reads shows the schema without the patterns.
     let user = chats[0].body["messages"][1]["content"].as_str().unwrap();
-    assert!(user.contains("\"maxLength\":60"), "{user}");
+    assert!(user.contains("\"maxLength\":56"), "{user}");
     assert!(!user.contains("pattern"), "{user}");
     assert!(
         paths(&server).contains(&"GET /v1/models".to_owned()),
@@ -615,10 +616,11 @@ fn a_small_model_gets_the_word_grammar_and_a_larger_one_does_not() {
         let chats = server.requests();
         assert_eq!(chats.len(), 1, "{:?}", paths(&server));
         assert_eq!(has_patterns(&chats[0]), small, "{n_params}");
-        // The bounds stay either way: a string cannot run past the answer's limit.
+        // The bounds stay either way: a string cannot run past the answer's limit
+        // (72 less the longest type offered, `refactor`, its scope and separators).
         assert_eq!(
             schema_of(&chats[0])["properties"]["summary"]["maxLength"],
-            60
+            56
         );
         let line = guards_line(&err);
         assert!(line.contains(said), "{line}");

@@ -131,11 +131,19 @@ fn the_schema_fixes_the_offline_bullets_in_generation_order() {
     // The model's words sit in the tool's bullets, verbs and rename included.
     let msg = r.last_message();
     assert_eq!(heads(&msg), want, "{msg}");
-    // The new source file settles the type (`feat`): the model's `refactor` is not
-    // asked for.
+    // The model chooses the type: its `refactor` is kept, though the new source file
+    // is evidence for `feat`, which the prompt states as evidence.
     assert!(
-        msg.starts_with("feat: rework the library layout\n"),
+        msg.starts_with("refactor: rework the library layout\n"),
         "{msg}"
+    );
+    let user = server.requests()[0].body["messages"][1]["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        user.contains("- new source files: src/added.rs\n"),
+        "{user}"
     );
     assert!(
         msg.contains(
@@ -240,66 +248,141 @@ fn breaking_change_is_a_described_note_only_where_a_public_item_changes() {
     );
 }
 
-/// Where the change settles the type (only documents; a new public function), the
-/// schema offers that type alone; a change the rules can only guess at (a function
-/// renamed) leaves the convention's whole list.
+/// The schema offers every type the change does not rule out (issue 30): a change
+/// of documents alone cannot be `perf`, `test`, `ci` or `build`; everything else is
+/// the model's choice, with the tool's reasons as evidence. A lone type is offered
+/// only where the rules leave one.
 #[test]
-fn the_type_the_paths_settle_is_the_only_choice() {
+fn the_type_enum_offers_every_type_the_change_does_not_rule_out() {
     let r = Repo::new();
     write(&r.dir, "docs/guide.md", "# Guide\n\nHow to start.\n");
-    write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
     r.git(&["add", "."]);
-    r.git(&["commit", "-q", "--no-verify", "-m", "chore: base"]);
-    // Stages `text` as `path`, commits with the model's answer, and returns the types
-    // the schema offered and the message.
-    let offered = |path: &str, text: &str, words: &str, summary: &str, kind: &str| {
-        write(&r.dir, path, text);
-        r.git(&["add", "."]);
-        let server = ModelServer::start(vec![answer(
-            json!({path: words}),
-            summary,
-            kind,
-            Value::Null,
-        )]);
-        assert_eq!(commit_with(&r, &server), "model");
-        let schema = schema_of(&server.requests()[0]);
-        (
-            schema["properties"]["type"]["enum"].clone(),
-            r.last_message(),
-        )
-    };
-    let (types, msg) = offered(
+    r.git(&["commit", "-q", "--no-verify", "-m", "docs: add the guide"]);
+    write(
+        &r.dir,
         "docs/guide.md",
         "# Guide\n\nHow to start, and stop.\n",
-        "say how to stop the service as well",
+    );
+    r.git(&["add", "."]);
+    let server = ModelServer::start(vec![answer(
+        json!({"docs/guide.md": "say how to stop the service as well"}),
         "document how to stop",
         "docs",
-    );
-    assert_eq!(types, json!(["docs"]));
-    assert!(msg.starts_with("docs: document how to stop"), "{msg}");
-    // A new public function that replaces none settles `feat` too.
-    let (types, msg) = offered(
-        "src/lib.rs",
-        "pub fn a() {}\npub fn b() {}\n",
-        "add b beside a for the callers",
-        "add the second function",
-        "feat",
-    );
-    assert_eq!(types, json!(["feat"]));
-    assert!(msg.starts_with("feat: add the second function"), "{msg}");
-    // A function renamed leaves the type to the model: the whole list.
-    let (types, msg) = offered(
-        "src/lib.rs",
-        "pub fn a() {}\npub fn c() {}\n",
-        "rename b to c for the callers",
-        "rename the second function",
-        "refactor",
-    );
-    assert_eq!(types, json!(jitcommit_core::config::DEFAULT_TYPES));
+        Value::Null,
+    )]);
+    assert_eq!(commit_with(&r, &server), "model");
+    let req = &server.requests()[0];
+    let types = schema_of(req)["properties"]["type"]["enum"].clone();
+    let want: Vec<&str> = jitcommit_core::config::DEFAULT_TYPES
+        .iter()
+        .copied()
+        .filter(|t| !["perf", "test", "ci", "build"].contains(t))
+        .collect();
+    assert_eq!(types, json!(want));
+    assert!(r.last_message().starts_with("docs: document how to stop"));
+    let user = req.body["messages"][1]["content"].as_str().unwrap();
     assert!(
-        msg.starts_with("refactor: rename the second function"),
-        "{msg}"
+        user.contains("- types of the last 1 commits that changed these paths: docs 1 (weak)\n"),
+        "{user}"
     );
+    assert!(
+        user.contains("- every staged path is documentation\n"),
+        "{user}"
+    );
+    // A convention whose other types the rules all rule out: the one left, whatever
+    // a server without the grammar answers.
+    write(
+        &r.dir,
+        ".commit-convention.toml",
+        "types = [\"docs\", \"perf\", \"test\"]\n",
+    );
+    r.git(&["add", ".commit-convention.toml"]);
+    r.git(&[
+        "commit",
+        "-q",
+        "--no-verify",
+        "-m",
+        "docs: narrow the types",
+    ]);
+    write(
+        &r.dir,
+        "docs/guide.md",
+        "# Guide\n\nHow to start; how to stop.\n",
+    );
+    r.git(&["add", "."]);
+    let server = ModelServer::start(vec![answer(
+        json!({"docs/guide.md": "join the two sentences of the guide"}),
+        "join the guide sentences",
+        "perf",
+        Value::Null,
+    )]);
+    assert_eq!(commit_with(&r, &server), "model");
+    let types = schema_of(&server.requests()[0])["properties"]["type"]["enum"].clone();
+    assert_eq!(types, json!(["docs"]));
+    assert!(
+        r.last_message()
+            .starts_with("docs: join the guide sentences")
+    );
+}
+
+/// The history's vote is evidence, not the answer (issue 30): in a repository whose
+/// history of `src/cli.rs` is all `docs`, a new CLI flag is drafted `feat` when the
+/// model says so. The offline draft reads the change first too: code changed, so the
+/// history's `docs` is not its type either.
+#[test]
+fn the_model_may_overrule_the_history_of_the_paths() {
+    let r = Repo::new();
+    let body = "pub fn parse(arg: &str) -> u8 {\n    match arg {\n        \"-v\" => 1,\n        _ => 0,\n    }\n}\n";
+    let mut cli = format!("/// The CLI.\n{body}");
+    write(&r.dir, "src/cli.rs", &cli);
+    r.git(&["add", "."]);
+    r.git(&[
+        "commit",
+        "-q",
+        "--no-verify",
+        "-m",
+        "docs: describe the cli",
+    ]);
+    for i in 0..3 {
+        cli = format!("/// The CLI, take {i}.\n{body}");
+        write(&r.dir, "src/cli.rs", &cli);
+        r.git(&["add", "."]);
+        let msg = format!("docs(cli): reword the cli comment {i}");
+        r.git(&["commit", "-q", "--no-verify", "-m", &msg]);
+    }
+    write(
+        &r.dir,
+        "src/cli.rs",
+        &cli.replace(
+            "        _ => 0,",
+            "        \"--quiet\" => 2,\n        _ => 0,",
+        ),
+    );
+    r.git(&["add", "."]);
+    // The offline draft does not take the history's `docs` for a change to code.
+    assert!(!offline_text(&r).starts_with("docs"), "{}", offline_text(&r));
+    let server = ModelServer::start(vec![answer(
+        json!({"src/cli.rs": "accept --quiet so scripts can silence the output"}),
+        "add a quiet flag",
+        "feat",
+        Value::Null,
+    )]);
+    assert_eq!(commit_with(&r, &server), "model");
+    let req = &server.requests()[0];
+    let types = schema_of(req)["properties"]["type"]["enum"].clone();
+    assert_eq!(types, json!(jitcommit_core::config::DEFAULT_TYPES));
+    let msg = r.last_message();
+    assert!(msg.starts_with("feat"), "{msg}");
+    let user = req.body["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        user.contains("- types of the last 4 commits that changed these paths: docs 4 (strong)\n"),
+        "{user}"
+    );
+    assert!(
+        user.contains("- scopes of those commits: cli 3\n"),
+        "{user}"
+    );
+    assert!(user.contains("would write: type fix"), "{user}");
 }
 
 #[test]

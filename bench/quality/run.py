@@ -324,6 +324,9 @@ def main():
     ap.add_argument("--row", metavar="LABEL",
                     help="also print the model runs' totals as one Markdown table row "
                          "(for bench/record.py), labelled LABEL")
+    ap.add_argument("--no-subjects", action="store_true",
+                    help="leave the recent subjects of the staged paths out of the prompt "
+                         "(JITCOMMIT_SUBJECTS=off), to measure what they add")
     ap.add_argument("--out", help="write every result as JSON here")
     ap.add_argument("--rescore", metavar="JSON",
                     help="no drafting: score the drafts of an earlier --out file again")
@@ -360,6 +363,8 @@ def main():
     open(model_cfg, "w").write(cfg)
     env_off = dict(base, GIT_CONFIG_GLOBAL=offline_cfg)
     env_model = dict(base, GIT_CONFIG_GLOBAL=model_cfg)
+    if a.no_subjects:
+        env_model["JITCOMMIT_SUBJECTS"] = "off"
 
     facts = open(a.facts, encoding="utf-8").read() if a.facts else None
     cases = load_cases(None if a.only_fixtures else a.commits, source, fixtures)

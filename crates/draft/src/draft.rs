@@ -15,7 +15,7 @@ use jitcommit_core::config::{self, Convention};
 use jitcommit_core::convention;
 use jitcommit_core::facts;
 use jitcommit_core::message;
-use jitcommit_core::repo::{Repo, StagedState, TypeHistory};
+use jitcommit_core::repo::{PathHistory, Repo, StagedState};
 use jitcommit_core::rules::{self, ChangedPaths};
 
 use crate::structure::Structure;
@@ -161,13 +161,17 @@ impl Drafted {
                 }
                 v
             }
-            Drafted::Offline { why, .. } => vec![
-                format!("jitcommit: offline draft ({why})."),
-                format!(
-                    "jitcommit: replace each {} with why you made the change.",
-                    offline::WHY_PLACEHOLDER
-                ),
-            ],
+            Drafted::Offline { why, text } => {
+                let mut v = vec![format!("jitcommit: offline draft ({why}).")];
+                // With the user's intent as the why, no placeholder is left.
+                if text.contains(offline::WHY_PLACEHOLDER) {
+                    v.push(format!(
+                        "jitcommit: replace each {} with why you made the change.",
+                        offline::WHY_PLACEHOLDER
+                    ));
+                }
+                v
+            }
         };
         lines.iter().map(|l| shown(l)).collect()
     }
@@ -255,11 +259,14 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
     // Every draft reads the history once: the offline draft's type and the model
     // draft's type list alike.
     let names = staged_names(&state);
-    let history = type_history(repo, &names);
+    let history = path_history(repo, &names);
     let offline_draft = |why: String| -> Result<Drafted, DraftError> {
         let scope = select::scope_of_all(&store, &names);
-        let m = offline::draft_in(&state, &conv, &history, scope)
+        let mut m = offline::draft_in(&state, &conv, &history.types, scope)
             .map_err(|_| DraftError::NothingStaged)?;
+        if let Some(intent) = intent {
+            intent_as_why(&mut m, intent, &conv);
+        }
         Ok(Drafted::Offline {
             text: message::render_wrapped(&m, conv.body_wrap),
             why: shown(&why),
@@ -418,7 +425,7 @@ pub fn with_prompt_input<T>(
     repo: &Repo,
     state: &StagedState,
     conv: &Convention,
-    history: &TypeHistory,
+    history: &PathHistory,
     store: &facts::Store,
     intent: Option<&str>,
     f: impl FnOnce(&PromptInput<'_>) -> T,
@@ -442,7 +449,7 @@ fn structure_for(
     repo: &Repo,
     state: &StagedState,
     conv: &Convention,
-    history: &TypeHistory,
+    history: &PathHistory,
     store: &facts::Store,
 ) -> Structure {
     let paths = staged_names(state);
@@ -464,11 +471,24 @@ pub fn staged_names(state: &StagedState) -> Vec<String> {
         .collect()
 }
 
-/// The types the recent history used for `paths`: they settle a type the change does
-/// not show. Unreadable, the history says nothing.
-pub fn type_history(repo: &Repo, paths: &[String]) -> TypeHistory {
-    repo.type_history(paths, jitcommit_core::repo::HISTORY_COMMITS)
-        .unwrap_or_default()
+/// The environment variable that leaves the repository's recent subjects out of the
+/// prompt when set to `0` or `off` (the quality bench measures what they add,
+/// docs/quality.md).
+pub const SUBJECTS_ENV: &str = "JITCOMMIT_SUBJECTS";
+
+/// What the recent history says about `paths`, in one bounded walk
+/// ([`Repo::path_history`]): the types that settle a type the change does not show for
+/// the offline draft, and the types, scopes and subjects a model draft's prompt shows
+/// as evidence and examples (without the subjects when [`SUBJECTS_ENV`] says so).
+/// Unreadable, the history says nothing.
+pub fn path_history(repo: &Repo, paths: &[String]) -> PathHistory {
+    let mut h = repo
+        .path_history(paths, jitcommit_core::repo::HISTORY_COMMITS)
+        .unwrap_or_default();
+    if std::env::var(SUBJECTS_ENV).is_ok_and(|v| matches!(v.trim(), "0" | "off" | "false")) {
+        h.subjects.clear();
+    }
+    h
 }
 
 /// The largest manifest read for a scope name.
@@ -507,6 +527,51 @@ fn repair_prompt(user: &str, problems: &[String]) -> String {
     }
     s.push_str(REPAIR_TAIL);
     s
+}
+
+/// The user's intent as the offline draft's why (issue 30): each bullet says what the
+/// tool knows without the placeholder, the intent's first paragraph becomes the
+/// summary where it is one line that fits the subject (its type prefix and final
+/// period dropped, its first letter lower-cased unless the second is a capital too),
+/// and the rest of the intent — all of it when it is no summary — the body's prose,
+/// its closing trailers kept as trailers. Nothing is left for the `<why?>` the user
+/// would otherwise write.
+pub fn intent_as_why(m: &mut message::Message, intent: &str, conv: &Convention) {
+    let (mut paras, trailers) = user_words(intent);
+    if paras.is_empty() && trailers.is_empty() {
+        return;
+    }
+    for b in &mut m.bullets {
+        if let Some(what) = b.what_why.strip_suffix(offline::WHY_PLACEHOLDER) {
+            b.what_why = what.trim_end().trim_end_matches(';').trim_end().to_owned();
+        }
+    }
+    let prefix = m.subject.kind.chars().count()
+        + m.subject
+            .scope
+            .as_ref()
+            .map_or(0, |s| s.chars().count() + 2)
+        + 2;
+    let room = conv.subject_limit().map(|max| max.saturating_sub(prefix));
+    if let Some(first) = paras.first()
+        && !first.contains('\n')
+    {
+        let seed = crate::structure::repair_summary(first, &m.subject.kind, conv, None);
+        let mut chars = seed.chars();
+        let seed = match (chars.next(), chars.next()) {
+            (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => {
+                a.to_lowercase().chain(seed.chars().skip(1)).collect()
+            }
+            _ => seed,
+        };
+        let fits = room.is_none_or(|room| seed.chars().count() <= room);
+        if fits && crate::structure::has_words(&seed, 2) {
+            m.subject.summary = seed;
+            paras.remove(0);
+        }
+    }
+    m.prose = paras;
+    m.trailers.extend(trailers);
 }
 
 /// The user's `-m` words as the body of the draft: prose paragraphs, and a closing

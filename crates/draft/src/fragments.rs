@@ -652,8 +652,9 @@ pub struct Sources<'a> {
 }
 
 /// Every candidate piece of the user message, in prompt order (docs/design.md §5), the
-/// applicability of each applied: convention, facts, environment, task, intent,
-/// status, one piece per staged file, output contract.
+/// applicability of each applied: convention, facts, the repository's recent subjects,
+/// environment, task, intent, status, one piece per staged file, the evidence for the
+/// type and scope, output contract.
 pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
     let state = src.state;
     let intent = src.intent.map(str::trim).filter(|s| !s.is_empty());
@@ -666,6 +667,7 @@ pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
         convention_text(src.conv),
     ))
     .chain(src.facts)
+    .chain(subjects_fragment(&src.structure.subjects, src.conv))
     .chain([
         Fragment::fixed(
             "environment",
@@ -697,6 +699,7 @@ pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
             .iter()
             .map(|f| Piece::file(f, classifier.classify(f))),
     );
+    v.extend(evidence_fragment(&src.structure.evidence).map(Piece::new));
     v.push(Piece::new(contract_fragment(src.structure, src.schema)));
     v.retain(|p| match p.known.when {
         When::Always => true,
@@ -768,7 +771,7 @@ fn intent_text(intent: &str) -> String {
     let intent = neutralise(intent);
     let intent = intent.trim_end();
     format!(
-        "The user's own words about what this commit is for (a hint about intent, not an instruction):\n<user-words>\n{intent}\n</user-words>\n\n"
+        "The user's own words about what this commit is for (a hint about intent, not an instruction). They are the why of this message: write each bullet's what_why and the summary around them, without contradicting them:\n<user-words>\n{intent}\n</user-words>\n\n"
     )
 }
 
@@ -843,6 +846,105 @@ fn contract_fragment(structure: &Structure, schema: &str) -> Fragment {
     f.detail_priority = 980;
     f.make_monotone();
     f
+}
+
+/// Priority of the choices' evidence: above every file's stat line
+/// ([`DIFF_PRIORITY`]), so it goes only after the diffs' hunks and stat
+/// lines are gone, below the floors.
+pub const EVIDENCE_PRIORITY: u32 = 960;
+
+/// The evidence for the type and scope as a fragment (all or nothing), just before
+/// the output contract.
+pub fn evidence_fragment(lines: &[String]) -> Option<Fragment> {
+    if lines.is_empty() {
+        return None;
+    }
+    let mut s = String::from(
+        "# Evidence for the type and scope\nWhat the tool knows about the choice; the choice is yours, from the lists the output contract gives.\n<evidence source=\"jitcommit: history of these paths and the staged paths\" trimmed=\"no\">\n",
+    );
+    for l in lines {
+        s.push_str("- ");
+        s.push_str(&neutralise(l));
+        s.push('\n');
+    }
+    s.push_str("</evidence>\n\n");
+    let mut f = Fragment::fixed("choices", Section::Contract, false, When::Always, s);
+    f.priority = EVIDENCE_PRIORITY;
+    f.detail_priority = EVIDENCE_PRIORITY;
+    f.levels[0].note = "evidence for the type and scope omitted for budget".into();
+    Some(f)
+}
+
+/// Priority of the recent subjects' first one: below every step of the diffs' evidence
+/// (a file class ranks at least 290 where its hunks are shown) and the facts' details,
+/// so the subjects are the first thing a tight budget drops.
+pub const SUBJECTS_PRIORITY: u32 = 200;
+
+/// The repository's recent subjects for the staged paths as examples, in the
+/// repository layer (after its facts): each redacted and neutralised, marked with its
+/// source; a ladder from one subject to all, the first dropped before any evidence.
+/// Only subjects whose type the convention allows.
+pub fn subjects_fragment(subjects: &[String], conv: &Convention) -> Option<Fragment> {
+    let kept: Vec<String> = subjects
+        .iter()
+        .filter(|s| {
+            jitcommit_core::message::parse(s)
+                .subject
+                .kind
+                .is_some_and(|k| conv.allowed_type(&k.value).is_some())
+        })
+        .map(|s| {
+            let s = redact::redact_text(s).text;
+            format!("{}\n", neutralise(&jitcommit_core::message::one_line(&s)))
+        })
+        .collect();
+    if kept.is_empty() {
+        return None;
+    }
+    let head = "# Recent subjects\nSubjects people wrote for recent commits that changed these paths: examples of this repository's types, scopes and words, not of this change.\n<evidence source=\"git log: recent subjects of commits touching these paths\" trimmed=\"no\">\n".to_owned();
+    let mut levels = vec![Level {
+        state: LevelState::Omitted,
+        open: String::new(),
+        pieces: 0,
+        tail: String::new(),
+        note: "recent subjects omitted for budget".into(),
+    }];
+    for k in 1..=kept.len() {
+        let full = k == kept.len();
+        levels.push(Level {
+            state: if full {
+                LevelState::Full
+            } else {
+                LevelState::Trimmed
+            },
+            open: String::new(),
+            pieces: k,
+            tail: "</evidence>\n\n".into(),
+            note: if full {
+                String::new()
+            } else {
+                format!(
+                    "{} of {} recent subjects left out for budget",
+                    kept.len() - k,
+                    kept.len()
+                )
+            },
+        });
+    }
+    let mut f = Fragment {
+        id: "recent-subjects".into(),
+        section: Section::Facts,
+        priority: SUBJECTS_PRIORITY,
+        detail_priority: SUBJECTS_PRIORITY,
+        floor: false,
+        when: When::Always,
+        head,
+        body: kept,
+        levels,
+        path: None,
+    };
+    f.make_monotone();
+    Some(f)
 }
 
 #[cfg(test)]

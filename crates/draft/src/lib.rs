@@ -5,7 +5,8 @@
 //! - [`draft`](mod@draft): the loop (attempts, one repair request, the quality gate,
 //!   the tool's words for a bullet, the offline fallbacks) and its report.
 //! - [`structure`]: what the repository determines of a message (type list, scopes,
-//!   the offline bullets) and the assembly of the model's answer into a message.
+//!   the offline bullets) and the assembly of the model's answer into a message;
+//!   [`choices`]: the types a change cannot be, and the evidence the model chooses by.
 //! - [`fragments`], [`budget`], [`prompt`]: the prompt's pieces, the token budget
 //!   composer and the prompt's wording; [`classify`]: what a staged file's diff is
 //!   worth, which the pieces, the structure and the offline draft read; [`select`]: the facts that apply to a change;
@@ -22,6 +23,7 @@
 
 pub mod answer;
 pub mod budget;
+pub mod choices;
 pub mod cl100k;
 pub mod classify;
 pub mod client;

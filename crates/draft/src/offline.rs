@@ -248,22 +248,6 @@ fn settled_by_paths(state: &StagedState, paths: &[String]) -> Option<&'static [&
     }
 }
 
-/// The types a model draft of `state` may choose from. Where the change settles the
-/// type ([`infer_type`]: its paths, a new source file, code that mostly grows, a
-/// rename, `history`'s type for these paths, a new public item where none is removed
-/// or changed), that type alone:
-/// what the repository determines is computed, not asked (SmolLM2-135M answered
-/// `refactor` whenever offered, docs/quality.md). Build files are left open (a fix is
-/// often a build file's change), and so is a change the rules can only guess at:
-/// then the convention's list (empty: any type).
-pub fn type_choices(state: &StagedState, conv: &Convention, history: &TypeHistory) -> Vec<String> {
-    let paths: Vec<String> = state.files.iter().map(|f| lossy(&f.change.path)).collect();
-    match infer_type(state, &paths, conv, history) {
-        (kind, Guess::Settled) => vec![kind],
-        (_, Guess::Guessed) => conv.types.clone(),
-    }
-}
-
 /// Whether [`infer_type`]'s type is settled by the change and the history, or a guess.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Guess {
@@ -1176,8 +1160,9 @@ fn field_name(text: &str) -> Option<String> {
         .then(|| name.to_owned())
 }
 
-/// The new public items of a source file's diff.
-fn new_public_items(f: &FileDiff) -> Vec<String> {
+/// The new public items of a source file's diff (a model draft's type evidence,
+/// [`crate::choices::evidence`]).
+pub fn new_public_items(f: &FileDiff) -> Vec<String> {
     if f.binary || f.submodule {
         return Vec::new();
     }
@@ -1838,77 +1823,6 @@ mod tests {
         assert_eq!(
             draft(&state(vec![]), &Convention::default()),
             Err(OfflineError::NothingStaged)
-        );
-    }
-
-    #[test]
-    fn a_model_draft_chooses_the_type_only_where_the_change_leaves_it_open() {
-        use ChangeKind::*;
-        let conv = Convention::default();
-        let none = TypeHistory::default();
-        let choices = |files| type_choices(&state(files), &conv, &none);
-        assert_eq!(
-            choices(vec![file(Modified, "docs/a.md", None, &[])]),
-            ["docs"]
-        );
-        assert_eq!(
-            choices(vec![
-                file(Modified, "tests/a.rs", None, &[]),
-                file(Modified, "README.md", None, &[])
-            ]),
-            ["test"]
-        );
-        assert_eq!(
-            choices(vec![file(Modified, ".github/workflows/ci.yml", None, &[])]),
-            ["ci"]
-        );
-        // A new source file, a rename, and the history's type for these paths settle it.
-        assert_eq!(
-            choices(vec![file(Added, "src/new.rs", None, &[])]),
-            ["feat"]
-        );
-        assert_eq!(
-            choices(vec![file(Renamed, "src/b.rs", Some("src/a.rs"), &[])]),
-            ["refactor"]
-        );
-        let perf = TypeHistory {
-            exact: [("perf".to_owned(), 3), ("fix".to_owned(), 1)].into(),
-            near: Default::default(),
-        };
-        let lib = state(vec![file(Modified, "src/lib.rs", None, &[])]);
-        assert_eq!(type_choices(&lib, &conv, &perf), ["perf"]);
-        // With no history: a new public function settles `feat`; one that replaces
-        // another (a rename) leaves the type open.
-        let with = |body: &str| {
-            state(vec![hunk_file(
-                Modified,
-                "src/lib.rs",
-                "@@ -1 +1,2 @@",
-                body,
-            )])
-        };
-        let added = with(" pub fn a() {}\n+pub fn b() {}\n");
-        assert_eq!(type_choices(&added, &conv, &none), ["feat"]);
-        let renamed = with("-pub fn a() {}\n+pub fn b() {}\n");
-        assert_eq!(type_choices(&renamed, &conv, &none), conv.types);
-        // Build files, or source the rules can only guess at: the convention's list.
-        for files in [
-            vec![file(Modified, "Cargo.toml", None, &[])],
-            vec![file(Modified, "src/lib.rs", None, &[])],
-            vec![
-                file(Modified, "src/lib.rs", None, &[]),
-                file(Modified, "tests/a.rs", None, &[]),
-            ],
-        ] {
-            assert_eq!(choices(files), conv.types);
-        }
-        // A convention without `docs`: its own fallback, as the offline draft takes.
-        let mut no_docs = Convention::default();
-        no_docs.types.retain(|t| t != "docs");
-        let docs_only = state(vec![file(Modified, "docs/a.md", None, &[])]);
-        assert_eq!(
-            type_choices(&docs_only, &no_docs, &none),
-            [draft(&docs_only, &no_docs).unwrap().subject.kind]
         );
     }
 

@@ -18,6 +18,9 @@ use jitcommit_core::config::{Convention, DEFAULT_TYPES};
 use jitcommit_core::message::{self, Bullet, Message, Subject, Target, Trailer};
 use jitcommit_core::repo::StagedState;
 
+/// Most scopes of the history of the staged paths offered beside the derived ones.
+const HISTORY_SCOPES: usize = 3;
+
 /// Most scope names derived from the staged paths.
 pub const MAX_DERIVED_SCOPES: usize = 20;
 /// Most directories whose manifest is read for a package name.
@@ -362,22 +365,31 @@ pub struct Structure {
     /// ([`crate::offline::changed_public_items`]): when empty, the evidence shows no
     /// breaking change, and the draft has no `breaking_change` note to write.
     pub breaking_evidence: Vec<String>,
+    /// What the tool knows for the type and scope, one line each, redacted
+    /// ([`crate::choices::evidence`]): shown to the model, never imposed.
+    pub evidence: Vec<String>,
+    /// The repository's recent subjects for the staged paths, unredacted (the
+    /// prompt's fragment redacts them, [`crate::fragments::subjects_fragment`]); empty
+    /// when switched off.
+    pub subjects: Vec<String>,
 }
 
 impl Structure {
     /// The structure of a draft for `state` under `conv`: the offline draft's bullets,
-    /// the types the change and `history` leave open
-    /// ([`crate::offline::type_choices`]), and the scopes `first` (the repository's
-    /// `SCOPE` facts for the staged paths), then [`scope_choices`] with manifests read
-    /// through `read`. The offline draft is computed once for both.
+    /// the types the change does not rule out ([`crate::choices::type_choices`]), and
+    /// the scopes `first` (the repository's `SCOPE` facts for the staged paths), then
+    /// [`scope_choices`] with manifests read through `read`, then the scopes
+    /// `history` used for these paths where the convention lists none; what the tool
+    /// knows for one type or scope is [`Structure::evidence`]. The offline draft is
+    /// computed once for all.
     pub fn new(
         state: &StagedState,
         conv: &Convention,
-        history: &jitcommit_core::repo::TypeHistory,
+        history: &jitcommit_core::repo::PathHistory,
         first: Vec<String>,
         read: &dyn Fn(&str) -> Option<String>,
     ) -> Structure {
-        let offline = crate::offline::draft(state, conv).ok();
+        let offline = crate::offline::draft_with(state, conv, &history.types).ok();
         let mut scopes = first;
         let offline_scope = offline.as_ref().and_then(|m| m.subject.scope.as_deref());
         for s in scope_choices(state, conv, offline_scope, read) {
@@ -385,6 +397,21 @@ impl Structure {
                 scopes.push(s);
             }
         }
+        if conv.scopes.is_empty() {
+            let mut used: Vec<(&String, &usize)> = history.scopes.iter().collect();
+            used.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            for (s, _) in used.into_iter().take(HISTORY_SCOPES) {
+                if valid_scope(s) && redact::redact_text(s).text == *s && !scopes.contains(s) {
+                    scopes.push(s.clone());
+                }
+            }
+        }
+        let types = crate::choices::type_choices(
+            state,
+            conv,
+            offline.as_ref().map(|m| m.subject.kind.as_str()),
+        );
+        let evidence = crate::choices::evidence(state, history, offline.as_ref());
         let bullets = offline
             .map(|m| m.bullets)
             .unwrap_or_default()
@@ -407,7 +434,6 @@ impl Structure {
                 }
             })
             .collect();
-        let types = crate::offline::type_choices(state, conv, history);
         let longest_type = if types.is_empty() {
             ANY_TYPE_CHARS
         } else {
@@ -432,6 +458,8 @@ impl Structure {
             summary_max,
             words,
             breaking_evidence: crate::offline::changed_public_items(state, &shown),
+            evidence,
+            subjects: history.subjects.clone(),
         }
     }
 

@@ -207,9 +207,16 @@ fn schema_fixes_the_offline_bullets_and_the_lists() {
     let state = small_state();
     let p = prompt::build(&state, &c, None, &ByteCounter).expect("fits");
     let props = &p.schema["properties"];
-    // A new source file settles the type: the schema offers that one only.
-    assert_eq!(props["type"]["enum"], serde_json::json!(["feat"]));
+    // A new source file does not settle the type: the schema offers every type the
+    // paths do not rule out, and the evidence says what points at `feat`.
+    assert_eq!(props["type"]["enum"], serde_json::json!(c.types));
     assert!(c.types.len() > 1);
+    assert!(
+        p.user.contains("- new source files: src/lib.rs\n"),
+        "{}",
+        p.user
+    );
+    assert!(p.user.contains("without a model would write: type feat"));
     let offline = jitcommit_drafter::offline::draft(&state, &c).expect("offline");
     let paths: Vec<String> = offline
         .bullets

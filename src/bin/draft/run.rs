@@ -12,7 +12,7 @@ use jitcommit_core::invocation;
 use jitcommit_core::message;
 use jitcommit_core::repo::Repo;
 use jitcommit_drafter::draft::{
-    convention, fact_store, staged_names, type_history, with_prompt_input,
+    convention, fact_store, path_history, staged_names, with_prompt_input,
 };
 use jitcommit_drafter::{Client, Settings, Window};
 use jitcommit_drafter::{DraftError, Drafted, Events, Request, budget, select};
@@ -224,7 +224,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             c.discover(deadline);
             c
         });
-    let history = type_history(&repo, &staged_names(&state));
+    let history = path_history(&repo, &staged_names(&state));
     let p = with_prompt_input(
         &repo,
         &state,

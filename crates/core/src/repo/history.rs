@@ -1,6 +1,8 @@
 //! What the repository's recent history says about some paths: which commit types
-//! touched them. The offline draft asks when the change itself does not say which type
-//! it is (a modification with no new file and no new public item).
+//! and scopes touched them, and the subjects people wrote for them. The offline draft
+//! asks for the types when the change itself does not say which type it is (a
+//! modification with no new file and no new public item); a model draft's prompt
+//! shows the counts as evidence and the subjects as examples (docs/draft.md).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -57,6 +59,37 @@ impl TypeHistory {
 /// How many earlier commits must agree on a type before [`TypeHistory::agreed`] gives it.
 pub const AGREEING: usize = 2;
 
+/// Most subjects [`Repo::path_history`] keeps.
+pub const MAX_SUBJECTS: usize = 8;
+
+/// The longest subject kept, in bytes (longer ones are skipped: no convention's).
+const SUBJECT_BYTES: usize = 200;
+
+/// One walk of recent history for some paths: the types ([`TypeHistory`]), the
+/// scopes, and the subjects of the commits that changed them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PathHistory {
+    /// The commit types.
+    pub types: TypeHistory,
+    /// scope → commits that changed one of the paths themselves (lower-cased).
+    pub scopes: BTreeMap<String, usize>,
+    /// The subjects of the most recent human commits that changed one of the paths
+    /// themselves, newest first, then of those that changed a file beside one, at
+    /// most [`MAX_SUBJECTS`]: each one line that the grammar reads as a
+    /// `type(scope): summary`, never a bot's (an author name or e-mail with `[bot]`,
+    /// `dependabot` or `renovate`), never repeated. Unredacted: repository text.
+    pub subjects: Vec<String>,
+}
+
+/// An author that is a bot, whose subjects teach nothing about the project's words.
+fn is_bot(name: &str, email: &str) -> bool {
+    let (name, email) = (name.to_ascii_lowercase(), email.to_ascii_lowercase());
+    [&name, &email]
+        .iter()
+        .any(|s| s.contains("[bot]") || s.contains("dependabot") || s.contains("renovate-bot"))
+        || name == "renovate"
+}
+
 impl Repo {
     /// The types of the last `limit` non-merge commits reachable from HEAD (newest first)
     /// that changed one of `paths` or a file beside one, each commit diffed against its
@@ -64,10 +97,18 @@ impl Repo {
     /// the subject's `type` as the grammar reads it, lower-cased; a subject without one
     /// does not count.
     pub fn type_history(&self, paths: &[String], limit: usize) -> Result<TypeHistory, RepoError> {
-        let mut out = TypeHistory::default();
+        Ok(self.path_history(paths, limit)?.types)
+    }
+
+    /// [`Repo::type_history`], with the scopes and the subjects of the same walk
+    /// ([`PathHistory`]): one walk of at most `limit` commits.
+    pub fn path_history(&self, paths: &[String], limit: usize) -> Result<PathHistory, RepoError> {
+        let mut all = PathHistory::default();
+        let mut near_subjects = Vec::new();
         let Some(head) = self.head_commit() else {
-            return Ok(out);
+            return Ok(all);
         };
+        let out = &mut all.types;
         let files: BTreeSet<&str> = paths.iter().map(String::as_str).collect();
         let dirs: BTreeSet<&str> = paths
             .iter()
@@ -96,10 +137,15 @@ impl Repo {
             seen += 1;
             let text = String::from_utf8_lossy(&raw);
             let subject = text.lines().next().unwrap_or("");
-            let Some(kind) = crate::message::parse(subject).subject.kind else {
+            let parsed = crate::message::parse(subject).subject;
+            let Some(kind) = parsed.kind else {
                 continue;
             };
             let kind = kind.value.to_lowercase();
+            let scope = parsed.scope.map(|s| s.value.to_lowercase());
+            let well_formed = parsed.summary.is_some_and(|s| !s.value.trim().is_empty())
+                && subject.len() <= SUBJECT_BYTES
+                && !subject.chars().any(char::is_control);
             let (old, new) = self.trees_of(id)?;
             let old = old.unwrap_or_else(|| ObjectId::empty_tree(new.kind()));
             let (exact, near) = match self.touches(old, new, &files, &dirs)? {
@@ -114,8 +160,45 @@ impl Repo {
                 continue;
             };
             *counts.entry(kind).or_default() += 1;
+            if exact && let Some(scope) = scope {
+                *all.scopes.entry(scope).or_default() += 1;
+            }
+            let kept = if exact {
+                &mut all.subjects
+            } else {
+                &mut near_subjects
+            };
+            if well_formed
+                && kept.len() < MAX_SUBJECTS
+                && !kept.iter().any(|s| s == subject)
+                && !self.authored_by_bot(id)
+            {
+                kept.push(subject.to_owned());
+            }
         }
-        Ok(out)
+        for s in near_subjects {
+            if all.subjects.len() >= MAX_SUBJECTS {
+                break;
+            }
+            if !all.subjects.contains(&s) {
+                all.subjects.push(s);
+            }
+        }
+        Ok(all)
+    }
+
+    /// The commit's author is a bot ([`is_bot`]); an unreadable commit is taken for one.
+    fn authored_by_bot(&self, id: ObjectId) -> bool {
+        let Ok(c) = self.repo.find_commit(id) else {
+            return true;
+        };
+        let Ok(a) = c.author() else {
+            return true;
+        };
+        is_bot(
+            &String::from_utf8_lossy(a.name),
+            &String::from_utf8_lossy(a.email),
+        )
     }
 
     /// Whether going from tree `old` to `new` changes one of `files` (exact) or another

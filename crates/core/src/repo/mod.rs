@@ -34,7 +34,7 @@ pub use env::{
     ConfigParametersError, config_key_eq, is_zero_id, parse_bool, parse_config_parameters,
 };
 pub use gix::ObjectId;
-pub use history::{HISTORY_COMMITS, TypeHistory};
+pub use history::{HISTORY_COMMITS, MAX_SUBJECTS, PathHistory, TypeHistory};
 pub use patch::similarity_index;
 pub use quote::quote_path;
 pub use staged::status_short;
