@@ -124,7 +124,7 @@ fn subjects_repo() -> Repo {
     let mut n = 0;
     let mut commit = |r: &Repo, path: &str, extra: &[&str], msg: &str| {
         n += 1;
-        write(&r.dir, path, &format!("pub fn a{n}() {{}}\n"));
+        write(&r.dir, path, format!("pub fn a{n}() {{}}\n"));
         r.git(&["add", "."]);
         let mut args = vec!["commit", "-q", "--no-verify", "-m", msg];
         args.extend_from_slice(extra);

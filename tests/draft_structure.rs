@@ -353,14 +353,18 @@ fn the_model_may_overrule_the_history_of_the_paths() {
     write(
         &r.dir,
         "src/cli.rs",
-        &cli.replace(
+        cli.replace(
             "        _ => 0,",
             "        \"--quiet\" => 2,\n        _ => 0,",
         ),
     );
     r.git(&["add", "."]);
     // The offline draft does not take the history's `docs` for a change to code.
-    assert!(!offline_text(&r).starts_with("docs"), "{}", offline_text(&r));
+    assert!(
+        !offline_text(&r).starts_with("docs"),
+        "{}",
+        offline_text(&r)
+    );
     let server = ModelServer::start(vec![answer(
         json!({"src/cli.rs": "accept --quiet so scripts can silence the output"}),
         "add a quiet flag",

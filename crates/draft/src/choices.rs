@@ -319,8 +319,10 @@ mod tests {
         );
         // A convention with other types keeps them; one the table empties offers the
         // offline type alone, or its first.
-        let mut narrow = Convention::default();
-        narrow.types = vec!["perf".into(), "test".into(), "style".into()];
+        let mut narrow = Convention {
+            types: vec!["perf".into(), "test".into(), "style".into()],
+            ..Convention::default()
+        };
         assert_eq!(
             type_choices(&state(&[(Modified, "docs/a.md")]), &narrow, None),
             ["style"]
