@@ -468,6 +468,8 @@ fn server_values_in_the_footer_and_stderr_are_one_printable_line() {
 #[test]
 fn intent_mode_never_replaces_what_the_user_wrote() {
     let r = Repo::new();
+    // The model's own choices: a model the guards call large (docs/draft.md).
+    r.git(&["config", "jitcommit.guards", "large"]);
     write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
     r.git(&["add", "."]);
     r.git(&["commit", "-q", "--no-verify", "-m", "feat: first"]);
@@ -670,6 +672,8 @@ fn a_secret_shaped_name_in_a_hunk_header_never_leaves_through_the_tools_words() 
     // that function), and the answer's bad type asks for a repair: neither the repair
     // request nor anything else carries the name.
     let r = Repo::new();
+    // The model's own choices: a model the guards call large (docs/draft.md).
+    r.git(&["config", "jitcommit.guards", "large"]);
     let mut text = format!("def {GH}():\n");
     for i in 0..20 {
         text.push_str(&format!("    x{i} = {i}\n"));

@@ -287,6 +287,8 @@ fn a_planted_secret_never_leaves() {
 #[test]
 fn on_message_intent_drafts_from_the_m_text() {
     let r = repo_with_change();
+    // The model's own choices: a model the guards call large (docs/draft.md).
+    r.git(&["config", "jitcommit.guards", "large"]);
     let server = ModelServer::start(vec![Script::answer(GOOD)]);
     r.use_model(&server.url(), "ollama");
     // Off by default: the -m text stays.

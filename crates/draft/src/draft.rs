@@ -330,7 +330,15 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
         };
         latency += reply.latency;
         let mut gate_failed = false;
-        let problems: Vec<String> = match crate::parse_answer(&reply.content) {
+        // A small model's type is not taken: the tool's is (Structure::with_tool_type).
+        let answer = crate::parse_answer(&reply.content).map(|json| {
+            if guards.small {
+                p.structure.with_tool_type(&json)
+            } else {
+                json
+            }
+        });
+        let problems: Vec<String> = match answer {
             Err(e) => vec![format!("the answer is not the JSON object asked for: {e}")],
             Ok(json) => match p.structure.assemble(&conv, &json) {
                 Err(missing) => missing,

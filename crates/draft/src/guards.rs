@@ -43,9 +43,9 @@ impl Guards {
     /// One line: which guards apply and why.
     pub fn line(&self) -> String {
         let what = if self.small {
-            "word grammar and tight gate on"
+            "word grammar, tight gate and the tool's type on"
         } else {
-            "word grammar and tight gate off"
+            "word grammar, tight gate and the tool's type off"
         };
         format!("{what}: {}", self.why)
     }

@@ -366,8 +366,12 @@ pub struct Structure {
     /// breaking change, and the draft has no `breaking_change` note to write.
     pub breaking_evidence: Vec<String>,
     /// What the tool knows for the type and scope, one line each, redacted
-    /// ([`crate::choices::evidence`]): shown to the model, never imposed.
+    /// ([`crate::choices::evidence`]): shown to the model, never imposed on it.
     pub evidence: Vec<String>,
+    /// The offline draft's type, when it is one of [`Structure::types`]: the type a
+    /// small model's draft keeps ([`Structure::with_tool_type`]).
+    #[serde(skip)]
+    pub tool_type: Option<String>,
     /// The repository's recent subjects for the staged paths, unredacted (the
     /// prompt's fragment redacts them, [`crate::fragments::subjects_fragment`]); empty
     /// when switched off.
@@ -412,6 +416,10 @@ impl Structure {
             offline.as_ref().map(|m| m.subject.kind.as_str()),
         );
         let evidence = crate::choices::evidence(state, history, offline.as_ref());
+        let tool_type = offline
+            .as_ref()
+            .map(|m| m.subject.kind.clone())
+            .filter(|t| types.is_empty() || types.contains(t));
         let bullets = offline
             .map(|m| m.bullets)
             .unwrap_or_default()
@@ -460,12 +468,27 @@ impl Structure {
             breaking_evidence: crate::offline::changed_public_items(state, &shown),
             evidence,
             subjects: history.subjects.clone(),
+            tool_type,
         }
     }
 
     /// The message from the model's words, deterministically repaired; `Err` lists
     /// what only the model can fix (a bullet without words, a type not on the list,
     /// an empty summary).
+    /// `d` with the tool's type in place of the model's: what a draft of a model the
+    /// guards call small keeps (docs/draft.md, "Guards sized to the model"). Offered
+    /// every type, SmolLM2-135M and Qwen2.5-Coder-0.5B agreed with the human's type
+    /// far less often than the offline draft's evidence does (docs/benchmarks.md,
+    /// `draft-guards`), so their choice is not taken; the prompt and the schema stay
+    /// the same for every model.
+    pub fn with_tool_type(&self, d: &DraftJson) -> DraftJson {
+        let mut d = d.clone();
+        if let Some(t) = &self.tool_type {
+            d.kind = t.clone();
+        }
+        d
+    }
+
     pub fn assemble(&self, conv: &Convention, d: &DraftJson) -> Result<Message, Vec<String>> {
         let mut problems = Vec::new();
         let kind = if self.types.is_empty() {

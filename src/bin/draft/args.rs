@@ -53,8 +53,9 @@ OPTIONS:
     --timeout DURATION     deadline for the whole run, e.g. 20s (jitcommit.timeout)
     --budget-tokens N      the model's context window (jitcommit.budgetTokens)
     --keep-alive D         how long Ollama keeps the model loaded (jitcommit.keepAlive)
-    --guards MODE          auto | small | large: the word grammar and tight gate by
-                           the model's size, always, or never (jitcommit.guards)
+    --guards MODE          auto | small | large: the word grammar, tight gate and the
+                           tool's type by the model's size, always, or never
+                           (jitcommit.guards)
     --api-key-env VAR      environment variable holding the API key
     --allow-remote         allow a non-loopback (https) model server
     -h, --help             this text
