@@ -309,10 +309,10 @@ fn unusual_indexes_are_not_proven() {
     assert!(!staged_proved(&r, &[""]));
 }
 
-/// The staged probe reads the index through gix: every layout git writes is read alike.
-/// Version 2; version 3 (an entry with extended flags, here skip-worktree); version 4
-/// (prefix-compressed paths); and an index without its checksum (`index.skipHash`). Each
-/// is compared with `git diff --cached`. (A path of 4,095 bytes or more, whose length no
+/// The staged probe reads versions 2 and 3 of the index in place and leaves the others
+/// to gix: every layout git writes is read alike. Version 2; version 3 (an entry with
+/// extended flags, here skip-worktree); version 4 (prefix-compressed paths); and an index
+/// without its checksum (`index.skipHash`). Each is compared with `git diff --cached`. (A path of 4,095 bytes or more, whose length no
 /// longer fits an entry's flags, gix-index 0.58 misreads in versions 2 and 3: the probe
 /// then proves nothing and the full diff reports the index as unreadable.)
 #[test]

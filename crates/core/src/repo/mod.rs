@@ -17,6 +17,7 @@ mod packs;
 mod patch;
 mod probe;
 mod quote;
+mod rawindex;
 mod renames;
 mod staged;
 mod types;

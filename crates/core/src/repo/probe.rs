@@ -15,6 +15,7 @@ use std::rc::Rc;
 use gix::bstr::ByteSlice;
 use gix::objs::tree::name_order;
 
+use super::rawindex::{self, AtPath};
 use super::{ObjectId, Repo, RepoError};
 
 /// Bytes of trees the cache's newer generation holds before it becomes the older one
@@ -214,6 +215,31 @@ impl Repo {
     /// empty tree when unborn, against the index git names) or a directory holding one.
     /// `false` means "not proven": compute [`Repo::staged_changes_for_tracing`] to know.
     pub fn staged_changes_all(&self, paths: &[String]) -> Result<bool, RepoError> {
+        let head = self
+            .repo
+            .head_tree_id_or_empty()
+            .map_err(|e| RepoError::Head(Box::new(e)))?
+            .detach();
+        // The entries at the bullet paths, read in place from the index file's bytes;
+        // an index that reader leaves alone is decoded by gix below.
+        if let Ok(data) = std::fs::read(self.repo.index_path()) {
+            let wanted: Vec<&[u8]> = paths.iter().map(|p| p.as_bytes()).collect();
+            let hash_len = self.repo.object_hash().len_in_bytes();
+            if let Some(found) = rawindex::at_paths(&data, hash_len, &wanted) {
+                for (p, staged) in wanted.iter().zip(found) {
+                    let Some(staged) = staged else {
+                        return Ok(false);
+                    };
+                    let Some(tree_side) = self.lookup_path(head, p)? else {
+                        return Ok(false);
+                    };
+                    if !self.staged_differs(staged, tree_side, p)? {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
+        }
         // An index that cannot be read is left to the full diff, which reports it.
         let Ok(index) = self.read_index() else {
             return Ok(false);
@@ -221,11 +247,6 @@ impl Repo {
         if index.is_sparse() {
             return Ok(false);
         }
-        let head = self
-            .repo
-            .head_tree_id_or_empty()
-            .map_err(|e| RepoError::Head(Box::new(e)))?
-            .detach();
         for p in paths {
             let p = p.as_bytes();
             let Some(staged) = at_path(&index, p) else {
@@ -418,15 +439,6 @@ impl Repo {
         }
         Ok(true)
     }
-}
-
-/// What the index holds at one bullet path.
-#[derive(Debug, Default, PartialEq, Eq)]
-struct AtPath {
-    /// The entry at exactly this path.
-    exact: Option<ObjectId>,
-    /// The entries under `path/`, in the index's order (full path, id).
-    under: Vec<(Vec<u8>, ObjectId)>,
 }
 
 /// The index's entries at and under `path`; `None` when one of them is something the
