@@ -443,7 +443,10 @@ fn a_small_models_type_is_the_tools() {
     let msg = r.last_message();
     let tool_type = offline.split([':', '(']).next().unwrap().to_owned();
     assert!(!tool_type.is_empty() && tool_type != "feat", "{offline}");
-    assert!(msg.starts_with(&format!("{tool_type}: add a quiet flag")), "{msg}");
+    assert!(
+        msg.starts_with(&format!("{tool_type}: add a quiet flag")),
+        "{msg}"
+    );
 }
 
 #[test]
