@@ -397,7 +397,7 @@ fn the_model_may_overrule_the_history_of_the_paths() {
 
 /// Guards sized to the model (issue 30): a model the guards call small is offered the
 /// same types and evidence, but its draft keeps the tool's type, which its own choice
-/// agreed with less often on the bench (docs/benchmarks.md, `draft-guards`).
+/// agreed with less often on the bench (docs/benchmarks.md, `draft-merged`).
 #[test]
 fn a_small_models_type_is_the_tools() {
     let r = Repo::new();

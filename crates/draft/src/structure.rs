@@ -472,14 +472,11 @@ impl Structure {
         }
     }
 
-    /// The message from the model's words, deterministically repaired; `Err` lists
-    /// what only the model can fix (a bullet without words, a type not on the list,
-    /// an empty summary).
     /// `d` with the tool's type in place of the model's: what a draft of a model the
     /// guards call small keeps (docs/draft.md, "Guards sized to the model"). Offered
     /// every type, SmolLM2-135M and Qwen2.5-Coder-0.5B agreed with the human's type
     /// far less often than the offline draft's evidence does (docs/benchmarks.md,
-    /// `draft-guards`), so their choice is not taken; the prompt and the schema stay
+    /// `draft-merged`), so their choice is not taken; the prompt and the schema stay
     /// the same for every model.
     pub fn with_tool_type(&self, d: &DraftJson) -> DraftJson {
         let mut d = d.clone();
@@ -489,6 +486,9 @@ impl Structure {
         d
     }
 
+    /// The message from the model's words, deterministically repaired; `Err` lists
+    /// what only the model can fix (a bullet without words, a type not on the list,
+    /// an empty summary).
     pub fn assemble(&self, conv: &Convention, d: &DraftJson) -> Result<Message, Vec<String>> {
         let mut problems = Vec::new();
         let kind = if self.types.is_empty() {
