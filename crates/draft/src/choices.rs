@@ -241,32 +241,10 @@ fn clean(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jitcommit_core::repo::{Change, Linguist};
+    use jitcommit_core::repo::Linguist;
 
     fn state(files: &[(ChangeKind, &str)]) -> StagedState {
-        StagedState {
-            branch: None,
-            initial: false,
-            files: files
-                .iter()
-                .map(|(kind, p)| FileDiff {
-                    change: Change {
-                        kind: *kind,
-                        path: (*p).into(),
-                        old_path: None,
-                        old_mode: None,
-                        new_mode: None,
-                    },
-                    header: String::new(),
-                    hunks: Vec::new(),
-                    added: 1,
-                    removed: 0,
-                    binary: false,
-                    submodule: false,
-                    linguist: None,
-                })
-                .collect(),
-        }
+        crate::fixtures::of_paths(files)
     }
 
     #[test]

@@ -29,6 +29,8 @@ pub mod classify;
 pub mod client;
 pub mod discover;
 pub mod draft;
+#[cfg(test)]
+mod fixtures;
 pub mod fragments;
 pub mod guards;
 pub mod offline;

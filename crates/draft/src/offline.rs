@@ -1776,40 +1776,7 @@ fn dominant_directory(paths: &[String]) -> Option<String> {
 mod tests {
     use super::*;
 
-    use jitcommit_core::repo::{Change, Hunk};
-
-    fn file(kind: ChangeKind, path: &str, old: Option<&str>, headers: &[&str]) -> FileDiff {
-        FileDiff {
-            change: Change {
-                kind,
-                path: path.into(),
-                old_path: old.map(Into::into),
-                old_mode: (kind != ChangeKind::Added).then_some(0o100644),
-                new_mode: (kind != ChangeKind::Deleted).then_some(0o100644),
-            },
-            header: String::new(),
-            hunks: headers
-                .iter()
-                .map(|h| Hunk {
-                    header: (*h).to_owned(),
-                    body: "+x\n".to_owned(),
-                })
-                .collect(),
-            added: 1,
-            removed: 0,
-            binary: false,
-            submodule: false,
-            linguist: None,
-        }
-    }
-
-    fn state(files: Vec<FileDiff>) -> StagedState {
-        StagedState {
-            branch: Some("main".into()),
-            initial: false,
-            files,
-        }
-    }
+    use crate::fixtures::{file, state};
 
     fn kind_of(files: Vec<FileDiff>) -> String {
         draft(&state(files), &Convention::default())

@@ -1233,29 +1233,8 @@ mod tests {
     }
 
     fn jitcommit_testkit_free_state(paths: &[&str]) -> StagedState {
-        use jitcommit_core::repo::{Change, ChangeKind, FileDiff};
-        StagedState {
-            branch: None,
-            initial: false,
-            files: paths
-                .iter()
-                .map(|p| FileDiff {
-                    change: Change {
-                        kind: ChangeKind::Modified,
-                        path: (*p).into(),
-                        old_path: None,
-                        old_mode: None,
-                        new_mode: None,
-                    },
-                    header: String::new(),
-                    hunks: Vec::new(),
-                    added: 1,
-                    removed: 0,
-                    binary: false,
-                    submodule: false,
-                    linguist: None,
-                })
-                .collect(),
-        }
+        use jitcommit_core::repo::ChangeKind::Modified;
+        let paths: Vec<_> = paths.iter().map(|p| (Modified, *p)).collect();
+        crate::fixtures::of_paths(&paths)
     }
 }
