@@ -329,15 +329,9 @@ fn the_type_enum_offers_every_type_the_change_does_not_rule_out() {
     );
 }
 
-/// The history's vote is evidence, not the answer (issue 30): in a repository whose
-/// history of `src/cli.rs` is all `docs`, a new CLI flag is drafted `feat` when the
-/// model says so. The offline draft reads the change first too: code changed, so the
-/// history's `docs` is not its type either.
-#[test]
-fn the_model_may_overrule_the_history_of_the_paths() {
-    let r = Repo::new();
-    // The model's own choices: a model the guards call large (docs/draft.md).
-    r.git(&["config", "jitcommit.guards", "large"]);
+/// Stages a new `--quiet` arm in `src/cli.rs` of `r`, whose history for that file is
+/// four `docs` commits (three scoped `cli`).
+fn cli_flag_after_docs_history(r: &Repo) {
     let body = "pub fn parse(arg: &str) -> u8 {\n    match arg {\n        \"-v\" => 1,\n        _ => 0,\n    }\n}\n";
     let mut cli = format!("/// The CLI.\n{body}");
     write(&r.dir, "src/cli.rs", &cli);
@@ -365,6 +359,18 @@ fn the_model_may_overrule_the_history_of_the_paths() {
         ),
     );
     r.git(&["add", "."]);
+}
+
+/// The history's vote is evidence, not the answer (issue 30): in a repository whose
+/// history of `src/cli.rs` is all `docs`, a new CLI flag is drafted `feat` when the
+/// model says so. The offline draft reads the change first too: code changed, so the
+/// history's `docs` is not its type either.
+#[test]
+fn the_model_may_overrule_the_history_of_the_paths() {
+    let r = Repo::new();
+    // The model's own choices: a model the guards call large (docs/draft.md).
+    r.git(&["config", "jitcommit.guards", "large"]);
+    cli_flag_after_docs_history(&r);
     // The offline draft does not take the history's `docs` for a change to code.
     assert!(
         !offline_text(&r).starts_with("docs"),
@@ -402,33 +408,7 @@ fn the_model_may_overrule_the_history_of_the_paths() {
 fn a_small_models_type_is_the_tools() {
     let r = Repo::new();
     r.git(&["config", "jitcommit.guards", "small"]);
-    let body = "pub fn parse(arg: &str) -> u8 {\n    match arg {\n        \"-v\" => 1,\n        _ => 0,\n    }\n}\n";
-    let mut cli = format!("/// The CLI.\n{body}");
-    write(&r.dir, "src/cli.rs", &cli);
-    r.git(&["add", "."]);
-    r.git(&[
-        "commit",
-        "-q",
-        "--no-verify",
-        "-m",
-        "docs: describe the cli",
-    ]);
-    for i in 0..3 {
-        cli = format!("/// The CLI, take {i}.\n{body}");
-        write(&r.dir, "src/cli.rs", &cli);
-        r.git(&["add", "."]);
-        let msg = format!("docs(cli): reword the cli comment {i}");
-        r.git(&["commit", "-q", "--no-verify", "-m", &msg]);
-    }
-    write(
-        &r.dir,
-        "src/cli.rs",
-        cli.replace(
-            "        _ => 0,",
-            "        \"--quiet\" => 2,\n        _ => 0,",
-        ),
-    );
-    r.git(&["add", "."]);
+    cli_flag_after_docs_history(&r);
     let offline = offline_text(&r);
     let server = ModelServer::start(vec![answer(
         json!({"src/cli.rs": "accept --quiet so scripts can silence the output"}),
