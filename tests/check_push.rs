@@ -189,6 +189,32 @@ fn a_push_cannot_loosen_the_convention_it_is_checked_against() {
     );
 }
 
+/// The release exemption (a subject that is a bare version) is off by default, and a
+/// push cannot turn it on for itself: the convention it adds the exemption in is not
+/// the policy its own commits answer to.
+#[test]
+fn a_push_cannot_exempt_its_own_version_titled_commits() {
+    let s = server("pre-receive", "--pre-receive");
+    s.commit(
+        ".commit-convention.toml",
+        "exempt = [\"merge\", \"revert\", \"release\"]\n",
+        &good(
+            "chore: exempt release commits",
+            &[".commit-convention.toml"],
+        ),
+    );
+    s.commit("b.txt", "anything\n", "v9.9.9");
+    let before = s.server_rev("refs/heads/main").unwrap();
+    let o = s.push(&["main"]);
+    assert_ne!(code(&o), 0);
+    let remote = Server::remote(&o);
+    assert!(remote.contains("v9.9.9"), "{remote}");
+    assert_eq!(
+        s.server_rev("refs/heads/main").as_deref(),
+        Some(before.as_str())
+    );
+}
+
 #[test]
 fn config_flag_is_the_policy() {
     let s = server("pre-receive", "--pre-receive");
