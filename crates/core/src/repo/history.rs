@@ -24,19 +24,6 @@ pub struct TypeHistory {
 }
 
 impl TypeHistory {
-    /// The type counted most, exact matches first, then the directory neighbours; ties
-    /// go to the type that sorts first, so the answer is deterministic. Only types
-    /// `allowed` accepts count.
-    pub fn most_used(&self, allowed: impl Fn(&str) -> bool) -> Option<&str> {
-        [&self.exact, &self.near].into_iter().find_map(|counts| {
-            counts
-                .iter()
-                .filter(|(t, _)| allowed(t))
-                .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
-                .map(|(t, _)| t.as_str())
-        })
-    }
-
     /// The type at least [`AGREEING`] commits gave and more than half of the commits
     /// of `allowed` types counted with it, exact matches first, then the directory neighbours;
     /// `None` when no type is that clear (one earlier commit never decides alone).
