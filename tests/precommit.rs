@@ -41,6 +41,47 @@ fn closed_port() -> u16 {
     l.local_addr().unwrap().port()
 }
 
+/// A directory holding the `cargo` pre-commit runs: a script that records each call
+/// and runs the real cargo, adding two things to `cargo install`.
+///
+/// - `--locked`: pre-commit installs without it, and cargo would then resolve the
+///   newest versions on crates.io, a network call no test makes, and build all of them
+///   again. With the lock the dependencies are the ones `./install.sh` built.
+/// - opt-level 0 for the workspace's own three crates: pre-commit builds a clone of the
+///   source at a new path for every revision, so they build again each time (52 s of
+///   release build on 2 cores, 10 s without optimisation), and the hooks behave the
+///   same at any optimisation level.
+///
+/// The calls are kept, so the test still proves what pre-commit asked for.
+fn cargo_for_pre_commit(sb: &Sandbox, log: &Path) -> PathBuf {
+    let real = std::env::split_paths(&path_without_jitcommit())
+        .map(|d| d.join("cargo"))
+        .find(|p| p.is_file())
+        .expect("cargo is on PATH");
+    let dir = sb.path().join("cargo-for-pre-commit");
+    std::fs::create_dir_all(&dir).unwrap();
+    let opt0: String = ["jitcommit", "jitcommit-core", "jitcommit-drafter"]
+        .iter()
+        .map(|p| format!(" --config 'profile.release.package.{p}.opt-level=0'"))
+        .collect();
+    write_exe(
+        &dir.join("cargo"),
+        &format!(
+            "#!/bin/sh
+printf '%s\\n' \"$*\" >> '{log}'
+             if [ \"$1\" = install ]; then
+  shift
+  exec '{real}' install --locked{opt0} \"$@\"
+fi
+             exec '{real}' \"$@\"
+",
+            log = log.display(),
+            real = real.display(),
+        ),
+    );
+    dir
+}
+
 struct Env {
     path: std::ffi::OsString,
     vars: Vec<(String, std::ffi::OsString)>,
@@ -73,8 +114,13 @@ fn pre_commit_framework_drafts_rejects_and_accepts_real_commits() {
     let rev = sb.git(&source, &["rev-parse", "HEAD"]).trim().to_string();
 
     // pre-commit's own directory comes first so the hooks it writes find their python;
-    // no jitcommit binary is on PATH: pre-commit must build its own.
-    let mut dirs = vec![pc.parent().unwrap().to_path_buf()];
+    // no jitcommit binary is on PATH: pre-commit must build its own, with the cargo
+    // that `cargo_for_pre_commit` puts before the real one.
+    let cargo_log = sb.path().join("cargo-calls");
+    let mut dirs = vec![
+        pc.parent().unwrap().to_path_buf(),
+        cargo_for_pre_commit(&sb, &cargo_log),
+    ];
     dirs.extend(std::env::split_paths(&path_without_jitcommit()));
     let port = closed_port();
     let mut vars: Vec<(String, std::ffi::OsString)> = vec![
@@ -131,6 +177,15 @@ fn pre_commit_framework_drafts_rejects_and_accepts_real_commits() {
         ],
     );
     jitcommit_testkit::assert_ok(&o, "pre-commit install --install-hooks");
+    let calls = std::fs::read_to_string(&cargo_log).unwrap_or_default();
+    assert!(
+        calls
+            .lines()
+            .any(|l| l.starts_with("install --bins --root ") && l.ends_with(" --path .")),
+        "pre-commit did not build the hooks with `cargo install --bins --path .`, as \
+         .pre-commit-hooks.yaml asks (or its build was already installed: remove \
+         target/pre-commit-home); cargo calls:\n{calls}"
+    );
     for h in ["prepare-commit-msg", "commit-msg"] {
         assert!(
             std::fs::read_to_string(repo.join(".git/hooks").join(h))
