@@ -539,6 +539,50 @@ fn mechanical_faults_are_fixed_without_a_repair_request() {
     assert!(msg.contains("- Add: src/lib.rs — adds a so callers have an entry point\n"));
 }
 
+/// What Qwen2.5-Coder-0.5B wrote for most of commitizen's changes on the bench: a
+/// summary of the paths' own words. The draft keeps the model's bullets and takes
+/// the offline draft's summary, without a second request, under either gate.
+#[test]
+fn a_summary_of_only_the_paths_is_the_tools() {
+    for guards in ["small", "large"] {
+        let r = Repo::new();
+        r.git(&["config", "jitcommit.guards", guards]);
+        write(
+            &r.dir,
+            "src/cargo_provider.py",
+            "def read():\n    return 1\n",
+        );
+        r.git(&["add", "."]);
+        r.git(&["commit", "-q", "--no-verify", "-m", "chore: base"]);
+        write(
+            &r.dir,
+            "src/cargo_provider.py",
+            "def read():\n    return 1\n\n\ndef write_version(v):\n    return v\n",
+        );
+        r.git(&["add", "."]);
+        let offline = offline_text(&r);
+        let tool_summary = offline.lines().next().unwrap().split_once(": ").unwrap().1;
+        let server = ModelServer::start(vec![answer(
+            json!({"src/cargo_provider.py": "write the version back so bump can store it"}),
+            "update src cargo_provider.py",
+            "feat",
+            Value::Null,
+        )]);
+        assert_eq!(commit_with(&r, &server), "model", "guards {guards}");
+        assert_eq!(server.requests().len(), 1, "no repair request ({guards})");
+        let msg = r.last_message();
+        let subject = msg.lines().next().unwrap();
+        assert!(
+            subject.ends_with(&format!(": {tool_summary}")) && !subject.contains("update src"),
+            "guards {guards}: {subject}\noffline: {offline}"
+        );
+        assert!(
+            msg.contains("— write the version back so bump can store it"),
+            "the model's bullet is kept ({guards}): {msg}"
+        );
+    }
+}
+
 #[test]
 fn junk_drafts_get_one_repair_request_then_the_offline_draft_says_why() {
     let junk = [

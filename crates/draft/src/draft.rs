@@ -355,6 +355,20 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
                             tool_bullets += 1;
                         }
                     }
+                    // A summary that names nothing beyond the staged paths (`update
+                    // src/cli.py`, `update commitizen providers cargo_provider.py`, what
+                    // Qwen2.5-Coder-0.5B writes for most changes) says less than the
+                    // tool's: the tool's summary, again without a second request.
+                    if let Some(tool) = &p.structure.tool_summary
+                        && !evidence.names_something(&m.subject.summary)
+                        && evidence.names_something(tool)
+                    {
+                        debug(&format!(
+                            "jitcommit-draft: the tool's summary: {:?} names only paths",
+                            m.subject.summary
+                        ));
+                        m.subject.summary = tool.clone();
+                    }
                     // The model's own trailer (its breaking note) comes before the user's.
                     let own_trailers = m.trailers.len();
                     if let Some(words) = keep {

@@ -265,8 +265,11 @@ impl<'a> Evidence<'a> {
         for f in &state.files {
             for p in std::iter::once(&f.change.path).chain(f.change.old_path.as_ref()) {
                 let p = String::from_utf8_lossy(p).to_lowercase();
+                // The words of the path, and its names as a summary writes them
+                // (`cargo_provider` of `cargo_provider.py`).
                 path_words.extend(
                     p.split(|c: char| !c.is_alphanumeric())
+                        .chain(p.split(|c: char| !c.is_alphanumeric() && c != '_'))
                         .filter(|w| !w.is_empty())
                         .map(word_stem),
                 );
@@ -319,7 +322,7 @@ impl<'a> Evidence<'a> {
     /// not a word of the staged paths, a commit type, a summary verb or a function
     /// word (`src, tests, cogs`, `feat, update, add` and `up to new, no more than
     /// new` name nothing; `fix the parser's retry` does).
-    fn names_something(&self, value: &str) -> bool {
+    pub fn names_something(&self, value: &str) -> bool {
         value
             .split(|c: char| !c.is_alphanumeric() && c != '_')
             .filter(|w| w.chars().any(char::is_alphabetic))
@@ -678,6 +681,17 @@ mod tests {
         let s = state();
         let prompt = [crate::prompt::CORE_INSTRUCTIONS, REPAIR];
         check_draft(text, &Evidence::new(&s, &prompt).gate(gate))
+    }
+
+    #[test]
+    fn a_file_name_as_a_summary_writes_it_names_nothing() {
+        let mut st = state();
+        st.files[0].change.path = "commitizen/providers/cargo_provider.py".into();
+        let ev = Evidence::new(&st, &[]);
+        assert!(!ev.names_something("update commitizen providers cargo_provider.py"));
+        assert!(!ev.names_something("update commitizen/providers/cargo_provider.py"));
+        assert!(ev.names_something("reduce the indentation of cargo_provider"));
+        assert!(ev.names_something("add CargoProvider.write_version"));
     }
 
     #[test]

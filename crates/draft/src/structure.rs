@@ -372,6 +372,10 @@ pub struct Structure {
     /// small model's draft keeps ([`Structure::with_tool_type`]).
     #[serde(skip)]
     pub tool_type: Option<String>,
+    /// The offline draft's summary: what a model draft keeps when its own summary
+    /// names nothing beyond the staged paths ([`crate::quality::Evidence::names_something`]).
+    #[serde(skip)]
+    pub tool_summary: Option<String>,
     /// The repository's recent subjects for the staged paths, unredacted (the
     /// prompt's fragment redacts them, [`crate::fragments::subjects_fragment`]); empty
     /// when switched off.
@@ -420,6 +424,7 @@ impl Structure {
             .as_ref()
             .map(|m| m.subject.kind.clone())
             .filter(|t| types.is_empty() || types.contains(t));
+        let tool_summary = offline.as_ref().map(|m| m.subject.summary.clone());
         let bullets = offline
             .map(|m| m.bullets)
             .unwrap_or_default()
@@ -469,6 +474,7 @@ impl Structure {
             evidence,
             subjects: history.subjects.clone(),
             tool_type,
+            tool_summary,
         }
     }
 
