@@ -546,6 +546,7 @@ mod tests {
                 binary: false,
                 submodule: false,
                 linguist: None,
+                read: true,
             }],
         }
     }

@@ -175,6 +175,7 @@ fn rendered_fragments_add_up_on_a_generated_diff() {
             binary: false,
             submodule: false,
             linguist: None,
+            read: true,
         });
     }
     let c = BpeCounter::new(Encoding::Cl100k);
@@ -244,6 +245,7 @@ pub fn staged(n: usize, bytes: usize) -> StagedState {
                 binary: false,
                 submodule: false,
                 linguist: None,
+                read: true,
             }
         })
         .collect::<Vec<_>>();
