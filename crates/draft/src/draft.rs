@@ -442,7 +442,7 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
 /// by path. A larger change's other files are read only when the composer may take
 /// their stat line ([`Repo::staged_lazy`]), and the footer and `--print-context` say
 /// what the analyses did not read ([`partial`]).
-pub const READ_FILES: usize = 300;
+pub const READ_FILES: usize = 100;
 
 /// What the offline analyses did not read of `state`, in words (`the offline analyses
 /// read 300 of 5,000 staged files …`); `None` when they read every file.
