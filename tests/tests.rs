@@ -24,6 +24,7 @@ mod draft_attacks;
 mod draft_context;
 mod draft_facts;
 mod draft_hook;
+mod draft_large;
 mod draft_model;
 mod draft_never_blocks;
 mod draft_server;

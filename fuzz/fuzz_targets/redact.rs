@@ -50,6 +50,7 @@ fuzz_target!(|data: &[u8]| {
             binary: false,
             submodule: false,
             linguist: None,
+            read: true,
         }],
     };
     let (clean, _) = redact_state(&state);

@@ -69,6 +69,7 @@ fn staged(n: usize, bytes: usize) -> StagedState {
                 binary: false,
                 submodule: false,
                 linguist: None,
+                read: true,
             }
         })
         .collect();

@@ -293,6 +293,17 @@ impl<'a> Costs<'a> {
         self.tails[p].resize(f.levels.len(), None);
     }
 
+    /// Reads piece `p`'s file if it is not read yet ([`Piece::read`]): its fragment,
+    /// a lower bound until then and never counted, becomes the real one.
+    fn read(&mut self, p: usize) {
+        if self.pieces[p].is_unread() {
+            self.pieces[p].read();
+            let f = self.pieces[p].fragment();
+            self.body[p] = vec![None; f.body.len()];
+            self.tails[p] = vec![None; f.levels.len()];
+        }
+    }
+
     /// Tokens of piece `p` at level `l`: head + body pieces + tail, which equals the
     /// count of the rendered level because pieces are newline-aligned and start with
     /// a non-blank character (see `fragments`; tested against the BPE). Each part is
@@ -455,10 +466,22 @@ impl Walk {
             if self.levels[s.piece] + 1 != s.to {
                 continue; // an earlier step of this piece was skipped
             }
-            // What cannot fit by its lower bound is not counted.
+            // What cannot fit by its lower bound is not counted, nor its file read.
             if self.used + costs.at_least(s.piece, s.to).saturating_sub(cur[s.piece]) > limit {
                 self.skipped = true;
                 continue;
+            }
+            if costs.pieces[s.piece].is_unread() {
+                costs.read(s.piece);
+                // Unreadable, the file keeps its omitted level; read, its real level
+                // gets the same lower bound first.
+                if s.to >= costs.pieces[s.piece].fragment().levels.len()
+                    || self.used + costs.at_least(s.piece, s.to).saturating_sub(cur[s.piece])
+                        > limit
+                {
+                    self.skipped = true;
+                    continue;
+                }
             }
             let next = costs.level(s.piece, s.to);
             let delta = next.saturating_sub(cur[s.piece]);

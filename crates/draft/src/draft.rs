@@ -15,7 +15,7 @@ use jitcommit_core::config::{self, Convention};
 use jitcommit_core::convention;
 use jitcommit_core::facts;
 use jitcommit_core::message;
-use jitcommit_core::repo::{PathHistory, Repo, StagedState};
+use jitcommit_core::repo::{LazyStaged, PathHistory, Repo, StagedState};
 use jitcommit_core::rules::{self, ChangedPaths};
 
 use crate::structure::Structure;
@@ -102,6 +102,8 @@ pub enum Drafted {
         repaired: bool,
         /// Bullets whose words are the tool's: the model's failed the gate.
         tool_bullets: usize,
+        /// What the offline analyses did not read of a very large change ([`partial`]).
+        partial: Option<String>,
     },
     /// The offline draft, and why.
     Offline {
@@ -109,6 +111,8 @@ pub enum Drafted {
         text: String,
         /// Why no model draft was used.
         why: String,
+        /// What the offline analyses did not read of a very large change ([`partial`]).
+        partial: Option<String>,
     },
 }
 
@@ -130,6 +134,7 @@ impl Drafted {
                 omitted,
                 repaired,
                 tool_bullets,
+                partial,
                 ..
             } => {
                 // The server names the model: one printable line, and short.
@@ -159,10 +164,12 @@ impl Drafted {
                         omitted.join("; ")
                     ));
                 }
+                v.extend(partial.iter().map(|p| format!("jitcommit: {p}")));
                 v
             }
-            Drafted::Offline { why, text } => {
+            Drafted::Offline { why, text, partial } => {
                 let mut v = vec![format!("jitcommit: offline draft ({why}).")];
+                v.extend(partial.iter().map(|p| format!("jitcommit: {p}")));
                 // With the user's intent as the why, no placeholder is left.
                 if text.contains(offline::WHY_PLACEHOLDER) {
                     v.push(format!(
@@ -239,7 +246,8 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
         ..
     } = *req;
     let debug = |line: &str| events.debug(line);
-    let state = repo.staged()?;
+    let staged = repo.staged_lazy(READ_FILES)?;
+    let state = &staged.state;
     if state.files.is_empty() {
         return Err(DraftError::NothingStaged);
     }
@@ -258,11 +266,12 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
     let store = fact_store(repo, &conv, events);
     // Every draft reads the history once: the offline draft's type and the model
     // draft's type list alike.
-    let names = staged_names(&state);
+    let names = staged_names(state);
+    let partial = partial(state);
     let history = path_history(repo, &names);
     let offline_draft = |why: String| -> Result<Drafted, DraftError> {
         let scope = select::scope_of_all(&store, &names);
-        let mut m = offline::draft_in(&state, &conv, &history.types, scope)
+        let mut m = offline::draft_in(state, &conv, &history.types, scope)
             .map_err(|_| DraftError::NothingStaged)?;
         if let Some(intent) = intent {
             intent_as_why(&mut m, intent, &conv);
@@ -270,6 +279,7 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
         Ok(Drafted::Offline {
             text: message::render_wrapped(&m, conv.body_wrap),
             why: shown(&why),
+            partial: partial.clone(),
         })
     };
     let settings = match (settings, settings_err) {
@@ -293,7 +303,7 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
         "jitcommit-draft: guards {}",
         client.guards().line()
     ));
-    let p = match with_prompt_input(repo, &state, &conv, &history, &store, intent, |input| {
+    let p = match with_prompt_input(repo, &staged, &conv, &history, &store, intent, |input| {
         client.compose(deadline, input)
     }) {
         Ok(p) => p,
@@ -316,7 +326,7 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
     // The prompt's own fixed wording, which a draft must not echo as its content.
     let fixed_texts = [prompt::CORE_INSTRUCTIONS, REPAIR_HEAD, REPAIR_TAIL];
     let guards = client.guards().clone();
-    let evidence = quality::Evidence::new(&state, &fixed_texts)
+    let evidence = quality::Evidence::new(state, &fixed_texts)
         .gate(guards.gate())
         .trusting(p.structure.bullets.iter().map(|b| b.tool_words.clone()));
     for attempt in 0..2 {
@@ -398,6 +408,7 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
                             omitted,
                             repaired: attempt > 0,
                             tool_bullets,
+                            partial: partial.clone(),
                         });
                     }
                     findings
@@ -440,20 +451,57 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
     offline_draft("no valid answer".to_owned())
 }
 
+/// The files whose diffs a draft reads before its prompt is composed: the offline
+/// analyses (type, breaking evidence, word bank, the tool's words) see these, the first
+/// by path. A larger change's other files are read only when the composer may take
+/// their stat line ([`Repo::staged_lazy`]), and the footer and `--print-context` say
+/// what the analyses did not read ([`partial`]).
+pub const READ_FILES: usize = 100;
+
+/// What the offline analyses did not read of `state`, in words (`the offline analyses
+/// read 300 of 5,000 staged files …`); `None` when they read every file.
+pub fn partial(state: &StagedState) -> Option<String> {
+    let read = state.files.iter().filter(|f| f.read).count();
+    (read < state.files.len()).then(|| {
+        format!(
+            "the offline analyses read {} of {} staged files (the first by path); the others' diffs were read only where the prompt shows them",
+            thousands(read),
+            thousands(state.files.len())
+        )
+    })
+}
+
+/// `5000` as `5,000`.
+fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// What a prompt is built from, for `--print-context` and the model's draft alike: the
 /// staged `state`, the convention, the fact store, the intent, the message's structure
 /// (its type list from `history`) and the convention's token counter, handed to `f`.
 pub fn with_prompt_input<T>(
     repo: &Repo,
-    state: &StagedState,
+    staged: &LazyStaged,
     conv: &Convention,
     history: &PathHistory,
     store: &facts::Store,
     intent: Option<&str>,
     f: impl FnOnce(&PromptInput<'_>) -> T,
 ) -> T {
+    let state = &staged.state;
     let counter = crate::tokens::BpeCounter::new(conv.context.encoding);
     let structure = structure_for(repo, state, conv, history, store);
+    // A file left unread is read here, when the composer may show it; unreadable, it
+    // is left out (listed in the status list).
+    let read = |i: usize| staged.read(repo, i).ok().flatten();
     f(&PromptInput {
         state,
         conv,
@@ -461,6 +509,7 @@ pub fn with_prompt_input<T>(
         intent,
         counter: &counter,
         store,
+        read: Some(&read),
     })
 }
 

@@ -27,6 +27,7 @@ pub fn file(kind: ChangeKind, path: &str, old: Option<&str>, headers: &[&str]) -
         binary: false,
         submodule: false,
         linguist: None,
+        read: true,
     }
 }
 

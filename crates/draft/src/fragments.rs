@@ -297,9 +297,24 @@ fn diff_open(qpath: &str, trimmed: &str) -> String {
 /// Omitted → stat line: the first two levels of every file's ladder, with the
 /// fragment's identity and priorities; `(fragment, quoted path, stat line)`.
 fn stat_ladder(f: &FileDiff, class: FileClass) -> (Fragment, String, String) {
+    let stat = stat_line(f);
+    let stat_note = if class.stat_only() {
+        format!("stat line only: {}", class.word())
+    } else {
+        "diff omitted for budget; stat line kept".into()
+    };
+    stat_ladder_of(f, class, stat, stat_note)
+}
+
+/// [`stat_ladder`] with the given stat line and note.
+fn stat_ladder_of(
+    f: &FileDiff,
+    class: FileClass,
+    stat: String,
+    stat_note: String,
+) -> (Fragment, String, String) {
     let path = String::from_utf8_lossy(&f.change.path).into_owned();
     let qpath = neutralise(&quote_path(&f.change.path));
-    let stat = stat_line(f);
     let mut levels = vec![Level {
         state: LevelState::Omitted,
         open: String::new(),
@@ -307,11 +322,6 @@ fn stat_ladder(f: &FileDiff, class: FileClass) -> (Fragment, String, String) {
         tail: String::new(),
         note: "diff and stat line omitted for budget (listed in the status list)".into(),
     }];
-    let stat_note = if class.stat_only() {
-        format!("stat line only: {}", class.word())
-    } else {
-        "diff omitted for budget; stat line kept".into()
-    };
     levels.push(Level { state: LevelState::Stat, open: String::new(), pieces: 0,
         tail: format!(
             "<evidence source=\"git diff --cached --stat -- {qpath}\" trimmed=\"{stat_note}\">\n{stat}</evidence>\n\n"
@@ -361,6 +371,18 @@ fn stat_cut(f: &FileDiff, class: FileClass) -> Option<Fragment> {
         + "</evidence>\n\n".len();
     // make_monotone keeps the stat level only when every fuller level is larger.
     (fuller > fr.levels[1].tail.len()).then_some(fr)
+}
+
+/// The ladder of a file not read yet ([`FileDiff::read`] false), as far as its path
+/// tells: omitted, then a stat level whose stat line (`path |`) and note are empty. Its
+/// stat level is a lower bound of the real one's, in bytes and in the counter's
+/// [`crate::budget::TokenCounter::at_least`] (the pretokens a count and its bar, or
+/// `Bin`, and the note add come on top: tested in jitcommit-drafter), so the composer
+/// can refuse a file's stat line before the file is read. Never rendered.
+fn unread_ladder(f: &FileDiff, class: FileClass) -> Fragment {
+    let path = String::from_utf8_lossy(&f.change.path).into_owned();
+    let stat = format!("{} |\n", neutralise(&path.replace('\n', "\\n")));
+    stat_ladder_of(f, class, stat, String::new()).0
 }
 
 /// At most the bytes of the fullest level of [`file_fragment`] for a file
@@ -567,16 +589,44 @@ fn whole_file(f: &FileDiff, class: FileClass) -> Fragment {
     file_fragment(&redact::redact_bodies(f, &mut found), class)
 }
 
+/// Reads the diff of the staged file at an index of the state's files, redacted as
+/// [`redact::redact_names`] redacts the state's; `None` when it cannot be read.
+pub type ReadDiff<'a> = &'a dyn Fn(usize) -> Option<FileDiff>;
+
+/// A file not read yet: where to read it, what reading it gave.
+struct Unread<'a> {
+    read: ReadDiff<'a>,
+    index: usize,
+    /// Its class by what is known before reading (all but binary content).
+    class: FileClass,
+    /// The diff read and its class: `None` when it could not be read.
+    loaded: std::cell::OnceCell<Option<(FileDiff, FileClass)>>,
+    /// Its fragment up to the stat line once read (as [`Piece::file`] cuts it), or its
+    /// omitted level alone when it could not be read.
+    known: std::cell::OnceCell<Fragment>,
+}
+
 /// One candidate piece of the user message for the composer: a fragment whose whole
 /// ladder is known, or a file's fragment known up to its stat line whose hunks are
 /// redacted and split only when first asked for ([`Piece::whole`]), and then once.
 /// Redacting and splitting every hunk of a large change is most of the work, and at
-/// a few thousand tokens the composer usually stops within the stat lines.
-#[derive(Debug)]
+/// a few thousand tokens the composer usually stops within the stat lines. A file of
+/// a very large change may not even be read yet ([`Piece::is_unread`]): it is read when
+/// the composer may take its stat line ([`Piece::read`]), else never.
 pub struct Piece<'a> {
     known: Fragment,
     file: Option<(&'a FileDiff, FileClass)>,
     whole: std::cell::OnceCell<Fragment>,
+    unread: Option<Unread<'a>>,
+}
+
+impl std::fmt::Debug for Piece<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Piece")
+            .field("fragment", self.fragment())
+            .field("unread", &self.is_unread())
+            .finish()
+    }
 }
 
 impl<'a> Piece<'a> {
@@ -586,6 +636,7 @@ impl<'a> Piece<'a> {
             known: fragment,
             file: None,
             whole: std::cell::OnceCell::new(),
+            unread: None,
         }
     }
 
@@ -597,28 +648,103 @@ impl<'a> Piece<'a> {
                 known,
                 file: Some((f, class)),
                 whole: std::cell::OnceCell::new(),
+                unread: None,
             },
             None => Piece::new(whole_file(f, class)),
+        }
+    }
+
+    /// The piece of the staged file `f`, the state's file `index`, not read yet
+    /// (`class` as far as its path and attributes tell): `read` reads it when
+    /// [`Piece::read`] asks.
+    pub fn unread(f: &FileDiff, index: usize, class: FileClass, read: ReadDiff<'a>) -> Self {
+        Piece {
+            known: unread_ladder(f, class),
+            file: None,
+            whole: std::cell::OnceCell::new(),
+            unread: Some(Unread {
+                read,
+                index,
+                class,
+                loaded: std::cell::OnceCell::new(),
+                known: std::cell::OnceCell::new(),
+            }),
+        }
+    }
+
+    /// Its file is not read yet: its fragment is a lower bound up to the stat line.
+    pub fn is_unread(&self) -> bool {
+        self.unread
+            .as_ref()
+            .is_some_and(|u| u.known.get().is_none())
+    }
+
+    /// Reads its file if it is not read yet; its fragment is then the real one.
+    pub fn read(&self) {
+        let Some(u) = &self.unread else {
+            return;
+        };
+        u.known.get_or_init(|| {
+            let loaded = u.loaded.get_or_init(|| {
+                (u.read)(u.index).map(|f| {
+                    // What reading adds to the class: binary content.
+                    let class = match u.class {
+                        FileClass::Secret => FileClass::Secret,
+                        _ if f.binary => FileClass::Binary,
+                        c => c,
+                    };
+                    (f, class)
+                })
+            });
+            match loaded {
+                Some((f, class)) => stat_cut(f, *class)
+                    .unwrap_or_else(|| self.whole.get_or_init(|| whole_file(f, *class)).clone()),
+                None => {
+                    let mut omitted = self.known.clone();
+                    omitted.levels.truncate(1);
+                    omitted
+                }
+            }
+        });
+    }
+
+    /// The file this piece shows, read: `None` for no file, or one not read.
+    fn diff(&self) -> Option<(&FileDiff, FileClass)> {
+        match (&self.file, &self.unread) {
+            (Some((f, c)), _) => Some((f, *c)),
+            (None, Some(u)) => u
+                .loaded
+                .get()
+                .and_then(Option::as_ref)
+                .map(|(f, c)| (f, *c)),
+            (None, None) => None,
         }
     }
 
     /// The fragment as far as it is built: the whole one once asked for, else the
     /// levels up to the stat line (which the whole ladder starts with).
     pub fn fragment(&self) -> &Fragment {
-        self.whole.get().unwrap_or(&self.known)
+        if let Some(w) = self.whole.get() {
+            return w;
+        }
+        match self.unread.as_ref().and_then(|u| u.known.get()) {
+            Some(k) => k,
+            None => &self.known,
+        }
     }
 
-    /// The whole fragment, built on the first call.
+    /// The whole fragment, built on the first call (reading its file first).
     pub fn whole(&self) -> &Fragment {
-        match self.file {
+        self.read();
+        match self.diff() {
             Some((f, class)) => self.whole.get_or_init(|| whole_file(f, class)),
-            None => &self.known,
+            None => self.fragment(),
         }
     }
 
     /// Its hunks are not built yet.
     pub fn is_deferred(&self) -> bool {
-        self.file.is_some() && self.whole.get().is_none()
+        self.diff().is_some() && self.whole.get().is_none()
     }
 
     /// Level `l` is not its fullest.
@@ -628,7 +754,10 @@ impl<'a> Piece<'a> {
 
     /// At most the bytes of its fullest level (exact once built).
     pub fn full_bytes_lower_bound(&self) -> usize {
-        match self.file {
+        if self.is_unread() {
+            return self.known.max_bytes();
+        }
+        match self.diff() {
             Some((f, _)) if self.is_deferred() => full_bytes_lower_bound(f),
             _ => self.fragment().max_bytes(),
         }
@@ -649,6 +778,9 @@ pub struct Sources<'a> {
     pub intent: Option<&'a str>,
     /// The facts selected for the change, as their fragment ([`crate::select::fragment`]).
     pub facts: Option<Fragment>,
+    /// Reads a file of `state` that is not read yet ([`FileDiff::read`] false): its
+    /// piece is built from its path until the composer may take its stat line.
+    pub read: Option<ReadDiff<'a>>,
 }
 
 /// Every candidate piece of the user message, in prompt order (docs/design.md §5), the
@@ -693,12 +825,10 @@ pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
         status_fragment(state),
     ]);
     let mut v: Vec<Piece<'_>> = fixed.map(Piece::new).collect();
-    v.extend(
-        state
-            .files
-            .iter()
-            .map(|f| Piece::file(f, classifier.classify(f))),
-    );
+    v.extend(state.files.iter().enumerate().map(|(i, f)| match src.read {
+        Some(read) if !f.read => Piece::unread(f, i, classifier.classify(f), read),
+        _ => Piece::file(f, classifier.classify(f)),
+    }));
     v.extend(evidence_fragment(&src.structure.evidence).map(Piece::new));
     v.push(Piece::new(contract_fragment(src.structure, src.schema)));
     v.retain(|p| match p.known.when {

@@ -1437,6 +1437,15 @@ fn imperative(word: &str) -> String {
 }
 
 fn what(f: &FileDiff) -> String {
+    if !f.read {
+        // A file of a very large change the draft did not read: no counts to give.
+        return match f.change.kind {
+            ChangeKind::Added => "new file, not read",
+            ChangeKind::Deleted => "removed, not read",
+            _ => "changed, not read",
+        }
+        .to_owned();
+    }
     if f.submodule {
         return "submodule pointer".to_owned();
     }

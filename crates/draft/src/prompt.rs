@@ -199,6 +199,10 @@ pub struct PromptInput<'a> {
     pub counter: &'a dyn TokenCounter,
     /// The fact store the prompt's facts are selected from.
     pub store: &'a facts::Store,
+    /// Reads a file of `state` left unread ([`jitcommit_core::repo::FileDiff::read`]
+    /// false) when the composer may take its stat line: a very large change is read
+    /// only as far as its prompt can show ([`jitcommit_core::repo::Repo::staged_lazy`]).
+    pub read: Option<fragments::ReadDiff<'a>>,
 }
 
 impl PromptInput<'_> {
@@ -341,6 +345,7 @@ pub fn build(
         intent,
         counter,
         store: &facts::Store::from_table(&conv.facts),
+        read: None,
     })
 }
 
@@ -365,6 +370,11 @@ pub fn build_for(input: &PromptInput) -> Result<Prompt, DoesNotFit> {
         &select::select_staged(input.store, &state),
         limits.prompt_tokens() / 2,
     );
+    // A file read only now goes through the same gate on its names first.
+    let read_redacted = |i: usize| {
+        let f = (input.read?)(i)?;
+        Some(redact::redact_file_names(&f, &mut Vec::new()).into_owned())
+    };
     let pieces = fragments::pieces(Sources {
         state: &state,
         conv: input.conv,
@@ -372,6 +382,9 @@ pub fn build_for(input: &PromptInput) -> Result<Prompt, DoesNotFit> {
         schema: &schema_text,
         intent: intent.as_deref(),
         facts,
+        read: input
+            .read
+            .map(|_| &read_redacted as fragments::ReadDiff<'_>),
     });
 
     let system = CORE_INSTRUCTIONS;

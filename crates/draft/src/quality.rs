@@ -549,6 +549,7 @@ mod tests {
                 binary: false,
                 submodule: false,
                 linguist: None,
+                read: true,
             }],
         }
     }

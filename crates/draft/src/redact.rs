@@ -1431,42 +1431,53 @@ pub fn redact_names(state: &StagedState) -> (Cow<'_, StagedState>, Vec<SecretKin
         out.get_or_insert_with(|| state.clone()).branch = Some(b);
     }
     for (i, f) in state.files.iter().enumerate() {
-        let path = redact_bytes(f.change.path.as_ref(), &mut found);
-        let old = f
-            .change
-            .old_path
-            .as_ref()
-            .and_then(|o| redact_bytes(o.as_ref(), &mut found));
-        let header = redact_owned(&f.header, &mut found);
-        let mut hunks = Vec::new();
-        for (j, h) in f.hunks.iter().enumerate() {
-            // `@@ -a,b +c,d @@ context`: the context is a line of the file.
-            let (at, ctx) = match h.header.match_indices("@@").nth(1) {
-                Some((k, _)) => h.header.split_at(k + 2),
-                None => ("", h.header.as_str()),
-            };
-            if let Some(t) = redact_owned(ctx, &mut found) {
-                hunks.push((j, format!("{at}{t}")));
-            }
-        }
-        if path.is_none() && old.is_none() && header.is_none() && hunks.is_empty() {
-            continue;
-        }
-        let o = &mut out.get_or_insert_with(|| state.clone()).files[i];
-        if let Some(p) = path {
-            o.change.path = p;
-        }
-        if let Some(p) = old {
-            o.change.old_path = Some(p);
-        }
-        if let Some(h) = header {
-            o.header = h;
-        }
-        for (j, h) in hunks {
-            o.hunks[j].header = h;
+        if let Cow::Owned(o) = redact_file_names(f, &mut found) {
+            out.get_or_insert_with(|| state.clone()).files[i] = o;
         }
     }
     (out.map_or(Cow::Borrowed(state), Cow::Owned), found)
+}
+
+/// One file's names redacted as [`redact_names`] redacts each of the state's: its
+/// path and old path, its diff header and its hunk headers' context (borrowed when
+/// nothing changes). A file of a large change read only when the composer asks for
+/// it goes through here before any of it reaches a piece.
+pub fn redact_file_names<'a>(f: &'a FileDiff, found: &mut Vec<SecretKind>) -> Cow<'a, FileDiff> {
+    let path = redact_bytes(f.change.path.as_ref(), found);
+    let old = f
+        .change
+        .old_path
+        .as_ref()
+        .and_then(|o| redact_bytes(o.as_ref(), found));
+    let header = redact_owned(&f.header, found);
+    let mut hunks = Vec::new();
+    for (j, h) in f.hunks.iter().enumerate() {
+        // `@@ -a,b +c,d @@ context`: the context is a line of the file.
+        let (at, ctx) = match h.header.match_indices("@@").nth(1) {
+            Some((k, _)) => h.header.split_at(k + 2),
+            None => ("", h.header.as_str()),
+        };
+        if let Some(t) = redact_owned(ctx, found) {
+            hunks.push((j, format!("{at}{t}")));
+        }
+    }
+    if path.is_none() && old.is_none() && header.is_none() && hunks.is_empty() {
+        return Cow::Borrowed(f);
+    }
+    let mut o = f.clone();
+    if let Some(p) = path {
+        o.change.path = p;
+    }
+    if let Some(p) = old {
+        o.change.old_path = Some(p);
+    }
+    if let Some(h) = header {
+        o.header = h;
+    }
+    for (j, h) in hunks {
+        o.hunks[j].header = h;
+    }
+    Cow::Owned(o)
 }
 
 /// One file with its hunk bodies redacted (borrowed when nothing changes).

@@ -116,6 +116,7 @@ fn arb_file() -> impl Strategy<Value = FileDiff> {
             binary,
             submodule: false,
             linguist: None,
+            read: true,
         }
     })
 }
@@ -163,6 +164,7 @@ fn arb_wide_state() -> impl Strategy<Value = StagedState> {
                     binary: false,
                     submodule: false,
                     linguist: None,
+                    read: true,
                 }
             })
             .collect::<Vec<_>>();
@@ -311,6 +313,7 @@ proptest! {
             binary: false,
             submodule: false,
             linguist: None,
+            read: true,
         };
         let s = StagedState { branch: None, initial: false, files: vec![f] };
         for b in [0, 500, 2_000, 100_000] {
@@ -343,6 +346,7 @@ fn fixed_state() -> StagedState {
         binary: false,
         submodule: false,
         linguist: None,
+        read: true,
     };
     StagedState {
         branch: Some("main".into()),
@@ -436,6 +440,7 @@ fn status_degrades_to_directories_then_summary() {
                 binary: false,
                 submodule: false,
                 linguist: None,
+                read: true,
             }
         })
         .collect();
@@ -498,6 +503,7 @@ fn a_body_starting_with_a_multibyte_character_builds() {
         binary: false,
         submodule: false,
         linguist: None,
+        read: true,
     };
     let s = StagedState {
         branch: None,

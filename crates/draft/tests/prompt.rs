@@ -49,6 +49,7 @@ fn file(kind: ChangeKind, path: &str, lines: &[&str]) -> FileDiff {
         binary: false,
         submodule: false,
         linguist: None,
+        read: true,
     }
 }
 

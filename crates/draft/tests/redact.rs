@@ -45,6 +45,7 @@ fn added(path: &str, content: &str) -> FileDiff {
         binary: false,
         submodule: false,
         linguist: None,
+        read: true,
     }
 }
 

@@ -175,6 +175,7 @@ fn rendered_fragments_add_up_on_a_generated_diff() {
             binary: false,
             submodule: false,
             linguist: None,
+            read: true,
         });
     }
     let c = BpeCounter::new(Encoding::Cl100k);
@@ -244,6 +245,7 @@ pub fn staged(n: usize, bytes: usize) -> StagedState {
                 binary: false,
                 submodule: false,
                 linguist: None,
+                read: true,
             }
         })
         .collect::<Vec<_>>();
@@ -322,4 +324,74 @@ fn small_change_needs_no_tokenizer() {
     assert!(!p.report.exact, "bytes prove the fit; no count needed");
     let real = BpeCounter::new(Encoding::Cl100k);
     assert!(real.count(&p.system) + real.count(&p.user) + CHAT_OVERHEAD_TOKENS <= p.report.total);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// A file not read yet has a stat level built from its path alone, by which the
+    /// composer may refuse it before reading it: that level is never above the real
+    /// file's first level, in bytes and by the counter's lower bound, whatever its
+    /// counts, binary content, status and class, so a file refused unread would have
+    /// been refused read.
+    #[test]
+    fn an_unread_files_stat_level_is_a_lower_bound(
+        path in "[a-zA-Zäß検 _./<>\"-]{1,12}(\\.rs|\\.md|\\.lock|\\.png|/x)?",
+        added in 0usize..300,
+        removed in 0usize..300,
+        binary in proptest::bool::ANY,
+        kind in 0u8..4,
+    ) {
+        let (kind, old) = match kind {
+            0 => (ChangeKind::Modified, None),
+            1 => (ChangeKind::Added, None),
+            2 => (ChangeKind::Deleted, None),
+            _ => (ChangeKind::Renamed, Some("old/ä name.rs")),
+        };
+        let body: String = (0..added).map(|i| format!("+a{i}\n"))
+            .chain((0..removed).map(|i| format!("-r{i}\n")))
+            .collect();
+        let real = FileDiff {
+            change: Change {
+                kind,
+                path: path.as_str().into(),
+                old_path: old.map(Into::into),
+                old_mode: Some(0o100644),
+                new_mode: Some(0o100644),
+            },
+            header: format!("diff --git a/{path} b/{path}\n"),
+            hunks: if binary || added + removed == 0 {
+                Vec::new()
+            } else {
+                vec![Hunk { header: "@@ -1 +1 @@".into(), body }]
+            },
+            added: if binary { 0 } else { added },
+            removed: if binary { 0 } else { removed },
+            binary,
+            submodule: false,
+            linguist: None,
+            read: true,
+        };
+        let unread = FileDiff {
+            header: String::new(),
+            hunks: Vec::new(),
+            added: 0,
+            removed: 0,
+            binary: false,
+            read: false,
+            ..real.clone()
+        };
+        let classifier = Classifier::new(&[]);
+        let read_piece = fragments::Piece::file(&real, classifier.classify(&real));
+        let never = |_: usize| -> Option<FileDiff> { None };
+        let unread_piece = fragments::Piece::unread(&unread, 0, classifier.classify(&unread), &never);
+        prop_assert!(unread_piece.is_unread());
+        let (lower, actual) = (unread_piece.fragment().render(1), read_piece.fragment().render(1));
+        prop_assert!(lower.len() <= actual.len(), "{:?} {:?}", lower, actual);
+        prop_assert!(unread_piece.full_bytes_lower_bound() <= read_piece.whole().max_bytes());
+        for e in [Encoding::Cl100k, Encoding::O200k] {
+            let c = BpeCounter::new(e);
+            prop_assert!(c.at_least(&lower) <= c.at_least(&actual), "{:?} {:?} {:?}", e, lower, actual);
+        }
+    }
 }

@@ -12,7 +12,7 @@ use jitcommit_core::invocation;
 use jitcommit_core::message;
 use jitcommit_core::repo::Repo;
 use jitcommit_drafter::draft::{
-    convention, fact_store, path_history, staged_names, with_prompt_input,
+    READ_FILES, convention, fact_store, partial, path_history, staged_names, with_prompt_input,
 };
 use jitcommit_drafter::{Client, Settings, Window};
 use jitcommit_drafter::{DraftError, Drafted, Events, Request, budget, select};
@@ -210,7 +210,8 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
         source: e,
     })?;
     let repo = Repo::discover(&cwd)?;
-    let state = repo.staged()?;
+    let staged = repo.staged_lazy(READ_FILES)?;
+    let state = &staged.state;
     let settings = settings(&repo, args)?;
     let conv = convention(&repo, Some(&settings))?;
     let intent = intent_from(args);
@@ -224,10 +225,10 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             c.discover(deadline);
             c
         });
-    let history = path_history(&repo, &staged_names(&state));
+    let history = path_history(&repo, &staged_names(state));
     let p = with_prompt_input(
         &repo,
-        &state,
+        &staged,
         &conv,
         &history,
         &store,
@@ -245,7 +246,8 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
         Some(c) => c.guards().line(),
         None => "none: no model will be asked (the offline draft)".to_owned(),
     };
-    let selected = select::select_staged(&store, &state);
+    let selected = select::select_staged(&store, state);
+    let partial = partial(state);
     let out = if args.json {
         let v = serde_json::json!({
             "system": p.system,
@@ -255,6 +257,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             "facts": selected,
             "window": window,
             "guards": guards,
+            "partial": partial,
         });
         serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
     } else {
@@ -267,6 +270,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             budget::render_report(&p.report)
         ) + &window.map_or(String::new(), |w| format!("window: {w}\n"))
             + &format!("guards: {}\n", shown(&guards))
+            + &partial.map_or(String::new(), |p| format!("read: {p}\n"))
     };
     use std::io::Write;
     std::io::stdout()

@@ -38,7 +38,7 @@ pub use gix::ObjectId;
 pub use history::{HISTORY_COMMITS, MAX_SUBJECTS, PathHistory, TypeHistory};
 pub use patch::similarity_index;
 pub use quote::quote_path;
-pub use staged::status_short;
+pub use staged::{LazyStaged, status_short};
 pub use types::*;
 
 /// A boxed error from gix (its error types vary by call).

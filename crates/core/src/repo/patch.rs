@@ -27,6 +27,10 @@ struct Side<'a> {
     data: Vec<u8>,
 }
 
+/// Where a diff of [`Repo::file_diffs_within`] comes from: its entry, its half (0, or 1
+/// for the addition of a type change) and the entry's attributes.
+pub(crate) type Origin = (usize, usize, attrs::PathAttrs);
+
 /// One hunk as bytes: the `@@` header without its newline, and the body.
 pub(crate) type RawHunk = (Vec<u8>, Vec<u8>);
 
@@ -58,6 +62,7 @@ impl Rendered {
             binary: self.binary,
             submodule,
             linguist,
+            read: true,
         }
     }
 }
@@ -66,37 +71,59 @@ impl Repo {
     /// Renders each entry; a type change yields two diffs (deletion, then addition), as git does.
     /// `.gitattributes` are read as git reads them for this diff (see [`attrs`]).
     pub(crate) fn file_diffs(&self, entries: &[Entry]) -> Result<Vec<FileDiff>, RepoError> {
+        let (files, _) = self.file_diffs_within(entries, usize::MAX)?;
+        Ok(files)
+    }
+
+    /// [`Repo::file_diffs`] with the blobs of the first `read` entries only read and
+    /// diffed; the others' diffs are left unread ([`FileDiff::read`] false). Also returns,
+    /// per diff, its entry and half (0, or 1 for the addition of a type change) and the
+    /// attributes of each entry, for reading an unread diff later.
+    pub(crate) fn file_diffs_within(
+        &self,
+        entries: &[Entry],
+        read: usize,
+    ) -> Result<(Vec<FileDiff>, Vec<Origin>), RepoError> {
         let mut out = Vec::with_capacity(entries.len());
+        let mut origin = Vec::with_capacity(entries.len());
         let index = self.read_index().ok();
         let mut lookup = index.as_ref().and_then(|i| attrs::Lookup::new(self, i));
-        for e in entries {
+        for (n, e) in entries.iter().enumerate() {
             let a = lookup
                 .as_mut()
                 .map(|l| l.get(e.change.path.as_ref()))
                 .unwrap_or_default();
-            let linguist = if a.generated {
-                Some(Linguist::Generated)
-            } else if a.vendored {
-                Some(Linguist::Vendored)
-            } else {
-                None
-            };
+            let linguist = linguist_of(&a);
+            if n >= read {
+                let split = matches!((e.change.old_mode, e.change.new_mode), (Some(o), Some(n)) if o & S_IFMT != n & S_IFMT);
+                for half in 0..if split { 2 } else { 1 } {
+                    out.push(unread_diff(halved(&e.change, split, half), linguist));
+                    origin.push((n, half, a.clone()));
+                }
+                continue;
+            }
             let rendered = self.render_entry(e, &a)?;
             let split = rendered.len() > 1;
             for (i, r) in rendered.iter().enumerate() {
-                let mut change = e.change.clone();
-                if split {
-                    // The halves of a type change: the old side deleted, the new one added.
-                    if i == 0 {
-                        change.new_mode = None;
-                    } else {
-                        change.old_mode = None;
-                    }
-                }
-                out.push(r.to_file_diff(change, linguist));
+                out.push(r.to_file_diff(halved(&e.change, split, i), linguist));
+                origin.push((n, i, a.clone()));
             }
         }
-        Ok(out)
+        Ok((out, origin))
+    }
+
+    /// The diff of `entry` (its half `half` when it is a type change), read now.
+    pub(crate) fn read_diff(
+        &self,
+        e: &Entry,
+        half: usize,
+        a: &attrs::PathAttrs,
+    ) -> Result<Option<FileDiff>, RepoError> {
+        let rendered = self.render_entry(e, a)?;
+        let split = rendered.len() > 1;
+        Ok(rendered
+            .get(half)
+            .map(|r| r.to_file_diff(halved(&e.change, split, half), linguist_of(a))))
     }
 
     fn side<'a>(
@@ -244,6 +271,47 @@ impl Repo {
         }
         r.header = h;
         Ok(r)
+    }
+}
+
+/// The Linguist attribute the prompt shows a file as a stat line for.
+fn linguist_of(a: &attrs::PathAttrs) -> Option<Linguist> {
+    if a.generated {
+        Some(Linguist::Generated)
+    } else if a.vendored {
+        Some(Linguist::Vendored)
+    } else {
+        None
+    }
+}
+
+/// The change of half `half` of a type change split in two (the old side deleted, then
+/// the new one added); `change` itself when not `split`.
+fn halved(change: &Change, split: bool, half: usize) -> Change {
+    let mut change = change.clone();
+    if split {
+        if half == 0 {
+            change.new_mode = None;
+        } else {
+            change.old_mode = None;
+        }
+    }
+    change
+}
+
+/// A diff not read: its change and attributes only.
+fn unread_diff(change: Change, linguist: Option<Linguist>) -> FileDiff {
+    let submodule = change.old_mode == Some(GITLINK) || change.new_mode == Some(GITLINK);
+    FileDiff {
+        change,
+        header: String::new(),
+        hunks: Vec::new(),
+        added: 0,
+        removed: 0,
+        binary: false,
+        submodule,
+        linguist,
+        read: false,
     }
 }
 

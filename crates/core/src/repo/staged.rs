@@ -2,10 +2,11 @@
 //! `GIT_INDEX_FILE`, with rename detection as `git diff --cached` does it, and the
 //! staged column of `git status --short`.
 
+use super::patch::Origin;
 use super::probe::plain_entry;
 use super::quote::quote_path;
 use super::types::Entry;
-use super::{Change, ChangeKind, ObjectId, Repo, RepoError, S_IFMT, StagedState};
+use super::{Change, ChangeKind, FileDiff, ObjectId, Repo, RepoError, S_IFMT, StagedState};
 
 impl Repo {
     /// The staged changes, HEAD → index, sorted bytewise by path as git sorts them. Cheap:
@@ -223,6 +224,25 @@ impl Repo {
         })
     }
 
+    /// [`Repo::staged`] for a change of any size: the staged set (name and status, no
+    /// blob read but for rename detection), with the diffs of its first `read` files
+    /// read and the others' left unread ([`FileDiff::read`]) until [`LazyStaged::read`]
+    /// asks for one. A change of at most `read` files is read whole, as by
+    /// [`Repo::staged`].
+    pub fn staged_lazy(&self, read: usize) -> Result<LazyStaged, RepoError> {
+        let entries = self.staged_entries(self.rewrites())?;
+        let (files, origin) = self.file_diffs_within(&entries, read)?;
+        Ok(LazyStaged {
+            state: StagedState {
+                branch: self.head_branch(),
+                initial: self.is_unborn(),
+                files,
+            },
+            entries,
+            origin,
+        })
+    }
+
     /// Rename tracking as `git diff` configures it: `diff.renames` (default on since git
     /// 2.9, `copies` adds copy detection), 50% similarity, `diff.renameLimit`.
     pub(crate) fn rewrites(&self) -> Option<gix::diff::Rewrites> {
@@ -342,6 +362,36 @@ fn change_from_index(change: &gix::diff::index::ChangeRef<'_, '_>) -> Entry {
             old_id: Some(source_id.as_ref().to_owned()),
             new_id: Some(id.as_ref().to_owned()),
         },
+    }
+}
+
+/// The staged set of [`Repo::staged_lazy`]: its files' diffs read up to a bound, each
+/// of the others read when asked for.
+#[derive(Debug, Clone)]
+pub struct LazyStaged {
+    /// The staged set; the files not read yet have [`FileDiff::read`] false.
+    pub state: StagedState,
+    entries: Vec<Entry>,
+    origin: Vec<Origin>,
+}
+
+impl LazyStaged {
+    /// The diff of `state.files[i]`, read from `repo` now (the file itself when it was
+    /// read already); `None` for no such file.
+    pub fn read(&self, repo: &Repo, i: usize) -> Result<Option<FileDiff>, RepoError> {
+        let Some(f) = self.state.files.get(i) else {
+            return Ok(None);
+        };
+        if f.read {
+            return Ok(Some(f.clone()));
+        }
+        let (n, half, a) = &self.origin[i];
+        repo.read_diff(&self.entries[*n], *half, a)
+    }
+
+    /// How many of its files were read up front.
+    pub fn read_files(&self) -> usize {
+        self.state.files.iter().filter(|f| f.read).count()
     }
 }
 

@@ -83,6 +83,11 @@ pub struct FileDiff {
     /// (`linguist-generated`, `linguist-vendored`): shown as a stat line only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub linguist: Option<Linguist>,
+    /// Its blobs were read and diffed. A file of a very large change that was not
+    /// ([`crate::repo::LazyStaged`]) has no header and no hunks, its counts are 0 and
+    /// `binary` is unknown (false): only its change, modes and attributes are known.
+    #[serde(skip)]
+    pub read: bool,
 }
 
 /// A Linguist attribute that makes a file a stat line only in the prompt.
