@@ -409,6 +409,17 @@ fn split_and_conflicted_indexes_are_not_proven() {
     let full = ChangedPaths::new(&repo.staged_changes_for_tracing().unwrap());
     assert!(full.contains("a.rs"));
     assert!(!full.contains("b.rs"));
+    // The split index's own part holds an entry that sorts after b.rs, which is in the
+    // shared part: the probe must not stop at that entry and take b.rs for removed.
+    // (The limit keeps git from writing a new shared part for the one added entry.)
+    write(&r, "c.rs", "new\n");
+    sb.git(
+        &r,
+        &["-c", "splitIndex.maxPercentChange=100", "add", "c.rs"],
+    );
+    let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
+    assert!(!repo.staged_changes_all(&["b.rs".into()]).unwrap());
+    assert!(repo.staged_changes_all(&["c.rs".into()]).unwrap());
     sb.git(&r, &["update-index", "--no-split-index"]);
     assert!(staged_proved(&r, &["a.rs"]));
 

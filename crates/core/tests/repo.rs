@@ -796,3 +796,53 @@ fn configured_driver_wins_over_the_builtin_one() {
     assert!(configured.contains(" @@ section 3\n"), "{configured}");
     assert!(!configured.contains("def f"), "{configured}");
 }
+
+/// Each commit's message and parent count as git stores them: a root, a merge, an empty
+/// message, and commits with an encoding header and a multi-line signature header.
+#[test]
+fn commit_messages_and_parents_match_git() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    let root = commit(&sb, &r, "a", "1\n", "one\n\nbody\n\n- Update: a — why");
+    sb.git(&r, &["checkout", "-qb", "side"]);
+    commit(&sb, &r, "b", "b\n", "side");
+    sb.git(&r, &["checkout", "-q", "main"]);
+    commit(&sb, &r, "a", "2\n", "two");
+    sb.git(&r, &["merge", "-q", "--no-ff", "-m", "merge side", "side"]);
+    sb.git(
+        &r,
+        &[
+            "commit",
+            "-q",
+            "--allow-empty",
+            "--allow-empty-message",
+            "-m",
+            "",
+        ],
+    );
+    let head = sb.git(&r, &["rev-parse", "HEAD"]);
+    let tree = sb.git(&r, &["rev-parse", "HEAD^{tree}"]);
+    let raw = format!(
+        "tree {}\nparent {}\nauthor A <a@x> 1 +0000\ncommitter C <c@x> 2 +0000\nencoding ISO-8859-1\ngpgsig -----BEGIN-----\n line\n \n -----END-----\n\nsigned\n\nbody\n",
+        tree.trim(),
+        head.trim()
+    );
+    let path = r.join("raw-commit");
+    std::fs::write(&path, raw).unwrap();
+    let signed = sb.git(
+        &r,
+        &["hash-object", "-t", "commit", "-w", path.to_str().unwrap()],
+    );
+    let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
+    let mut ids: Vec<ObjectId> = sb.git(&r, &["rev-list", "main"]).lines().map(oid).collect();
+    ids.push(oid(&signed));
+    assert!(ids.contains(&root));
+    for id in ids {
+        let stored = sb.git(&r, &["cat-file", "commit", &id.to_string()]);
+        let (headers, message) = stored.split_once("\n\n").unwrap();
+        let parents = headers.lines().filter(|l| l.starts_with("parent ")).count();
+        let (got, got_parents) = repo.commit_message_and_parents(id).unwrap();
+        assert_eq!(String::from_utf8(got).unwrap(), message, "{id}");
+        assert_eq!(got_parents, parents, "{id}");
+    }
+}

@@ -401,9 +401,12 @@ pub(crate) fn discover_in_dir(root: &Path, checks: &Checks) -> Result<Loaded, Co
 /// The last key of every table a manifest may hold the convention in.
 const TABLE_NAME: &[u8] = b"commit-convention";
 
-/// Whether `needle` occurs in `bytes`.
+/// Whether `needle` occurs in `bytes`: a substring search (bstr's, over memchr's
+/// `memmem`), where comparing every window took a tenth of an untraced check's
+/// instructions on a 20 KB `Cargo.toml`.
 fn mentions(bytes: &[u8], needle: &[u8]) -> bool {
-    bytes.windows(needle.len()).any(|w| w == needle)
+    use gix::bstr::ByteSlice;
+    bytes.find(needle).is_some()
 }
 
 fn discover_named(

@@ -222,10 +222,17 @@ impl Repo {
             .detach();
         // The entries at the bullet paths, read in place from the index file's bytes;
         // an index that reader leaves alone is decoded by gix below.
-        if let Ok(data) = std::fs::read(self.repo.index_path()) {
+        let index_path = self.repo.index_path();
+        let file = std::fs::File::open(&index_path);
+        if let Ok((file, len)) = file.and_then(|f| f.metadata().map(|m| (f, m.len()))) {
             let wanted: Vec<&[u8]> = paths.iter().map(|p| p.as_bytes()).collect();
             let hash_len = self.repo.object_hash().len_in_bytes();
-            if let Some(found) = rawindex::at_paths(&data, hash_len, &wanted) {
+            let stop = if self.may_be_split(&index_path) {
+                rawindex::Stop::AtEnd
+            } else {
+                rawindex::Stop::AfterPaths
+            };
+            if let Some(found) = rawindex::at_paths(file, len, hash_len, &wanted, stop) {
                 for (p, staged) in wanted.iter().zip(found) {
                     let Some(staged) = staged else {
                         return Ok(false);
@@ -260,6 +267,24 @@ impl Repo {
             }
         }
         Ok(true)
+    }
+
+    /// Whether the index at `index_path` may be a split index (`git update-index
+    /// --split-index`, `core.splitIndex`): git keeps its shared part in a
+    /// `sharedindex.<id>` file beside it or in the git dir, and reads it from there, so
+    /// without such a file the index is whole. A directory that cannot be listed counts
+    /// as holding one.
+    fn may_be_split(&self, index_path: &std::path::Path) -> bool {
+        let shared = |dir: &std::path::Path| match std::fs::read_dir(dir) {
+            Ok(entries) => entries.filter_map(Result::ok).any(|e| {
+                e.file_name()
+                    .as_encoded_bytes()
+                    .starts_with(b"sharedindex.")
+            }),
+            Err(_) => true,
+        };
+        let beside = index_path.parent().unwrap_or(std::path::Path::new("."));
+        shared(beside) || (self.repo.git_dir() != beside && shared(self.repo.git_dir()))
     }
 
     /// The tree `id`, decoded, from the cache when it was read before. Packed trees come
