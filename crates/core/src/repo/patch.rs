@@ -69,14 +69,9 @@ impl Rendered {
 
 impl Repo {
     /// Renders each entry; a type change yields two diffs (deletion, then addition), as git does.
-    /// `.gitattributes` are read as git reads them for this diff (see [`attrs`]).
-    pub(crate) fn file_diffs(&self, entries: &[Entry]) -> Result<Vec<FileDiff>, RepoError> {
-        let (files, _) = self.file_diffs_within(entries, usize::MAX)?;
-        Ok(files)
-    }
-
-    /// [`Repo::file_diffs`] with the blobs of the first `read` entries only read and
-    /// diffed; the others' diffs are left unread ([`FileDiff::read`] false). Also returns,
+    /// `.gitattributes` are read as git reads them for this diff (see [`attrs`]). Only the
+    /// blobs of the first `read` entries are read and diffed; the others' diffs are left
+    /// unread ([`FileDiff::read`] false). Also returns,
     /// per diff, its entry and half (0, or 1 for the addition of a type change) and the
     /// attributes of each entry, for reading an unread diff later.
     pub(crate) fn file_diffs_within(

@@ -215,13 +215,7 @@ impl Repo {
 
     /// The staged set with a unified diff per file (HEAD → index) and the facts a draft needs.
     pub fn staged(&self) -> Result<StagedState, RepoError> {
-        let entries = self.staged_entries(self.rewrites())?;
-        let files = self.file_diffs(&entries)?;
-        Ok(StagedState {
-            branch: self.head_branch(),
-            initial: self.is_unborn(),
-            files,
-        })
+        Ok(self.staged_lazy(usize::MAX)?.state)
     }
 
     /// [`Repo::staged`] for a change of any size: the staged set (name and status, no
@@ -387,11 +381,6 @@ impl LazyStaged {
         }
         let (n, half, a) = &self.origin[i];
         repo.read_diff(&self.entries[*n], *half, a)
-    }
-
-    /// How many of its files were read up front.
-    pub fn read_files(&self) -> usize {
-        self.state.files.iter().filter(|f| f.read).count()
     }
 }
 
