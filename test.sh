@@ -83,12 +83,15 @@ if [ "$tools_only" = 1 ]; then
   exit 0
 fi
 
+# The tests build in the release profile, with the dependencies as ./install.sh builds
+# them, so after it only the workspace's crates compile (tests/release-build.toml).
 # Build first, so the build and the run are timed apart.
-cargo test --workspace --locked --no-run --quiet
+test_build=(--config tests/release-build.toml test --workspace --locked --release)
+cargo "${test_build[@]}" --no-run --quiet
 phase_done build
 
 status=0
-cargo test --workspace --locked --no-fail-fast "$@" || status=$?
+cargo "${test_build[@]}" --no-fail-fast "$@" || status=$?
 phase_done tests
 
 echo

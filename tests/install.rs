@@ -889,7 +889,7 @@ fn install_builds_the_binaries_into_a_prefix() {
     c.arg(source_root().join("install.sh"))
         .args(["--prefix", prefix.to_str().unwrap()]);
     c.env("PATH", path_without_jitcommit())
-        .env("CARGO_TARGET_DIR", shared_install_target());
+        .envs(shared_build_env());
     for (k, v) in real_rust_homes() {
         c.env(k, v);
     }

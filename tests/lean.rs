@@ -74,3 +74,61 @@ fn a_check_only_build_compiles_no_model_crate() {
         );
     }
 }
+
+/// `./test.sh` builds the tests on the dependencies `./install.sh` built
+/// (tests/release-build.toml). A crate shares its artifact only when it is built with
+/// the same features, so the tests' dev-dependencies must not turn on a feature the
+/// release build leaves off: one such feature on a crate below gix rebuilds gix and
+/// everything above it, minutes of the test command. Every crate `cargo install` of
+/// the default build compiles must have the same feature sets in the test build.
+#[test]
+fn the_tests_build_every_dependency_as_install_sh_does() {
+    let tree = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO"))
+            .args(["tree", "--offline", "--locked", "--prefix", "none"])
+            .args(["-f", "{p} [{f}]"])
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("cargo tree runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // package (name, version) -> the feature sets it is built with
+        let mut sets: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+            Default::default();
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let line = line.trim_end_matches(" (*)").replace(" (proc-macro)", "");
+            let Some((pkg, features)) = line.split_once(" [") else {
+                continue;
+            };
+            let pkg: String = pkg.split(" (").next().unwrap_or(pkg).to_owned();
+            sets.entry(pkg)
+                .or_default()
+                .insert(features.trim_end_matches(']').to_owned());
+        }
+        sets
+    };
+    let install = tree(&["-p", "jitcommit", "-e", "normal,build"]);
+    let tests = tree(&["--workspace", "-e", "normal,build,dev"]);
+    assert!(
+        install.keys().any(|p| p.starts_with("gix v")),
+        "control: install.sh's build has gix: {:?}",
+        install.keys().take(5).collect::<Vec<_>>()
+    );
+    let differ: Vec<String> = install
+        .iter()
+        .filter(|(pkg, _)| !pkg.starts_with("jitcommit"))
+        .filter(|(pkg, sets)| tests.get(*pkg) != Some(*sets))
+        .map(|(pkg, sets)| format!("{pkg}: install {sets:?}, tests {:?}", tests.get(pkg)))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "the test build turns on features install.sh's build does not, so it rebuilds \
+         these and every crate above them; turn them on in a normal dependency \
+         (crates/draft/Cargo.toml does for regex and getrandom):\n{}",
+        differ.join("\n")
+    );
+}

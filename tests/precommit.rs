@@ -146,13 +146,12 @@ fn pre_commit_framework_drafts_rejects_and_accepts_real_commits() {
     let port = closed_port();
     let mut vars: Vec<(String, std::ffi::OsString)> = vec![
         ("PRE_COMMIT_HOME".into(), pre_commit_home().into()),
-        ("CARGO_TARGET_DIR".into(), shared_install_target().into()),
         (
             "JITCOMMIT_URL".into(),
             format!("http://127.0.0.1:{port}").into(),
         ),
     ];
-    for (k, v) in real_rust_homes() {
+    for (k, v) in real_rust_homes().into_iter().chain(shared_build_env()) {
         vars.push((k.into(), v.into()));
     }
     let env = Env {

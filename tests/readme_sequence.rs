@@ -60,11 +60,13 @@ fn install_then_the_test_command_pass_one_after_the_other() {
     let path = std::env::join_paths(path).unwrap();
     // install.sh builds where the other release builds of the suite do (its own
     // `<source>/target` would be one more release build of everything).
+    let [(target_var, target), (build_var, build)] = shared_build_env();
     let script = format!(
-        "set -e\ncd '{repo}'\nCARGO_TARGET_DIR='{target}' '{install}'\n\
+        "set -e\ncd '{repo}'\n{target_var}='{target}' {build_var}='{build}' '{install}'\n\
          command -v jitcommit-check\ncd '{src}'\n{test} -- {probe} --exact\n",
         repo = repo.display(),
-        target = shared_install_target().display(),
+        target = target.display(),
+        build = build.display(),
         install = source_root().join("install.sh").display(),
         src = source_root().display(),
         test = readme_test_command(),

@@ -110,17 +110,30 @@ pub fn real_rust_homes() -> [(&'static str, PathBuf); 2] {
     [("CARGO_HOME", cargo), ("RUSTUP_HOME", rustup)]
 }
 
-/// The target directory the tests were built in (`<target>/debug/deps/tests-…`), given
-/// to the release builds that install.sh and the pre-commit framework make. It is where
-/// the README's `./install.sh` builds too, so after it those builds only copy, and a
-/// second test run compiles nothing again.
-pub fn shared_install_target() -> PathBuf {
+/// Where the release builds that install.sh and the pre-commit framework make go, as
+/// the environment cargo reads: their intermediate artifacts in the target directory
+/// the tests were built in (`<target>/release/deps/tests-…`, or `debug` for a plain
+/// `cargo test`), the binaries they link in `<target>/test-installs`. The README's
+/// `./install.sh` builds into the same intermediates, and `./test.sh` builds the tests
+/// in the same release profile (docs/install.md, "The test command"), so after it
+/// these builds compile only what changed. The binaries go elsewhere because the
+/// tests running beside these builds execute `<target>/release/jitcommit…`, which a
+/// build's copy would replace under them.
+pub fn shared_build_env() -> [(&'static str, PathBuf); 2] {
     let exe = std::env::current_exe().unwrap();
-    exe.ancestors()
-        .find(|d| d.file_name().is_some_and(|n| n == "debug"))
+    let target = exe
+        .ancestors()
+        .find(|d| {
+            d.file_name()
+                .is_some_and(|n| n == "debug" || n == "release")
+        })
         .and_then(Path::parent)
         .map(Path::to_path_buf)
-        .unwrap_or_else(|| source_root().join("target"))
+        .unwrap_or_else(|| source_root().join("target"));
+    [
+        ("CARGO_TARGET_DIR", target.join("test-installs")),
+        ("CARGO_BUILD_BUILD_DIR", target),
+    ]
 }
 
 /// Panics with a message naming what installs it unless `dash` runs.
