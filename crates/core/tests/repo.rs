@@ -64,6 +64,71 @@ fn ranges_match_git_rev_list() {
     assert_eq!(status_short(&repo.commit_changes(c1).unwrap()), "A  a\n");
 }
 
+/// Ranges over a generated history of merges, with committer times that grow with each
+/// commit: the walk lists what `git rev-list` lists, in its order, and the message read
+/// after it (from the commits the walk kept) is the stored one.
+#[test]
+fn ranges_match_git_rev_list_order_on_a_merged_history() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    let root = commit(&sb, &r, "a", "1\n", "root");
+    let tree = sb.git(&r, &["rev-parse", "HEAD^{tree}"]).trim().to_owned();
+    let mut rng = Rng(0x5eed_0032);
+    let mut ids = vec![root];
+    for i in 0..150u64 {
+        let p1 = ids[ids.len() - 1 - rng.below(ids.len().min(6))];
+        let mut args = vec![
+            "commit-tree".to_owned(),
+            tree.clone(),
+            "-p".into(),
+            p1.to_string(),
+        ];
+        let p2 = ids[rng.below(ids.len())];
+        if rng.below(3) == 0 && p2 != p1 {
+            args.extend(["-p".into(), p2.to_string()]);
+        }
+        args.extend(["-m".into(), format!("c{i}\n\nbody {i}\n")]);
+        let out = sb
+            .git_cmd(&r)
+            .args(&args)
+            .env(
+                "GIT_COMMITTER_DATE",
+                format!("{} +0000", 1_800_000_000 + i * 60),
+            )
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        ids.push(oid(&String::from_utf8_lossy(&out.stdout)));
+    }
+    let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
+    let mut listed = 0;
+    for _ in 0..60 {
+        let (a, b) = (ids[rng.below(ids.len())], ids[rng.below(ids.len())]);
+        for spec in [format!("{a}..{b}"), b.to_string()] {
+            let want: Vec<ObjectId> = sb
+                .git(&r, &["rev-list", "--reverse", &spec])
+                .lines()
+                .map(oid)
+                .collect();
+            let got = repo.rev_range(&spec).unwrap();
+            assert_eq!(got, want, "{spec}");
+            listed += got.len();
+            for id in got {
+                let raw = sb.git(&r, &["cat-file", "commit", &id.to_string()]);
+                let parents = raw.lines().filter(|l| l.starts_with("parent ")).count();
+                let msg = raw.split_once("\n\n").unwrap().1;
+                let read = repo.commit_message_and_parents(id).unwrap();
+                assert_eq!(
+                    (read.0.as_slice(), read.1),
+                    (msg.as_bytes(), parents),
+                    "{id}"
+                );
+            }
+        }
+    }
+    assert!(listed > 1000, "the ranges list commits: {listed}");
+}
+
 #[test]
 fn commit_changes_match_git_name_status() {
     let sb = Sandbox::new();

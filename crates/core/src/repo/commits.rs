@@ -5,8 +5,6 @@
 use std::ops::ControlFlow;
 
 use gix::bstr::BStr;
-use gix::revision::walk::Sorting;
-use gix::traverse::commit::simple::CommitTimeOrder;
 
 use super::types::Entry;
 use super::{Change, ChangeKind, ObjectId, Repo, RepoError};
@@ -20,14 +18,6 @@ pub(crate) struct DiffCache {
     resources: Option<gix::diff::blob::Platform>,
     tree_state: gix::diff::tree::State,
 }
-
-/// The object cache of history walks. gix's walk reads each commit twice (painting the
-/// hidden side's frontier, then walking), newest first, and the check then reads every
-/// message oldest first: with gix's usual 4 MiB the commits of a 17,000-commit range did
-/// not survive between the passes and each read inflated its commit again
-/// (docs/check.md, "Performance"). 16 MiB holds them; a check of one message never
-/// walks, and keeps the small cache.
-const WALK_CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 impl Repo {
     pub(super) fn object_err(
@@ -55,17 +45,11 @@ impl Repo {
     }
 
     fn find_commit(&self, id: ObjectId) -> Result<gix::Commit<'_>, RepoError> {
-        self.find_commit_in(&self.repo, id)
-    }
-
-    /// [`Repo::find_commit`] through `repo`, this repository's handle or its walker.
-    fn find_commit_in<'r>(
-        &self,
-        repo: &'r gix::Repository,
-        id: ObjectId,
-    ) -> Result<gix::Commit<'r>, RepoError> {
         self.same_kind(id)?;
-        let obj = repo.find_object(id).map_err(|e| self.object_err(id, e))?;
+        let obj = self
+            .repo
+            .find_object(id)
+            .map_err(|e| self.object_err(id, e))?;
         let kind = obj.kind;
         obj.try_into_commit().map_err(|_| RepoError::NotACommit {
             id,
@@ -216,39 +200,49 @@ impl Repo {
 
     /// The raw message bytes of `commit` (everything after the header's blank line).
     pub fn commit_message(&self, commit: ObjectId) -> Result<Vec<u8>, RepoError> {
-        // A walk just read this commit: its handle still holds it.
-        let repo = self.walker.get().unwrap_or(&self.repo);
-        let c = self.find_commit_in(repo, commit)?;
-        self.remember_links(commit, &c)?;
-        let msg = c.message_raw().map_err(|e| self.object_err(commit, e))?;
-        Ok(msg.to_vec())
+        self.commit_message_and_parents(commit).map(|(msg, _)| msg)
     }
 
     /// The raw message of `commit` and how many parents it has (what backs a merge's
-    /// exemption), from one read of the commit.
+    /// exemption), from one read of the commit: the one the walk that listed it kept,
+    /// if any (each kept commit is handed out once).
     pub fn commit_message_and_parents(
         &self,
         commit: ObjectId,
     ) -> Result<(Vec<u8>, usize), RepoError> {
-        // A walk just read this commit: its handle still holds it.
-        let repo = self.walker.get().unwrap_or(&self.repo);
-        let c = self.find_commit_in(repo, commit)?;
+        let kept = self.walked.borrow_mut().remove(&commit);
         // One pass over the headers for the tree, the parents and the message: gix's
         // `message_raw` and `parent_ids().count()` each parse the whole commit, author
         // and committer included (a tenth of an untraced range's instructions went to
         // parsing each commit three times). A commit that does not parse cleanly takes
         // the calls below, which report it as before.
-        if let Some((tree, first_parent, parents, msg)) = tree_parents_message(&c) {
-            let mut map = self.links.borrow_mut();
-            if map.len() >= LINKS_KEPT {
-                map.clear();
-            }
-            map.insert(commit, (tree, first_parent));
-            return Ok((msg, parents));
+        if let Some(data) = &kept
+            && let Some(read) = tree_parents_message(data, commit.kind())
+        {
+            return Ok(self.remember_read(commit, read));
+        }
+        let c = self.find_commit(commit)?;
+        if let Some(read) = tree_parents_message(&c.data, c.id.kind()) {
+            return Ok(self.remember_read(commit, read));
         }
         self.remember_links(commit, &c)?;
         let msg = c.message_raw().map_err(|e| self.object_err(commit, e))?;
         Ok((msg.to_vec(), c.parent_ids().count()))
+    }
+
+    /// Remembers the links of a commit read by [`tree_parents_message`]; its message and
+    /// number of parents.
+    fn remember_read(
+        &self,
+        commit: ObjectId,
+        (tree, first_parent, parents, msg): (ObjectId, Option<ObjectId>, usize, Vec<u8>),
+    ) -> (Vec<u8>, usize) {
+        let mut map = self.links.borrow_mut();
+        if map.len() >= LINKS_KEPT {
+            map.clear();
+        }
+        map.insert(commit, (tree, first_parent));
+        (msg, parents)
     }
 
     /// Whether the full hex id `hex` names a commit here (what backs a revert's
@@ -295,7 +289,7 @@ impl Repo {
             }
             None => (Vec::new(), self.resolve_commit(spec)?),
         };
-        let ids = self.walk(&[tip], hidden)?;
+        let ids = self.walk(&[tip], hidden, true)?;
         self.refuse_shallow_boundary(&ids)?;
         Ok(ids)
     }
@@ -335,7 +329,7 @@ impl Repo {
             return Ok(Vec::new());
         }
         let hidden = self.existing_ref_commits()?;
-        self.walk(&starts, hidden)
+        self.walk(&starts, hidden, true)
     }
 
     /// Every reference that peels to a commit, with that commit (tags peeled), sorted
@@ -396,33 +390,13 @@ impl Repo {
         if tips.is_empty() {
             return Ok(Vec::new());
         }
-        self.walk(tips, hidden.to_vec())
+        self.walk(tips, hidden.to_vec(), true)
     }
 
-    /// One walk from `tips`, hiding everything reachable from `hidden`, oldest first.
-    fn walk(&self, tips: &[ObjectId], hidden: Vec<ObjectId>) -> Result<Vec<ObjectId>, RepoError> {
-        let err = |e: super::GixError| RepoError::Walk {
-            tips: tips.to_vec(),
-            shallow: self.is_shallow(),
-            source: e,
-        };
-        let walker = self.walker.get_or_init(|| {
-            let mut repo = self.repo.clone();
-            repo.object_cache_size(WALK_CACHE_BYTES);
-            repo
-        });
-        let walk = walker
-            .rev_walk(tips.iter().copied())
-            .sorting(Sorting::ByCommitTime(CommitTimeOrder::NewestFirst))
-            .with_hidden(hidden)
-            .all()
-            .map_err(|e| err(Box::new(e)))?;
-        let mut out = Vec::new();
-        for info in walk {
-            out.push(info.map_err(|e| err(Box::new(e)))?.id);
-        }
-        out.reverse();
-        Ok(out)
+    /// `tip` and all its ancestors (`git rev-list <tip>`), in no particular order: what
+    /// an adoption point accepts. Nothing is kept for message reads.
+    pub fn ancestry(&self, tip: ObjectId) -> Result<Vec<ObjectId>, RepoError> {
+        self.walk(&[tip], Vec::new(), false)
     }
 
     /// `id` peeled through annotated tags to a commit: `Some(commit)`, or `None` when it
@@ -594,14 +568,15 @@ fn change_from_tree(change: &gix::diff::tree_with_rewrites::ChangeRef<'_>, out: 
     }
 }
 
-/// The tree, the first parent, the number of parents and the message of commit `c`, read
+/// The tree, the first parent, the number of parents and the message of commit `data`, read
 /// in one pass; `None` when a header does not parse or the tree is not first (the
 /// callers then ask gix again, which says what is wrong).
 fn tree_parents_message(
-    c: &gix::Commit<'_>,
+    data: &[u8],
+    kind: gix::hash::Kind,
 ) -> Option<(ObjectId, Option<ObjectId>, usize, Vec<u8>)> {
     use gix::objs::commit::ref_iter::Token;
-    let mut tokens = gix::objs::CommitRefIter::from_bytes(&c.data, c.id.kind());
+    let mut tokens = gix::objs::CommitRefIter::from_bytes(data, kind);
     let Some(Ok(Token::Tree { id: tree })) = tokens.next() else {
         return None;
     };

@@ -22,6 +22,7 @@ mod renames;
 mod staged;
 mod types;
 mod userdiff;
+mod walk;
 
 use std::path::{Path, PathBuf};
 
@@ -179,10 +180,9 @@ pub struct Repo {
     packs: std::cell::RefCell<packs::Packs>,
     /// Each commit's tree and first parent, as read (a walk reads each commit once).
     links: std::cell::RefCell<Links>,
-    /// The handle history walks read commits through, with an object cache that holds a
-    /// walk's commits for the messages read next; set up on the first walk, so a check
-    /// of one message keeps the small cache (see `commits::WALK_CACHE_BYTES`).
-    walker: std::cell::OnceCell<gix::Repository>,
+    /// The raw commits the last history walks listed, each kept until its message is
+    /// read (see `walk`), so a range inflates each commit once.
+    walked: std::cell::RefCell<gix::hashtable::HashMap<ObjectId, Vec<u8>>>,
     /// The index as last read, with the file's size and modification time then: one
     /// commit-msg check asks for it up to four times (the store, its probe, tracing).
     index: std::cell::RefCell<Option<(IndexStamp, std::rc::Rc<gix::index::File>)>>,
@@ -273,7 +273,7 @@ impl Repo {
             trees: Default::default(),
             packs: Default::default(),
             links: std::cell::RefCell::new(Links::clone(&shared.links)),
-            walker: Default::default(),
+            walked: Default::default(),
             index: Default::default(),
         })
     }

@@ -244,9 +244,7 @@ impl Adoption {
         };
         if !self.points.contains_key(point) {
             let set = match ObjectId::from_hex(point.as_bytes()) {
-                Ok(tip) if repo.is_commit(point) => {
-                    repo.commits_between(&[tip], &[])?.into_iter().collect()
-                }
+                Ok(tip) if repo.is_commit(point) => repo.ancestry(tip)?.into_iter().collect(),
                 _ => Default::default(),
             };
             self.points.insert(point.clone(), set);
