@@ -583,6 +583,59 @@ fn a_summary_of_only_the_paths_is_the_tools() {
     }
 }
 
+/// A summary that names something: a model known to be small (here by the setting)
+/// gets the tool's summary where it names the change, as its type; a large model,
+/// and one whose size is unknown (the fake server names none), keep their own. All
+/// keep the model's bullets and need one request.
+#[test]
+fn a_small_models_summary_gives_way_to_the_tools_that_names_the_change() {
+    for (guards, tools) in [(Some("small"), true), (Some("large"), false), (None, false)] {
+        let r = Repo::new();
+        if let Some(g) = guards {
+            r.git(&["config", "jitcommit.guards", g]);
+        }
+        write(
+            &r.dir,
+            "src/cargo_provider.py",
+            "def read():\n    return 1\n",
+        );
+        r.git(&["add", "."]);
+        r.git(&["commit", "-q", "--no-verify", "-m", "chore: base"]);
+        write(
+            &r.dir,
+            "src/cargo_provider.py",
+            "def read():\n    return 1\n\n\ndef write_version(v):\n    return v\n",
+        );
+        r.git(&["add", "."]);
+        let offline = offline_text(&r);
+        let tool_summary = offline.lines().next().unwrap().split_once(": ").unwrap().1;
+        assert!(
+            tool_summary.contains("write_version"),
+            "control: the tool's summary names the change: {offline}"
+        );
+        let own = "store the computed release number";
+        let server = ModelServer::start(vec![answer(
+            json!({"src/cargo_provider.py": "write the version back so bump can store it"}),
+            own,
+            "feat",
+            Value::Null,
+        )]);
+        assert_eq!(commit_with(&r, &server), "model", "guards {guards:?}");
+        assert_eq!(server.requests().len(), 1, "one request ({guards:?})");
+        let msg = r.last_message();
+        let subject = msg.lines().next().unwrap();
+        let want = if tools { tool_summary } else { own };
+        assert!(
+            subject.ends_with(&format!(": {want}")),
+            "guards {guards:?}: {subject}\noffline: {offline}"
+        );
+        assert!(
+            msg.contains("— write the version back so bump can store it"),
+            "the model's bullet is kept ({guards:?}): {msg}"
+        );
+    }
+}
+
 #[test]
 fn junk_drafts_get_one_repair_request_then_the_offline_draft_says_why() {
     let junk = [

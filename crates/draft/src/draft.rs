@@ -340,7 +340,8 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
         };
         latency += reply.latency;
         let mut gate_failed = false;
-        // A small model's type is not taken: the tool's is (Structure::with_tool_type).
+        // A small model's type is not taken: the tool's is (Structure::with_tool_type);
+        // nor its summary where the tool's names the change (below).
         let answer = crate::parse_answer(&reply.content).map(|json| {
             if guards.small {
                 p.structure.with_tool_type(&json)
@@ -365,19 +366,31 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
                             tool_bullets += 1;
                         }
                     }
-                    // A summary that names nothing beyond the staged paths (`update
-                    // src/cli.py`, `update commitizen providers cargo_provider.py`, what
-                    // Qwen2.5-Coder-0.5B writes for most changes) says less than the
-                    // tool's: the tool's summary, again without a second request.
+                    // The tool's summary, where it names the change, replaces the
+                    // summary of a model known to be small (Guards::tool_summary),
+                    // and any model's that names nothing beyond the
+                    // staged paths (`update src/cli.py`, `update commitizen providers
+                    // cargo_provider.py`), without a second request. A small model's
+                    // summaries shared fewer words with the human ones than the tool's
+                    // on two repositories of three (docs/benchmarks.md,
+                    // `draft-three-repos`): it may not make the subject worse.
                     if let Some(tool) = &p.structure.tool_summary
-                        && !evidence.names_something(&m.subject.summary)
                         && evidence.names_something(tool)
+                        && *tool != m.subject.summary
                     {
-                        debug(&format!(
-                            "jitcommit-draft: the tool's summary: {:?} names only paths",
-                            m.subject.summary
-                        ));
-                        m.subject.summary = tool.clone();
+                        if guards.tool_summary {
+                            debug(&format!(
+                                "jitcommit-draft: the tool's summary {tool:?} for a small model's {:?}",
+                                m.subject.summary
+                            ));
+                            m.subject.summary = tool.clone();
+                        } else if !evidence.names_something(&m.subject.summary) {
+                            debug(&format!(
+                                "jitcommit-draft: the tool's summary: {:?} names only paths",
+                                m.subject.summary
+                            ));
+                            m.subject.summary = tool.clone();
+                        }
                     }
                     // The model's own trailer (its breaking note) comes before the user's.
                     let own_trailers = m.trailers.len();
