@@ -27,9 +27,9 @@ pub struct Guards {
     /// The word grammar and the tight gate are on, and the tool's type stands over
     /// the model's.
     pub small: bool,
-    /// The tool's summary, where it names the change, stands over the model's: for a
-    /// model known to be small (its size, or the setting, says so), not for one of
-    /// unknown size, which may be a large model writing better words than the tool.
+    /// The tool's summary stands over the model's: for a model known to be small (its
+    /// size, or the setting, says so), not for one of unknown size, which may be a
+    /// large model writing better words than the tool.
     pub tool_summary: bool,
     /// Why, in one line (`--print-context`'s `guards:` line, `JITCOMMIT_DEBUG`).
     pub why: String,
