@@ -768,7 +768,7 @@ fn print_context_says_which_guards_apply_and_why() {
     let line = text.lines().last().unwrap();
     assert_eq!(
         line,
-        "guards: word grammar, tight gate and the tool's type on: a small model (135M parameters, from llama.cpp /v1/models meta.n_params; below 1B)"
+        "guards: word grammar, tight gate, the tool's type and summary on: a small model (135M parameters, from llama.cpp /v1/models meta.n_params; below 1B)"
     );
     assert!(text.contains("\"pattern\""), "{text}");
     r.git(&["config", "jitcommit.guards", "large"]);
@@ -780,7 +780,7 @@ fn print_context_says_which_guards_apply_and_why() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         v["guards"],
-        "word grammar, tight gate and the tool's type off: set to large by git config jitcommit.guards"
+        "word grammar, tight gate, the tool's type and summary off: set to large by git config jitcommit.guards"
     );
     assert!(!v["schema"].to_string().contains("\"pattern\""), "{v}");
     // The system message is the same bytes whatever the guards.

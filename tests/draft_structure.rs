@@ -402,10 +402,11 @@ fn the_model_may_overrule_the_history_of_the_paths() {
 }
 
 /// Guards sized to the model (issue 30): a model the guards call small is offered the
-/// same types and evidence, but its draft keeps the tool's type, which its own choice
-/// agreed with less often on the bench (docs/benchmarks.md, `draft-merged`).
+/// same types and evidence, but its draft keeps the tool's type and summary, which its
+/// own choices agreed with less often on the bench (docs/benchmarks.md, `draft-merged`
+/// and `draft-small-summary`); its bullets are its own.
 #[test]
-fn a_small_models_type_is_the_tools() {
+fn a_small_models_type_and_summary_are_the_tools() {
     let r = Repo::new();
     r.git(&["config", "jitcommit.guards", "small"]);
     cli_flag_after_docs_history(&r);
@@ -423,8 +424,13 @@ fn a_small_models_type_is_the_tools() {
     let msg = r.last_message();
     let tool_type = offline.split([':', '(']).next().unwrap().to_owned();
     assert!(!tool_type.is_empty() && tool_type != "feat", "{offline}");
+    let tool_summary = offline.lines().next().unwrap().split_once(": ").unwrap().1;
     assert!(
-        msg.starts_with(&format!("{tool_type}: add a quiet flag")),
+        msg.starts_with(&format!("{tool_type}: {tool_summary}\n")),
+        "{msg}\noffline: {offline}"
+    );
+    assert!(
+        msg.contains("— accept --quiet so scripts can silence the output"),
         "{msg}"
     );
 }
@@ -579,6 +585,99 @@ fn a_summary_of_only_the_paths_is_the_tools() {
         assert!(
             msg.contains("— write the version back so bump can store it"),
             "the model's bullet is kept ({guards}): {msg}"
+        );
+    }
+}
+
+/// A summary that names something: a model known to be small (here by the setting)
+/// gets the tool's summary, as its type; a large model, and one whose size is unknown
+/// (the fake server names none), keep their own. All keep the model's bullets and
+/// need one request.
+#[test]
+fn a_small_models_summary_gives_way_to_the_tools_that_names_the_change() {
+    for (guards, tools) in [(Some("small"), true), (Some("large"), false), (None, false)] {
+        let r = Repo::new();
+        if let Some(g) = guards {
+            r.git(&["config", "jitcommit.guards", g]);
+        }
+        write(
+            &r.dir,
+            "src/cargo_provider.py",
+            "def read():\n    return 1\n",
+        );
+        r.git(&["add", "."]);
+        r.git(&["commit", "-q", "--no-verify", "-m", "chore: base"]);
+        write(
+            &r.dir,
+            "src/cargo_provider.py",
+            "def read():\n    return 1\n\n\ndef write_version(v):\n    return v\n",
+        );
+        r.git(&["add", "."]);
+        let offline = offline_text(&r);
+        let tool_summary = offline.lines().next().unwrap().split_once(": ").unwrap().1;
+        assert!(
+            tool_summary.contains("write_version"),
+            "control: the tool's summary names the change: {offline}"
+        );
+        let own = "store the computed release number";
+        let server = ModelServer::start(vec![answer(
+            json!({"src/cargo_provider.py": "write the version back so bump can store it"}),
+            own,
+            "feat",
+            Value::Null,
+        )]);
+        assert_eq!(commit_with(&r, &server), "model", "guards {guards:?}");
+        assert_eq!(server.requests().len(), 1, "one request ({guards:?})");
+        let msg = r.last_message();
+        let subject = msg.lines().next().unwrap();
+        let want = if tools { tool_summary } else { own };
+        assert!(
+            subject.ends_with(&format!(": {want}")),
+            "guards {guards:?}: {subject}\noffline: {offline}"
+        );
+        assert!(
+            msg.contains("— write the version back so bump can store it"),
+            "the model's bullet is kept ({guards:?}): {msg}"
+        );
+    }
+}
+
+/// A small model's summary gives way to the tool's even where the tool's names only
+/// a path (`add .taplo.toml`), and the gate, which would refuse those two words from
+/// the model, trusts them from the tool: one request, no repair. A model of unknown
+/// size keeps its own summary.
+#[test]
+fn a_small_model_gets_the_tools_summary_of_a_path_without_a_repair() {
+    for (guards, tools) in [(Some("small"), true), (None, false)] {
+        let r = Repo::new();
+        if let Some(g) = guards {
+            r.git(&["config", "jitcommit.guards", g]);
+        }
+        write(&r.dir, "README.md", "# project\n");
+        r.git(&["add", "."]);
+        r.git(&["commit", "-q", "--no-verify", "-m", "docs: start"]);
+        write(
+            &r.dir,
+            ".taplo.toml",
+            "[formatting]\nalign_entries = true\n",
+        );
+        r.git(&["add", "."]);
+        let offline = offline_text(&r);
+        let tool_summary = offline.lines().next().unwrap().split_once(": ").unwrap().1;
+        let own = "format the toml files with taplo";
+        let server = ModelServer::start(vec![answer(
+            json!({".taplo.toml": "align the entries of every toml file"}),
+            own,
+            "chore",
+            Value::Null,
+        )]);
+        assert_eq!(commit_with(&r, &server), "model", "guards {guards:?}");
+        assert_eq!(server.requests().len(), 1, "no repair ({guards:?})");
+        let subject = r.last_message().lines().next().unwrap().to_owned();
+        let want = if tools { tool_summary } else { own };
+        assert!(
+            subject.ends_with(&format!(": {want}")),
+            "guards {guards:?}: {subject}\noffline: {offline}"
         );
     }
 }

@@ -24,8 +24,13 @@ pub const SMALL_MODEL_PARAMS: u64 = 1_000_000_000;
 /// Which guards a draft gets, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Guards {
-    /// The word grammar and the tight gate are on.
+    /// The word grammar and the tight gate are on, and the tool's type stands over
+    /// the model's.
     pub small: bool,
+    /// The tool's summary stands over the model's: for a model known to be small (its
+    /// size, or the setting, says so), not for one of unknown size, which may be a
+    /// large model writing better words than the tool.
+    pub tool_summary: bool,
     /// Why, in one line (`--print-context`'s `guards:` line, `JITCOMMIT_DEBUG`).
     pub why: String,
 }
@@ -42,10 +47,12 @@ impl Guards {
 
     /// One line: which guards apply and why.
     pub fn line(&self) -> String {
-        let what = if self.small {
-            "word grammar, tight gate and the tool's type on"
-        } else {
-            "word grammar, tight gate and the tool's type off"
+        let what = match (self.small, self.tool_summary) {
+            (true, true) => "word grammar, tight gate, the tool's type and summary on",
+            (true, false) => {
+                "word grammar, tight gate and the tool's type on, the tool's summary off"
+            }
+            _ => "word grammar, tight gate, the tool's type and summary off",
         };
         format!("{what}: {}", self.why)
     }
@@ -58,12 +65,14 @@ pub fn decide(setting: GuardSetting, from: &Source, info: &ServerInfo, model: &s
         GuardSetting::Small => {
             return Guards {
                 small: true,
+                tool_summary: true,
                 why: format!("set to small by {from}"),
             };
         }
         GuardSetting::Large => {
             return Guards {
                 small: false,
+                tool_summary: false,
                 why: format!("set to large by {from}"),
             };
         }
@@ -76,6 +85,7 @@ pub fn decide(setting: GuardSetting, from: &Source, info: &ServerInfo, model: &s
     match sized {
         Some((n, from)) if n < SMALL_MODEL_PARAMS => Guards {
             small: true,
+            tool_summary: true,
             why: format!(
                 "a small model ({} parameters, from {from}; below 1B)",
                 shown_params(n)
@@ -83,6 +93,7 @@ pub fn decide(setting: GuardSetting, from: &Source, info: &ServerInfo, model: &s
         },
         Some((n, from)) => Guards {
             small: false,
+            tool_summary: false,
             why: format!(
                 "a larger model ({} parameters, from {from}; 1B or more)",
                 shown_params(n)
@@ -91,10 +102,12 @@ pub fn decide(setting: GuardSetting, from: &Source, info: &ServerInfo, model: &s
         // OpenAI's hosted models are large, and its server gets no grammar anyway.
         None if info.kind == ServerKind::OpenAi => Guards {
             small: false,
+            tool_summary: false,
             why: "OpenAI's hosted model (its size is not said; none is small)".to_owned(),
         },
         None => Guards {
             small: true,
+            tool_summary: false,
             why: format!(
                 "the model's size is unknown ({} said none, the name {model:?} holds none); on, as a small model needs them and a larger one only loses words",
                 info.kind.name()

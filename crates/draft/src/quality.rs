@@ -311,8 +311,9 @@ impl<'a> Evidence<'a> {
         self
     }
 
-    /// The same evidence, with `texts` (the tool's own bullet descriptions, which the
-    /// draft puts where the model's words fail) passing the bullet checks as they are.
+    /// The same evidence, with `texts` (the tool's own bullet descriptions and summary,
+    /// which the draft puts where the model's words fail or a small model's stood)
+    /// passing the checks as they are: the gate is for the model's words.
     pub fn trusting(mut self, texts: impl IntoIterator<Item = String>) -> Evidence<'a> {
         self.tool.extend(texts);
         self
@@ -362,6 +363,7 @@ pub fn check_draft(text: &str, evidence: &Evidence<'_>) -> Vec<Finding> {
     let parsed = parse(text);
     let mut out = Vec::new();
     match &parsed.subject.summary {
+        Some(s) if evidence.tool.contains(s.value.trim()) => {}
         Some(s) => {
             if !has_words(&s.value, SUMMARY_WORDS)
                 && !short_summary_ok(&s.value, evidence.gate, evidence)

@@ -372,8 +372,9 @@ pub struct Structure {
     /// small model's draft keeps ([`Structure::with_tool_type`]).
     #[serde(skip)]
     pub tool_type: Option<String>,
-    /// The offline draft's summary: what a model draft keeps when its own summary
-    /// names nothing beyond the staged paths ([`crate::quality::Evidence::names_something`]).
+    /// The offline draft's summary: what a model draft keeps when the model is known
+    /// to be small, or its own summary names nothing beyond the staged paths and this
+    /// one does ([`crate::quality::Evidence::names_something`]).
     #[serde(skip)]
     pub tool_summary: Option<String>,
     /// The repository's recent subjects for the staged paths, unredacted (the
