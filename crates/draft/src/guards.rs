@@ -186,6 +186,9 @@ mod tests {
         // Unknown: guarded.
         let g = auto(&info, "smollm2");
         assert!(g.small && g.why.contains("unknown"), "{g:?}");
+        // ... but its summary is its own: it may be a large model.
+        assert!(!g.tool_summary, "{g:?}");
+        assert!(g.line().contains("the tool's summary off"), "{}", g.line());
         assert_eq!(g.gate(), Gate::Tight);
         // The name, when the server says nothing.
         let g = auto(&info, "qwen2.5-coder:7b");
@@ -195,7 +198,8 @@ mod tests {
         info.params = Some(494_030_000);
         info.params_from = Some("Ollama /api/show details.parameter_size".into());
         let g = auto(&info, "qwen2.5-coder:7b");
-        assert!(g.small, "{g:?}");
+        assert!(g.small && g.tool_summary, "{g:?}");
+        assert!(g.line().contains("type and summary on"), "{}", g.line());
         assert!(
             g.why.contains("494M") && g.why.contains("/api/show"),
             "{g:?}"
@@ -209,7 +213,10 @@ mod tests {
             &info,
             "tiny-135m",
         );
-        assert!(!g.small && g.why.contains("jitcommit.guards"), "{g:?}");
+        assert!(
+            !g.small && !g.tool_summary && g.why.contains("jitcommit.guards"),
+            "{g:?}"
+        );
         info.params = Some(70_000_000_000);
         let g = decide(
             GuardSetting::Small,
@@ -217,7 +224,10 @@ mod tests {
             &info,
             "m",
         );
-        assert!(g.small && g.why.contains("JITCOMMIT_GUARDS"), "{g:?}");
+        assert!(
+            g.small && g.tool_summary && g.why.contains("JITCOMMIT_GUARDS"),
+            "{g:?}"
+        );
         // OpenAI says no size and is no small model.
         let mut openai = ServerInfo::unknown();
         openai.kind = ServerKind::OpenAi;
