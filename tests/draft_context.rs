@@ -26,13 +26,7 @@ fn fixed_repo() -> Repo {
 #[test]
 fn print_context_snapshot() {
     let r = fixed_repo();
-    let out = r
-        .draft_cmd()
-        .args(["--print-context", "--intent", "say hello to new users"])
-        .output()
-        .unwrap();
-    assert_ok(&out, "--print-context");
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = r.print_context(&["--intent", "say hello to new users"]);
     assert!(text.contains("say hello to new users"));
     insta::assert_snapshot!("print_context", text);
 }
@@ -171,9 +165,7 @@ fn user_part(text: &str) -> &str {
 #[test]
 fn recent_subjects_are_examples_redacted_and_marked_with_their_source() {
     let r = subjects_repo();
-    let out = r.draft_cmd().arg("--print-context").output().unwrap();
-    assert_ok(&out, "--print-context");
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = r.print_context(&[]);
     let user = user_part(&text);
     let block = user
         .split("# Recent subjects\n")

@@ -43,13 +43,7 @@ fn a_huge_change_says_what_the_draft_did_not_read() {
     );
     // A window wide enough for the whole change: the files not read up front are read
     // when the composer takes them, and their diffs are the real ones.
-    let out = r
-        .draft_cmd()
-        .args(["--print-context", "--budget-tokens", "65536"])
-        .output()
-        .unwrap();
-    assert_ok(&out, "--print-context");
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = r.print_context(&["--budget-tokens", "65536"]);
     assert!(text.contains(&format!("read: {said}")), "{text}");
     let last = FILES - 1;
     let shown = format!("diff --git a/src/f{last:04}.rs b/src/f{last:04}.rs\n");
@@ -58,9 +52,7 @@ fn a_huge_change_says_what_the_draft_did_not_read() {
 
     // The default window takes a few stat lines: the last file is never shown, and the
     // offline draft's footer says what was not read.
-    let out = r.draft_cmd().args(["--print-context"]).output().unwrap();
-    assert_ok(&out, "--print-context");
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = r.print_context(&[]);
     assert!(text.contains(&format!("read: {said}")), "{text}");
     assert!(!text.contains(&format!("src/f{last:04}.rs |")), "{text}");
     let out = r
@@ -78,9 +70,7 @@ fn a_change_within_the_bound_is_read_whole_and_says_nothing() {
     let r = Repo::new();
     write(&r.dir, "src/a.rs", "fn a() {}\n");
     r.git(&["add", "."]);
-    let out = r.draft_cmd().arg("--print-context").output().unwrap();
-    assert_ok(&out, "--print-context");
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = r.print_context(&[]);
     assert!(!text.contains("offline analyses read"), "{text}");
     assert!(text.contains("src/a.rs"), "{text}");
 }

@@ -424,7 +424,7 @@ fn a_small_models_type_and_summary_are_the_tools() {
     let msg = r.last_message();
     let tool_type = offline.split([':', '(']).next().unwrap().to_owned();
     assert!(!tool_type.is_empty() && tool_type != "feat", "{offline}");
-    let tool_summary = offline.lines().next().unwrap().split_once(": ").unwrap().1;
+    let tool_summary = summary_of(&offline);
     assert!(
         msg.starts_with(&format!("{tool_type}: {tool_summary}\n")),
         "{msg}\noffline: {offline}"
@@ -545,99 +545,74 @@ fn mechanical_faults_are_fixed_without_a_repair_request() {
     assert!(msg.contains("- Add: src/lib.rs — adds a so callers have an entry point\n"));
 }
 
-/// What Qwen2.5-Coder-0.5B wrote for most of commitizen's changes on the bench: a
-/// summary of the paths' own words. The draft keeps the model's bullets and takes
-/// the offline draft's summary, without a second request, under either gate.
-#[test]
-fn a_summary_of_only_the_paths_is_the_tools() {
-    for guards in ["small", "large"] {
-        let r = Repo::new();
-        r.git(&["config", "jitcommit.guards", guards]);
-        write(
-            &r.dir,
-            "src/cargo_provider.py",
-            "def read():\n    return 1\n",
-        );
-        r.git(&["add", "."]);
-        r.git(&["commit", "-q", "--no-verify", "-m", "chore: base"]);
-        write(
-            &r.dir,
-            "src/cargo_provider.py",
-            "def read():\n    return 1\n\n\ndef write_version(v):\n    return v\n",
-        );
-        r.git(&["add", "."]);
-        let offline = offline_text(&r);
-        let tool_summary = offline.lines().next().unwrap().split_once(": ").unwrap().1;
-        let server = ModelServer::start(vec![answer(
-            json!({"src/cargo_provider.py": "write the version back so bump can store it"}),
-            "update src cargo_provider.py",
-            "feat",
-            Value::Null,
-        )]);
-        assert_eq!(commit_with(&r, &server), "model", "guards {guards}");
-        assert_eq!(server.requests().len(), 1, "no repair request ({guards})");
-        let msg = r.last_message();
-        let subject = msg.lines().next().unwrap();
-        assert!(
-            subject.ends_with(&format!(": {tool_summary}")) && !subject.contains("update src"),
-            "guards {guards}: {subject}\noffline: {offline}"
-        );
-        assert!(
-            msg.contains("— write the version back so bump can store it"),
-            "the model's bullet is kept ({guards}): {msg}"
-        );
+/// A repository whose staged change adds `write_version` to `src/cargo_provider.py`,
+/// with `jitcommit.guards` set to `guards` (unset: the size decides).
+fn write_version_staged(guards: Option<&str>) -> Repo {
+    let r = Repo::new();
+    if let Some(g) = guards {
+        r.git(&["config", "jitcommit.guards", g]);
     }
+    write(
+        &r.dir,
+        "src/cargo_provider.py",
+        "def read():\n    return 1\n",
+    );
+    r.git(&["add", "."]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "chore: base"]);
+    write(
+        &r.dir,
+        "src/cargo_provider.py",
+        "def read():\n    return 1\n\n\ndef write_version(v):\n    return v\n",
+    );
+    r.git(&["add", "."]);
+    r
 }
 
-/// A summary that names something: a model known to be small (here by the setting)
-/// gets the tool's summary, as its type; a large model, and one whose size is unknown
-/// (the fake server names none), keep their own. All keep the model's bullets and
-/// need one request.
+/// The summary of a draft's subject line (after `type(scope): `).
+fn summary_of(msg: &str) -> &str {
+    msg.lines().next().unwrap().split_once(": ").unwrap().1
+}
+
+/// Whose summary a model draft keeps, with one request and the model's bullet either
+/// way:
+/// - a summary of only the paths' own words (what Qwen2.5-Coder-0.5B wrote for most of
+///   commitizen's changes on the bench) gives way to the tool's under either gate;
+/// - a summary that names something gives way to the tool's for a model known to be
+///   small (here by the setting), as its type does; a large model, and one whose size
+///   is unknown (the fake server names none), keep their own.
 #[test]
-fn a_small_models_summary_gives_way_to_the_tools_that_names_the_change() {
-    for (guards, tools) in [(Some("small"), true), (Some("large"), false), (None, false)] {
-        let r = Repo::new();
-        if let Some(g) = guards {
-            r.git(&["config", "jitcommit.guards", g]);
-        }
-        write(
-            &r.dir,
-            "src/cargo_provider.py",
-            "def read():\n    return 1\n",
-        );
-        r.git(&["add", "."]);
-        r.git(&["commit", "-q", "--no-verify", "-m", "chore: base"]);
-        write(
-            &r.dir,
-            "src/cargo_provider.py",
-            "def read():\n    return 1\n\n\ndef write_version(v):\n    return v\n",
-        );
-        r.git(&["add", "."]);
+fn whose_summary_a_model_draft_keeps() {
+    let paths_only = "update src cargo_provider.py";
+    let own = "store the computed release number";
+    for (guards, said, tools) in [
+        (Some("small"), paths_only, true),
+        (Some("large"), paths_only, true),
+        (Some("small"), own, true),
+        (Some("large"), own, false),
+        (None, own, false),
+    ] {
+        let r = write_version_staged(guards);
         let offline = offline_text(&r);
-        let tool_summary = offline.lines().next().unwrap().split_once(": ").unwrap().1;
+        let tool_summary = summary_of(&offline);
         assert!(
             tool_summary.contains("write_version"),
             "control: the tool's summary names the change: {offline}"
         );
-        let own = "store the computed release number";
         let server = ModelServer::start(vec![answer(
             json!({"src/cargo_provider.py": "write the version back so bump can store it"}),
-            own,
+            said,
             "feat",
             Value::Null,
         )]);
-        assert_eq!(commit_with(&r, &server), "model", "guards {guards:?}");
-        assert_eq!(server.requests().len(), 1, "one request ({guards:?})");
+        let case = format!("guards {guards:?}, the model said {said:?}");
+        assert_eq!(commit_with(&r, &server), "model", "{case}");
+        assert_eq!(server.requests().len(), 1, "one request ({case})");
         let msg = r.last_message();
-        let subject = msg.lines().next().unwrap();
-        let want = if tools { tool_summary } else { own };
-        assert!(
-            subject.ends_with(&format!(": {want}")),
-            "guards {guards:?}: {subject}\noffline: {offline}"
-        );
+        let want = if tools { tool_summary } else { said };
+        assert_eq!(summary_of(&msg), want, "{case}: {msg}\noffline: {offline}");
         assert!(
             msg.contains("— write the version back so bump can store it"),
-            "the model's bullet is kept ({guards:?}): {msg}"
+            "the model's bullet is kept ({case}): {msg}"
         );
     }
 }
@@ -663,7 +638,7 @@ fn a_small_model_gets_the_tools_summary_of_a_path_without_a_repair() {
         );
         r.git(&["add", "."]);
         let offline = offline_text(&r);
-        let tool_summary = offline.lines().next().unwrap().split_once(": ").unwrap().1;
+        let tool_summary = summary_of(&offline);
         let own = "format the toml files with taplo";
         let server = ModelServer::start(vec![answer(
             json!({".taplo.toml": "align the entries of every toml file"}),
@@ -673,11 +648,12 @@ fn a_small_model_gets_the_tools_summary_of_a_path_without_a_repair() {
         )]);
         assert_eq!(commit_with(&r, &server), "model", "guards {guards:?}");
         assert_eq!(server.requests().len(), 1, "no repair ({guards:?})");
-        let subject = r.last_message().lines().next().unwrap().to_owned();
+        let msg = r.last_message();
         let want = if tools { tool_summary } else { own };
-        assert!(
-            subject.ends_with(&format!(": {want}")),
-            "guards {guards:?}: {subject}\noffline: {offline}"
+        assert_eq!(
+            summary_of(&msg),
+            want,
+            "guards {guards:?}: {msg}\noffline: {offline}"
         );
     }
 }

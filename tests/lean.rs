@@ -39,27 +39,9 @@ fn the_validator_links_neither_http_client_nor_tokenizer() {
 #[test]
 fn a_check_only_build_compiles_no_model_crate() {
     let tree = |features: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO"))
-            .args([
-                "tree",
-                "--offline",
-                "--locked",
-                "-e",
-                "normal",
-                "--prefix",
-                "none",
-            ])
-            .args(["-p", "jitcommit"])
-            .args(features)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .expect("cargo tree runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        let mut args = vec!["-e", "normal", "-p", "jitcommit"];
+        args.extend(features);
+        cargo_tree(&args)
     };
     let lean = tree(&["--no-default-features"]);
     let full = tree(&[]);
@@ -84,22 +66,12 @@ fn a_check_only_build_compiles_no_model_crate() {
 #[test]
 fn the_tests_build_every_dependency_as_install_sh_does() {
     let tree = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO"))
-            .args(["tree", "--offline", "--locked", "--prefix", "none"])
-            .args(["-f", "{p} [{f}]"])
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .expect("cargo tree runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let mut args = args.to_vec();
+        args.extend(["-f", "{p} [{f}]"]);
         // package (name, version) -> the feature sets it is built with
         let mut sets: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
             Default::default();
-        for line in String::from_utf8_lossy(&out.stdout).lines() {
+        for line in cargo_tree(&args).lines() {
             let line = line.trim_end_matches(" (*)").replace(" (proc-macro)", "");
             let Some((pkg, features)) = line.split_once(" [") else {
                 continue;
@@ -131,4 +103,20 @@ fn the_tests_build_every_dependency_as_install_sh_does() {
          (crates/draft/Cargo.toml does for regex and getrandom):\n{}",
         differ.join("\n")
     );
+}
+
+/// `cargo tree --offline --locked --prefix none ARGS` in this package, its output.
+fn cargo_tree(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["tree", "--offline", "--locked", "--prefix", "none"])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }

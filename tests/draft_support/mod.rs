@@ -118,6 +118,19 @@ impl Repo {
         c
     }
 
+    /// `jitcommit-draft --print-context ARGS` run directly in the repository: its
+    /// standard output, after asserting that it succeeded.
+    pub fn print_context(&self, args: &[&str]) -> String {
+        let out = self
+            .draft_cmd()
+            .arg("--print-context")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_ok(&out, "--print-context");
+        String::from_utf8(out.stdout).unwrap()
+    }
+
     /// Points the repository at a model server.
     pub fn use_model(&self, url: &str, provider: &str) {
         self.git(&["config", "jitcommit.model", "test-model"]);
