@@ -4,7 +4,8 @@ histories"): every non-merge commit of a repository whose subject follows Conven
 Commits is replayed in one scratch clone (checked out at its first parent, the commit's
 tree staged with `git read-tree -m -u`), drafted by the real `jitcommit-draft` hook with
 no model, and scored against the human subject: type agreement, ROUGE-L of the summary,
-and the confusion of types. No model, no server: a few hundred commits take a minute or
+the confusion of types, and breaking agreement (the human's `!` or `BREAKING CHANGE`
+footer against the draft's). No model, no server: a few hundred commits take a minute or
 two. Python 3's standard library only.
 
     python3 bench/quality/offline.py --bin-dir target/release --source /path/to/repo \
@@ -39,18 +40,22 @@ def hermetic_env(home):
 
 
 def cases(source, rng, limit):
-    """(commit, human subject) of every non-merge commit with a parent whose subject
-    parses as Conventional Commits, oldest first."""
-    args = ["log", "--no-merges", "--reverse", "--format=%H%x00%P%x00%s"]
+    """(commit, human subject, human message) of every non-merge commit with a parent
+    whose subject parses as Conventional Commits, oldest first."""
+    args = ["log", "--no-merges", "--reverse", "--format=%H%x00%P%x00%B%x01"]
     args.append(rng or "HEAD")
     out = []
-    for line in git(*args, cwd=source).splitlines():
-        c, parents, subject = line.split("\x00", 2)
+    for record in git(*args, cwd=source).split("\x01"):
+        record = record.lstrip("\n")
+        if not record:
+            continue
+        c, parents, message = record.split("\x00", 2)
+        subject = message.split("\n", 1)[0]
         if not parents:
             continue
         if score.parse(subject + "\n")["type"] is None:
             continue
-        out.append((c, subject))
+        out.append((c, subject, message))
     return out[-limit:] if limit else out
 
 
@@ -75,7 +80,7 @@ def main():
         git("clone", "-q", "--no-checkout", a.source, repo, env=env)
         git("config", "user.name", "bench", cwd=repo, env=env)
         git("config", "user.email", "bench@example.invalid", cwd=repo, env=env)
-        for c, subject in todo:
+        for c, subject, message in todo:
             git("checkout", "-q", "-f", "--detach", c + "^", cwd=repo, env=env)
             git("clean", "-qfdx", cwd=repo, env=env)
             git("read-tree", "-m", "-u", "HEAD", c, cwd=repo, env=env)
@@ -83,6 +88,7 @@ def main():
             text = r["message"]
             got = score.parse(text)
             human = score.parse(subject + "\n")
+            human_breaking = score.parse(message)["breaking"]
             results.append({
                 "commit": c[:7],
                 "human": subject,
@@ -90,6 +96,8 @@ def main():
                 "type_human": human["type"],
                 "type_draft": got["type"],
                 "rouge_l": score.rouge_l(got["summary"] or "", human["summary"] or ""),
+                "breaking_human": human_breaking,
+                "breaking_draft": got["breaking"],
                 "files": len(git("diff", "--cached", "--name-only", cwd=repo,
                                  env=env).splitlines()),
                 "hook_exit": r["exit"],
@@ -104,6 +112,11 @@ def main():
     print(f"commits: {n} ({secs:.0f} s)")
     print(f"type agreement: {agree} of {n} ({100 * agree / n:.1f}%)")
     print(f"ROUGE-L of the summary (mean): {rouge:.3f}")
+    same = sum(r["breaking_human"] == r["breaking_draft"] for r in results)
+    said = [r for r in results if r["breaking_draft"]]
+    print(f"breaking agreement: {same} of {n} ({100 * same / n:.1f}%); the draft said "
+          f"breaking {len(said)} times, {sum(r['breaking_human'] for r in said)} of them "
+          f"as the human did; the human {sum(r['breaking_human'] for r in results)} times")
     conf = collections.Counter((r["type_human"], r["type_draft"]) for r in results)
     humans = collections.Counter(r["type_human"] for r in results)
     print("\nhuman type: n, agreement, what the draft said instead (most often first)")

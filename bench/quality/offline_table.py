@@ -24,22 +24,34 @@ def load(pairs):
     return out
 
 
+def breaking(results):
+    """The human's breaking changes, the draft's, and both (`-` for results of an
+    offline.py that did not score them)."""
+    if not results or "breaking_draft" not in results[0]:
+        return "-"
+    human = sum(r["breaking_human"] for r in results)
+    draft = sum(r["breaking_draft"] for r in results)
+    both = sum(r["breaking_human"] and r["breaking_draft"] for r in results)
+    return f"{human}, {draft}, {both}"
+
+
 def table(label, runs):
     lines = [f"**{label}**", "",
-             "| repository | commits | type agreement | ROUGE-L (mean) |",
-             "|---|---|---|---|"]
+             "| repository | commits | type agreement | ROUGE-L (mean) | breaking: human, draft, both |",
+             "|---|---|---|---|---|"]
     every = []
     for name, results in runs:
         n = len(results)
         agree = sum(r["type_human"] == r["type_draft"] for r in results)
         rouge = sum(r["rouge_l"] for r in results) / n if n else 0.0
-        lines.append(f"| {name} | {n} | {agree} ({100 * agree / n:.1f}%) | {rouge:.3f} |")
+        lines.append(f"| {name} | {n} | {agree} ({100 * agree / n:.1f}%) | {rouge:.3f} "
+                     f"| {breaking(results)} |")
         every += results
     n = len(every)
     agree = sum(r["type_human"] == r["type_draft"] for r in every)
     rouge = sum(r["rouge_l"] for r in every) / n if n else 0.0
     lines.append(f"| **overall** | **{n}** | **{agree} ({100 * agree / n:.1f}%)** "
-                 f"| **{rouge:.3f}** |")
+                 f"| **{rouge:.3f}** | **{breaking(every)}** |")
     conf = collections.Counter((r["type_human"], r["type_draft"]) for r in every)
     humans = collections.Counter(r["type_human"] for r in every)
     lines += ["", "| human type | commits | agreement | drafted instead (most often first) |",
