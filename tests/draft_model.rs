@@ -13,8 +13,11 @@ use std::time::Duration;
 
 const GOOD: &str = r#"{"bullets":{"src/lib.rs":"greet so that new users see a welcome"},"summary":"add a greeting","type":"feat","scope":null,"breaking_change":null}"#;
 
+/// A staged new file; the model's own words are kept (a model the guards call large:
+/// the guards have their tests in `draft_server` and `draft_structure`).
 fn repo_with_change() -> Repo {
     let r = Repo::new();
+    r.git(&["config", "jitcommit.guards", "large"]);
     write(
         &r.dir,
         "src/lib.rs",

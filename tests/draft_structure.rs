@@ -259,6 +259,8 @@ fn breaking_change_is_a_described_note_only_where_a_public_item_changes() {
 #[test]
 fn the_type_enum_offers_every_type_the_change_does_not_rule_out() {
     let r = Repo::new();
+    // The model's own choices: a model the guards call large.
+    r.git(&["config", "jitcommit.guards", "large"]);
     write(&r.dir, "docs/guide.md", "# Guide\n\nHow to start.\n");
     r.git(&["add", "."]);
     r.git(&["commit", "-q", "--no-verify", "-m", "docs: add the guide"]);
@@ -435,10 +437,89 @@ fn a_small_models_type_and_summary_are_the_tools() {
     );
 }
 
+/// A public field renamed where the project's configuration and README rename it too
+/// (cocogitto's `feat!: rename hooks to pre_bump_hooks`): the offline draft marks the
+/// change breaking and says what breaks; a small model's draft keeps that note though
+/// the model wrote none; a large model is told the evidence and its choice stands.
+#[test]
+fn a_rename_users_must_follow_is_a_breaking_change() {
+    let settings = |field: &str| {
+        format!(
+            "pub struct Settings {{\n    #[serde(default)]\n    pub {field}: Vec<String>,\n}}\n"
+        )
+    };
+    let staged = |guards: &str| {
+        let r = Repo::new();
+        r.git(&["config", "jitcommit.guards", guards]);
+        write(&r.dir, "src/settings.rs", settings("hooks"));
+        write(&r.dir, "cog.toml", "hooks = [\n    \"cargo build\",\n]\n");
+        write(
+            &r.dir,
+            "README.md",
+            "# cog\n\n```toml\nhooks = [\"cargo build\"]\n```\n",
+        );
+        r.git(&["add", "."]);
+        r.git(&["commit", "-q", "--no-verify", "-m", "feat: settings"]);
+        write(&r.dir, "src/settings.rs", settings("pre_bump_hooks"));
+        write(
+            &r.dir,
+            "cog.toml",
+            "pre_bump_hooks = [\n    \"cargo build\",\n]\n",
+        );
+        write(
+            &r.dir,
+            "README.md",
+            "# cog\n\n```toml\npre_bump_hooks = [\"cargo build\"]\n```\n",
+        );
+        r.git(&["add", "."]);
+        r
+    };
+    let note = "BREAKING CHANGE: hooks is now pre_bump_hooks; what names hooks must change";
+    let r = staged("small");
+    let offline = offline_text(&r);
+    assert!(offline.lines().next().unwrap().contains("!: "), "{offline}");
+    assert!(offline.trim_end().ends_with(note), "{offline}");
+    for (guards, breaking) in [("small", true), ("large", false)] {
+        let r = staged(guards);
+        let server = ModelServer::start(vec![answer(
+            json!({
+                "src/settings.rs": "rename the hooks field to say when they run",
+                "cog.toml": "rename the hooks key to match the settings",
+                "README.md": "show the renamed pre_bump_hooks key",
+            }),
+            "rename hooks to pre_bump_hooks",
+            "feat",
+            Value::Null,
+        )]);
+        assert_eq!(commit_with(&r, &server), "model", "guards {guards}");
+        let user = server.requests()[0].body["messages"][1]["content"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            user.contains("renames public items that its docs or configuration name too (hooks is now pre_bump_hooks"),
+            "the evidence is stated ({guards}): {user}"
+        );
+        let msg = r.last_message();
+        assert_eq!(
+            msg.lines().next().unwrap().contains("!: "),
+            breaking,
+            "{guards}: {msg}"
+        );
+        assert_eq!(msg.contains(note), breaking, "{guards}: {msg}");
+        assert!(
+            msg.contains("— rename the hooks key to match the settings"),
+            "{msg}"
+        );
+    }
+}
+
 #[test]
 fn scopes_come_from_a_list_never_free_text() {
     // The convention's list.
     let r = Repo::new();
+    // The model's own choices: a model the guards call large.
+    r.git(&["config", "jitcommit.guards", "large"]);
     write(
         &r.dir,
         ".commit-convention.toml",
@@ -465,6 +546,8 @@ fn scopes_come_from_a_list_never_free_text() {
 
     // Names from the staged paths and their manifests; a scope off the list is dropped.
     let r = Repo::new();
+    // The model's own choices: a model the guards call large.
+    r.git(&["config", "jitcommit.guards", "large"]);
     write(
         &r.dir,
         "crates/parser/Cargo.toml",
@@ -493,6 +576,8 @@ fn scopes_come_from_a_list_never_free_text() {
 
     // Nothing to derive a name from: the schema has no scope.
     let r = Repo::new();
+    // The model's own choices: a model the guards call large.
+    r.git(&["config", "jitcommit.guards", "large"]);
     write(&r.dir, "notes.txt", "words\n");
     r.git(&["add", "."]);
     let server = ModelServer::start(vec![Script::answer_json(&json!({
@@ -508,6 +593,8 @@ fn scopes_come_from_a_list_never_free_text() {
 #[test]
 fn mechanical_faults_are_fixed_without_a_repair_request() {
     let r = Repo::new();
+    // The model's own choices: a model the guards call large.
+    r.git(&["config", "jitcommit.guards", "large"]);
     write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
     r.git(&["add", "."]);
     let long = "feat: add the first public function of the library so that callers have an entry point to start from.";
@@ -577,9 +664,9 @@ fn summary_of(msg: &str) -> &str {
 /// way:
 /// - a summary of only the paths' own words (what Qwen2.5-Coder-0.5B wrote for most of
 ///   commitizen's changes on the bench) gives way to the tool's under either gate;
-/// - a summary that names something gives way to the tool's for a model known to be
-///   small (here by the setting), as its type does; a large model, and one whose size
-///   is unknown (the fake server names none), keep their own.
+/// - a summary that names something gives way to the tool's for a model the guards
+///   call small (here by the setting, or by its unknown size: the fake server names
+///   none), as its type does; a large model keeps its own.
 #[test]
 fn whose_summary_a_model_draft_keeps() {
     let paths_only = "update src cargo_provider.py";
@@ -589,7 +676,7 @@ fn whose_summary_a_model_draft_keeps() {
         (Some("large"), paths_only, true),
         (Some("small"), own, true),
         (Some("large"), own, false),
-        (None, own, false),
+        (None, own, true),
     ] {
         let r = write_version_staged(guards);
         let offline = offline_text(&r);
@@ -620,10 +707,10 @@ fn whose_summary_a_model_draft_keeps() {
 /// A small model's summary gives way to the tool's even where the tool's names only
 /// a path (`add .taplo.toml`), and the gate, which would refuse those two words from
 /// the model, trusts them from the tool: one request, no repair. A model of unknown
-/// size keeps its own summary.
+/// size is guarded as a small one; a large model keeps its own summary.
 #[test]
 fn a_small_model_gets_the_tools_summary_of_a_path_without_a_repair() {
-    for (guards, tools) in [(Some("small"), true), (None, false)] {
+    for (guards, tools) in [(Some("small"), true), (None, true), (Some("large"), false)] {
         let r = Repo::new();
         if let Some(g) = guards {
             r.git(&["config", "jitcommit.guards", g]);
@@ -674,6 +761,8 @@ fn junk_drafts_get_one_repair_request_then_the_offline_draft_says_why() {
     ];
     for (summary, kind) in junk {
         let r = Repo::new();
+        // The model's own choices: a model the guards call large.
+        r.git(&["config", "jitcommit.guards", "large"]);
         write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
         r.git(&["add", "."]);
         let a = answer(json!({"src/lib.rs": "adds a"}), summary, kind, Value::Null);
@@ -697,6 +786,8 @@ fn junk_drafts_get_one_repair_request_then_the_offline_draft_says_why() {
     // A draft that copies the repair request's wording fails too; a good second
     // answer is used.
     let r = Repo::new();
+    // The model's own choices: a model the guards call large.
+    r.git(&["config", "jitcommit.guards", "large"]);
     write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
     r.git(&["add", "."]);
     let server = ModelServer::start(vec![

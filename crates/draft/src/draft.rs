@@ -320,9 +320,6 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
         .collect();
     let mut latency = Duration::ZERO;
     let mut user = p.user.clone();
-    // After a loop, the repair's schema: its grammar refuses the words looped on.
-    let mut repair_schema: Option<serde_json::Value> = None;
-    let mut looped: Vec<String> = Vec::new();
     // The prompt's own fixed wording, which a draft must not echo as its content.
     let fixed_texts = [prompt::CORE_INSTRUCTIONS, REPAIR_HEAD, REPAIR_TAIL];
     let guards = client.guards().clone();
@@ -333,24 +330,24 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
                 .bullets
                 .iter()
                 .map(|b| b.tool_words.clone())
-                .chain(p.structure.tool_summary.clone()),
+                .chain(p.structure.tool_summary.clone())
+                .chain(p.structure.tool_breaking.clone()),
         );
     for attempt in 0..2 {
         if Instant::now() >= deadline {
             return offline_draft("the deadline passed".to_owned());
         }
-        let schema = repair_schema.as_ref().unwrap_or(&p.schema);
-        let reply = match client.draft(&p.system, &user, schema, deadline) {
+        let reply = match client.draft(&p.system, &user, &p.schema, deadline) {
             Ok(r) => r,
             Err(e) => return offline_draft(e.to_string()),
         };
         latency += reply.latency;
         let mut gate_failed = false;
-        // A small model's type is not taken: the tool's is (Structure::with_tool_type);
-        // nor, when its size is known, its summary (below).
+        // A small model's type and breaking note are not taken: the tool's are
+        // (Structure::with_tool_choices); nor its summary (below).
         let answer = crate::parse_answer(&reply.content).map(|json| {
             if guards.small {
-                p.structure.with_tool_type(&json)
+                p.structure.with_tool_choices(&json)
             } else {
                 json
             }
@@ -385,7 +382,7 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
                     if let Some(tool) = &p.structure.tool_summary
                         && *tool != m.subject.summary
                     {
-                        if guards.tool_summary {
+                        if guards.small {
                             debug(&format!(
                                 "jitcommit-draft: the tool's summary {tool:?} for a small model's {:?}",
                                 m.subject.summary
@@ -401,8 +398,6 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
                             m.subject.summary = tool.clone();
                         }
                     }
-                    // The model's own trailer (its breaking note) comes before the user's.
-                    let own_trailers = m.trailers.len();
                     if let Some(words) = keep {
                         // The user's words and trailers, after the model's breaking note.
                         let (prose, trailers) = user_words(words);
@@ -413,13 +408,6 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
                     let mut findings = rules::check(&text, &conv, Some(&paths));
                     let gate = quality::check_draft(&text, &evidence);
                     gate_failed = !gate.is_empty();
-                    if gate_failed {
-                        looped = quality::looped_words(
-                            std::iter::once(m.subject.summary.as_str())
-                                .chain(m.bullets.iter().map(|b| b.what_why.as_str()))
-                                .chain(m.trailers[..own_trailers].iter().map(|t| t.value.as_str())),
-                        );
-                    }
                     findings.extend(gate);
                     if findings.is_empty() {
                         return Ok(Drafted::Model {
@@ -450,14 +438,6 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
                 problems.join(" | ")
             ));
             user = repair_prompt(&p.user, &problems);
-            // Only a guarded schema has word patterns to refuse the loop with.
-            if !looped.is_empty() && guards.small {
-                debug(&format!(
-                    "jitcommit-draft: the repair's grammar refuses {}",
-                    looped.join(", ")
-                ));
-                repair_schema = Some(prompt::output_schema_refusing(&p.structure, &looped));
-            }
         } else {
             let what = if gate_failed {
                 "failed the draft-quality gate"

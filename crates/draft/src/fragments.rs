@@ -926,6 +926,12 @@ fn contract_lines(structure: &Structure) -> String {
     }
     if structure.breaking_evidence.is_empty() {
         s.push_str("breaking_change: null: the change removes or alters no public item.\n");
+    } else if let Some(note) = &structure.tool_breaking {
+        // Strong evidence: users' docs or configuration follow a renamed public item.
+        s.push_str(&format!(
+            "breaking_change: a note, as the change renames public items that its docs or configuration name too ({}).\n",
+            neutralise(&redact::redact_text(note).text)
+        ));
     } else {
         s.push_str(&format!(
             "breaking_change: null, unless the evidence shows a change that breaks users; public items removed or changed: {}.\n",

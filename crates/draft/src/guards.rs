@@ -24,13 +24,12 @@ pub const SMALL_MODEL_PARAMS: u64 = 1_000_000_000;
 /// Which guards a draft gets, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Guards {
-    /// The word grammar and the tight gate are on, and the tool's type stands over
-    /// the model's.
+    /// The word grammar and the tight gate are on, and the tool's type, summary and
+    /// breaking note stand over the model's: for a model known to be small (its size,
+    /// or the setting, says so) and for one of unknown size, which a small model may
+    /// be (a larger one only loses words, and `jitcommit.guards = large` gives them
+    /// back).
     pub small: bool,
-    /// The tool's summary stands over the model's: for a model known to be small (its
-    /// size, or the setting, says so), not for one of unknown size, which may be a
-    /// large model writing better words than the tool.
-    pub tool_summary: bool,
     /// Why, in one line (`--print-context`'s `guards:` line, `JITCOMMIT_DEBUG`).
     pub why: String,
 }
@@ -47,12 +46,10 @@ impl Guards {
 
     /// One line: which guards apply and why.
     pub fn line(&self) -> String {
-        let what = match (self.small, self.tool_summary) {
-            (true, true) => "word grammar, tight gate, the tool's type and summary on",
-            (true, false) => {
-                "word grammar, tight gate and the tool's type on, the tool's summary off"
-            }
-            _ => "word grammar, tight gate, the tool's type and summary off",
+        let what = if self.small {
+            "word grammar, tight gate, the tool's type, summary and breaking note on"
+        } else {
+            "word grammar, tight gate, the tool's type, summary and breaking note off"
         };
         format!("{what}: {}", self.why)
     }
@@ -65,14 +62,12 @@ pub fn decide(setting: GuardSetting, from: &Source, info: &ServerInfo, model: &s
         GuardSetting::Small => {
             return Guards {
                 small: true,
-                tool_summary: true,
                 why: format!("set to small by {from}"),
             };
         }
         GuardSetting::Large => {
             return Guards {
                 small: false,
-                tool_summary: false,
                 why: format!("set to large by {from}"),
             };
         }
@@ -85,7 +80,6 @@ pub fn decide(setting: GuardSetting, from: &Source, info: &ServerInfo, model: &s
     match sized {
         Some((n, from)) if n < SMALL_MODEL_PARAMS => Guards {
             small: true,
-            tool_summary: true,
             why: format!(
                 "a small model ({} parameters, from {from}; below 1B)",
                 shown_params(n)
@@ -93,7 +87,6 @@ pub fn decide(setting: GuardSetting, from: &Source, info: &ServerInfo, model: &s
         },
         Some((n, from)) => Guards {
             small: false,
-            tool_summary: false,
             why: format!(
                 "a larger model ({} parameters, from {from}; 1B or more)",
                 shown_params(n)
@@ -102,14 +95,12 @@ pub fn decide(setting: GuardSetting, from: &Source, info: &ServerInfo, model: &s
         // OpenAI's hosted models are large, and its server gets no grammar anyway.
         None if info.kind == ServerKind::OpenAi => Guards {
             small: false,
-            tool_summary: false,
             why: "OpenAI's hosted model (its size is not said; none is small)".to_owned(),
         },
         None => Guards {
             small: true,
-            tool_summary: false,
             why: format!(
-                "the model's size is unknown ({} said none, the name {model:?} holds none); on, as a small model needs them and a larger one only loses words",
+                "the model's size is unknown ({} said none, the name {model:?} holds none); on, as a small model needs them and a larger one only loses words (jitcommit.guards = large turns them off)",
                 info.kind.name()
             ),
         },
@@ -186,9 +177,12 @@ mod tests {
         // Unknown: guarded.
         let g = auto(&info, "smollm2");
         assert!(g.small && g.why.contains("unknown"), "{g:?}");
-        // ... but its summary is its own: it may be a large model.
-        assert!(!g.tool_summary, "{g:?}");
-        assert!(g.line().contains("the tool's summary off"), "{}", g.line());
+        assert!(
+            g.line().contains("summary and breaking note on"),
+            "{}",
+            g.line()
+        );
+        assert!(g.why.contains("jitcommit.guards = large"), "{g:?}");
         assert_eq!(g.gate(), Gate::Tight);
         // The name, when the server says nothing.
         let g = auto(&info, "qwen2.5-coder:7b");
@@ -198,8 +192,12 @@ mod tests {
         info.params = Some(494_030_000);
         info.params_from = Some("Ollama /api/show details.parameter_size".into());
         let g = auto(&info, "qwen2.5-coder:7b");
-        assert!(g.small && g.tool_summary, "{g:?}");
-        assert!(g.line().contains("type and summary on"), "{}", g.line());
+        assert!(g.small, "{g:?}");
+        assert!(
+            g.line().contains("type, summary and breaking note on"),
+            "{}",
+            g.line()
+        );
         assert!(
             g.why.contains("494M") && g.why.contains("/api/show"),
             "{g:?}"
@@ -213,10 +211,7 @@ mod tests {
             &info,
             "tiny-135m",
         );
-        assert!(
-            !g.small && !g.tool_summary && g.why.contains("jitcommit.guards"),
-            "{g:?}"
-        );
+        assert!(!g.small && g.why.contains("jitcommit.guards"), "{g:?}");
         info.params = Some(70_000_000_000);
         let g = decide(
             GuardSetting::Small,
@@ -224,10 +219,7 @@ mod tests {
             &info,
             "m",
         );
-        assert!(
-            g.small && g.tool_summary && g.why.contains("JITCOMMIT_GUARDS"),
-            "{g:?}"
-        );
+        assert!(g.small && g.why.contains("JITCOMMIT_GUARDS"), "{g:?}");
         // OpenAI says no size and is no small model.
         let mut openai = ServerInfo::unknown();
         openai.kind = ServerKind::OpenAi;

@@ -76,16 +76,7 @@ pub struct Prompt {
 /// [`crate::structure::WHAT_WHY_PATTERN`]) for grammar-constrained servers; the
 /// schema the prompt's contract shows leaves them out ([`shown_schema`]).
 pub fn output_schema(structure: &Structure) -> Value {
-    output_schema_refusing(structure, &[])
-}
-
-/// [`output_schema`] whose word patterns refuse the words of `refused` (stems, as
-/// [`crate::structure::WordPatterns::refusing`] takes them): the repair request's
-/// schema after a draft looped on them. The prompt's text is the same: the contract
-/// shows no patterns.
-pub fn output_schema_refusing(structure: &Structure, refused: &[String]) -> Value {
-    let patterns =
-        crate::structure::WordPatterns::refusing(&structure.words, &structure.types, refused);
+    let patterns = crate::structure::WordPatterns::new(&structure.words, &structure.types);
     let what = if structure.bullets.len() <= crate::structure::MAX_BANK_BULLETS {
         patterns.what.as_str()
     } else {

@@ -167,17 +167,6 @@ fn looped(value: &str, out: &mut Vec<String>) {
     }
 }
 
-/// The stems the texts of a draft (its summary, each bullet's what-and-why, its
-/// breaking note) loop on, each once: what a repair request's grammar refuses
-/// ([`crate::prompt::output_schema_refusing`]), so the loop cannot come back.
-pub fn looped_words<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for text in texts {
-        looped(text, &mut out);
-    }
-    out
-}
-
 /// The summary needs at least this many words of letters, or [`SHORT_SUMMARY_WORDS`]
 /// where the gate allows a short summary ([`short_summary_ok`]).
 pub const SUMMARY_WORDS: usize = 3;
@@ -599,6 +588,15 @@ mod tests {
                 "{subject:?} passed: {f:?}"
             );
         }
+    }
+
+    /// The stems `texts` loop on, each once, in order.
+    fn looped_words<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for text in texts {
+            looped(text, &mut out);
+        }
+        out
     }
 
     #[test]

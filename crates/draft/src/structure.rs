@@ -76,20 +76,11 @@ impl WordPatterns {
     /// style`). Allowing them where none follows another instead kept the model's
     /// drafts as often and agreed with the human's type less often (docs/quality.md).
     pub fn new(bank: &[String], types: &[String]) -> WordPatterns {
-        WordPatterns::refusing(bank, types, &[])
-    }
-
-    /// [`WordPatterns::new`] without the words whose [`word_stem`] is in `refused`
-    /// (bank, function words and verbs alike; a summary still opens with any verb): a
-    /// repair request's grammar, after a draft looped on one word
-    /// ([`crate::quality::looped_words`]), cannot write the loop again.
-    pub fn refusing(bank: &[String], types: &[String], refused: &[String]) -> WordPatterns {
         let mut seen = std::collections::HashSet::new();
-        let refused = |w: &str| refused.iter().any(|r| *r == word_stem(w));
         let banked: Vec<&str> = bank
             .iter()
             .map(String::as_str)
-            .filter(|w| !refused(w) && seen.insert(*w))
+            .filter(|w| seen.insert(*w))
             .collect();
         seen.extend(DEFAULT_TYPES.iter().copied());
         seen.extend(types.iter().map(String::as_str));
@@ -100,7 +91,7 @@ impl WordPatterns {
                     .iter()
                     .chain(SUMMARY_VERBS)
                     .copied()
-                    .filter(|w| !refused(w) && seen.insert(*w)),
+                    .filter(|w| seen.insert(*w)),
             )
             .map(regex_literal)
             .collect();
@@ -369,7 +360,7 @@ pub struct Structure {
     /// ([`crate::choices::evidence`]): shown to the model, never imposed on it.
     pub evidence: Vec<String>,
     /// The offline draft's type, when it is one of [`Structure::types`]: the type a
-    /// small model's draft keeps ([`Structure::with_tool_type`]).
+    /// small model's draft keeps ([`Structure::with_tool_choices`]).
     #[serde(skip)]
     pub tool_type: Option<String>,
     /// The offline draft's summary: what a model draft keeps when the model is known
@@ -377,6 +368,10 @@ pub struct Structure {
     /// one does ([`crate::quality::Evidence::names_something`]).
     #[serde(skip)]
     pub tool_summary: Option<String>,
+    /// The offline draft's breaking note ([`crate::offline::rename_note`]): what a
+    /// small model's draft keeps ([`Structure::with_tool_choices`]).
+    #[serde(skip)]
+    pub tool_breaking: Option<String>,
     /// The repository's recent subjects for the staged paths, unredacted (the
     /// prompt's fragment redacts them, [`crate::fragments::subjects_fragment`]); empty
     /// when switched off.
@@ -426,6 +421,12 @@ impl Structure {
             .map(|m| m.subject.kind.clone())
             .filter(|t| types.is_empty() || types.contains(t));
         let tool_summary = offline.as_ref().map(|m| m.subject.summary.clone());
+        let tool_breaking = offline.as_ref().and_then(|m| {
+            m.trailers
+                .iter()
+                .find(|t| t.token == "BREAKING CHANGE")
+                .map(|t| t.value.clone())
+        });
         let bullets = offline
             .map(|m| m.bullets)
             .unwrap_or_default()
@@ -476,20 +477,25 @@ impl Structure {
             subjects: history.subjects.clone(),
             tool_type,
             tool_summary,
+            tool_breaking,
         }
     }
 
-    /// `d` with the tool's type in place of the model's: what a draft of a model the
+    /// `d` with the tool's type and breaking note in place of the model's: what a draft of a model the
     /// guards call small keeps (docs/draft.md, "Guards sized to the model"). Offered
     /// every type, SmolLM2-135M and Qwen2.5-Coder-0.5B agreed with the human's type
     /// far less often than the offline draft's evidence does (docs/benchmarks.md,
     /// `draft-merged`), so their choice is not taken; the prompt and the schema stay
     /// the same for every model.
-    pub fn with_tool_type(&self, d: &DraftJson) -> DraftJson {
+    ///
+    /// The breaking note is the tool's too: none, unless the change renames a public
+    /// item its users' files name ([`crate::offline::renamed_public_items`]).
+    pub fn with_tool_choices(&self, d: &DraftJson) -> DraftJson {
         let mut d = d.clone();
         if let Some(t) = &self.tool_type {
             d.kind = t.clone();
         }
+        d.breaking_change = self.tool_breaking.clone();
         d
     }
 
@@ -829,33 +835,6 @@ mod tests {
             repair_summary(&long, "feat", &c, Some(20)).chars().count(),
             20
         );
-    }
-
-    #[test]
-    fn a_repair_grammar_refuses_the_words_a_draft_looped_on() {
-        let bank = vec!["crates".to_owned(), "cache".to_owned(), "order".to_owned()];
-        let words = |refused: &[&str]| {
-            let refused: Vec<String> = refused.iter().map(|w| word_stem(w)).collect();
-            let p = WordPatterns::refusing(&bank, &[], &refused);
-            (
-                regex::Regex::new(&p.summary).unwrap(),
-                regex::Regex::new(&p.what).unwrap(),
-            )
-        };
-        let (summary, what) = words(&[]);
-        assert!(what.is_match("no cache for the crates"));
-        assert!(summary.is_match("fix the order of crates"));
-        // A function word, a bank word in any of its forms, and nothing else.
-        let (summary, what) = words(&["no", "Crate's"]);
-        assert!(!what.is_match("no cache for the crates"));
-        assert!(!what.is_match("order the crate"));
-        assert!(what.is_match("order the cache"));
-        assert!(!summary.is_match("fix the order of crates"));
-        assert!(summary.is_match("fix the order of the cache"));
-        // The summary still opens with any verb.
-        let (summary, _) = words(&["fix"]);
-        assert!(summary.is_match("fix the order of the cache"));
-        assert!(!summary.is_match("fix the fix of the cache"));
     }
 
     #[test]

@@ -54,8 +54,8 @@ OPTIONS:
     --budget-tokens N      the model's context window (jitcommit.budgetTokens)
     --keep-alive D         how long Ollama keeps the model loaded (jitcommit.keepAlive)
     --guards MODE          auto | small | large: the word grammar, tight gate and the
-                           tool's type and summary by the model's size, always, or
-                           never (jitcommit.guards)
+                           tool's type, summary and breaking note by the model's
+                           size, always, or never (jitcommit.guards)
     --api-key-env VAR      environment variable holding the API key
     --allow-remote         allow a non-loopback (https) model server
     -h, --help             this text
