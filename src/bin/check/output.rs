@@ -225,12 +225,36 @@ impl Style {
         Style { color: false }
     }
 
-    fn paint(&self, code: &str, s: &str) -> String {
-        if self.color {
-            format!("\x1b[{code}m{s}\x1b[0m")
-        } else {
-            s.to_string()
+    fn paint<T: std::fmt::Display>(&self, code: &'static str, s: T) -> Painted<T> {
+        Painted {
+            code: self.color.then_some(code),
+            s,
         }
+    }
+}
+
+/// `s` as [`Style::paint`] writes it: in the colour `code`, if any (written where it
+/// goes, never built as a string first).
+struct Painted<T> {
+    code: Option<&'static str>,
+    s: T,
+}
+
+impl<T: std::fmt::Display> std::fmt::Display for Painted<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.code {
+            Some(code) => write!(f, "\x1b[{code}m{}\x1b[0m", self.s),
+            None => self.s.fmt(f),
+        }
+    }
+}
+
+/// A finding's place, `label:line:column:`.
+struct Loc<'a>(&'a str, usize, usize);
+
+impl std::fmt::Display for Loc<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}:", self.0, self.1, self.2)
     }
 }
 
@@ -320,11 +344,11 @@ impl<'a> Printer<'a> {
         }
         let indent = if heading { "  " } else { "" };
         for f in &r.findings {
-            let loc = format!("{label}:{}:{}:", f.line, f.column);
+            let loc = Loc(&label, f.line, f.column);
             writeln!(
                 self.out,
                 "{indent}{} {}: {}",
-                self.style.paint("1", &loc),
+                self.style.paint("1", loc),
                 self.style.paint("1;31", &f.rule),
                 f.message
             )?;

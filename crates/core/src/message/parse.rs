@@ -612,6 +612,26 @@ impl Joined<'_> {
     }
 }
 
+/// `hay.find(needle)` for the short separators of a bullet: a scan for the needle's
+/// first byte, then a compare (a needle's first byte never continues a character, so a
+/// match starts on a character boundary). `str::find` sets up a two-way search per
+/// call, which cost more than the search on a bullet's line.
+fn find(hay: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let Some(&first) = n.first() else {
+        return Some(0);
+    };
+    let mut from = 0;
+    while let Some(i) = h[from..].iter().position(|&b| b == first) {
+        let at = from + i;
+        if h[at..].starts_with(n) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 fn parse_bullet(lines: &[&str], first_lineno: usize) -> ParsedBullet {
     let mut joined = Joined {
         text: String::new(),
@@ -653,7 +673,7 @@ fn parse_bullet(lines: &[&str], first_lineno: usize) -> ParsedBullet {
         return b;
     }
     let rest = &t[2..];
-    let Some(colon) = rest.find(": ") else {
+    let Some(colon) = find(rest, ": ") else {
         fail(&mut b, BulletError::MissingVerb, 2);
         return b;
     };
@@ -684,13 +704,13 @@ fn parse_bullet(lines: &[&str], first_lineno: usize) -> ParsedBullet {
     let found = SEPARATORS
         .iter()
         .take(2)
-        .find_map(|(s, kind)| region.find(s).map(|at| (at, s.len(), *kind)))
+        .find_map(|(s, kind)| find(region, s).map(|at| (at, s.len(), *kind)))
         .or(at_end)
         .or_else(|| {
             SEPARATORS
                 .iter()
                 .skip(2)
-                .find_map(|(s, kind)| region.find(s).map(|at| (at, s.len(), *kind)))
+                .find_map(|(s, kind)| find(region, s).map(|at| (at, s.len(), *kind)))
         });
     let Some((sep_at, sep_len, kind)) = found else {
         let at = region.find(char::is_whitespace).unwrap_or(region.len());
@@ -707,7 +727,7 @@ fn parse_bullet(lines: &[&str], first_lineno: usize) -> ParsedBullet {
     let target = &region[..sep_at];
     let arrow = [(" → ", Arrow::Unicode), (" -> ", Arrow::Ascii)]
         .iter()
-        .find_map(|(s, kind)| target.find(s).map(|at| (at, s.len(), *kind)));
+        .find_map(|(s, kind)| find(target, s).map(|at| (at, s.len(), *kind)));
     match arrow {
         Some((at, len, kind)) => {
             let from = target[..at].trim();
@@ -748,4 +768,42 @@ fn parse_bullet(lines: &[&str], first_lineno: usize) -> ParsedBullet {
         joined.pos(desc_start + lead),
     ));
     b
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    #[test]
+    fn find_table() {
+        for (hay, needle) in [
+            ("Add: a — b", " — "),
+            ("Add: a —— b", "—"),
+            ("a -- b -> c", " -> "),
+            ("a – b", " - "),
+            ("", ": "),
+            ("x", ""),
+            ("é: ", ": "),
+            ("ab", "abc"),
+        ] {
+            assert_eq!(
+                super::find(hay, needle),
+                hay.find(needle),
+                "{hay:?} {needle:?}"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn find_same_as_str_find(
+            hay in "[ a:—–>→-]{0,24}",
+            needle in prop_oneof![
+                Just(": "), Just(" — "), Just(" -- "), Just(" – "), Just(" - "), Just("—"),
+                Just(" → "), Just(" -> "),
+            ],
+        ) {
+            prop_assert_eq!(super::find(&hay, needle), hay.find(needle));
+        }
+    }
 }

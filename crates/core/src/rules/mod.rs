@@ -357,6 +357,26 @@ pub(crate) fn list(items: &[String], max: usize) -> String {
 /// Levenshtein distance in chars, giving up (returning `usize::MAX`) on long input
 /// so a 10 MB line cannot make a hint quadratic.
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    // Short ASCII words (what hints measure) on the stack, a byte per cell.
+    const SHORT: usize = 64;
+    if a.len() <= SHORT && b.len() <= SHORT && a.is_ascii() && b.is_ascii() {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        let mut rows = [[0u8; SHORT + 1]; 2];
+        let [prev, cur] = &mut rows;
+        let (mut prev, mut cur) = (&mut prev[..=b.len()], &mut cur[..=b.len()]);
+        for (j, p) in (0u8..).zip(prev.iter_mut()) {
+            *p = j;
+        }
+        for (i, ca) in (1u8..).zip(a) {
+            cur[0] = i;
+            for (j, cb) in b.iter().enumerate() {
+                let sub = prev[j] + u8::from(ca != cb);
+                cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            }
+            std::mem::swap(&mut prev, &mut cur);
+        }
+        return usize::from(prev[b.len()]);
+    }
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     if a.len() > 256 || b.len() > 256 {
@@ -379,26 +399,171 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 /// tense or third person of it (`Fixed`, `Adds`), or within a small edit distance.
 pub(crate) fn nearest<'a>(word: &str, allowed: &'a [String]) -> Option<&'a str> {
     let lower = word.to_lowercase();
-    if let Some(a) = allowed.iter().find(|a| a.to_lowercase() == lower) {
+    // Each allowed word lowered once (most are lower case already), with its length.
+    let lowered: Vec<(std::borrow::Cow<'_, str>, usize)> = allowed
+        .iter()
+        .map(|a| {
+            let l = lowercase(a);
+            let n = l.chars().count();
+            (l, n)
+        })
+        .collect();
+    let same = |w: &str| {
+        allowed
+            .iter()
+            .zip(&lowered)
+            .find(|(_, (l, _))| l == w)
+            .map(|(a, _)| a.as_str())
+    };
+    if let Some(a) = same(&lower) {
         return Some(a);
     }
     for suffix in ["ed", "d", "es", "s", "ing"] {
         if let Some(stem) = lower.strip_suffix(suffix)
-            && let Some(a) = allowed.iter().find(|a| a.to_lowercase() == stem)
+            && let Some(a) = same(stem)
         {
             return Some(a);
         }
     }
-    if let Some(a) = allowed.iter().find(|a| {
-        let a = a.to_lowercase();
-        a.chars().count() >= 3 && (lower.starts_with(&a) || a.starts_with(&lower))
+    if let Some((a, _)) = allowed.iter().zip(&lowered).find(|(_, (l, n))| {
+        *n >= 3 && (lower.starts_with(l.as_ref()) || l.starts_with(lower.as_str()))
     }) {
         return Some(a);
     }
+    // The distance is at least the difference in length: a word further off than
+    // its bound in length alone is not measured.
+    let len = lower.chars().count();
     allowed
         .iter()
-        .map(|a| (edit_distance(&lower, &a.to_lowercase()), a))
-        .filter(|(d, a)| *d <= 2.min(a.chars().count() / 2))
+        .zip(&lowered)
+        .filter_map(|(a, (l, n))| {
+            let bound = 2.min(a.chars().count() / 2);
+            if len.abs_diff(*n) > bound {
+                return None;
+            }
+            let d = edit_distance(&lower, l);
+            (d <= bound).then_some((d, a))
+        })
         .min_by_key(|(d, _)| *d)
         .map(|(_, a)| a.as_str())
+}
+
+/// `s` in lower case (`str::to_lowercase`), borrowed when it already is.
+fn lowercase(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+        std::borrow::Cow::Borrowed(s)
+    } else {
+        std::borrow::Cow::Owned(s.to_lowercase())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    /// `nearest` as it was written first: every allowed word lowered and measured on
+    /// every call.
+    fn nearest_plain<'a>(word: &str, allowed: &'a [String]) -> Option<&'a str> {
+        let lower = word.to_lowercase();
+        if let Some(a) = allowed.iter().find(|a| a.to_lowercase() == lower) {
+            return Some(a);
+        }
+        for suffix in ["ed", "d", "es", "s", "ing"] {
+            if let Some(stem) = lower.strip_suffix(suffix)
+                && let Some(a) = allowed.iter().find(|a| a.to_lowercase() == stem)
+            {
+                return Some(a);
+            }
+        }
+        if let Some(a) = allowed.iter().find(|a| {
+            let a = a.to_lowercase();
+            a.chars().count() >= 3 && (lower.starts_with(&a) || a.starts_with(&lower))
+        }) {
+            return Some(a);
+        }
+        allowed
+            .iter()
+            .map(|a| (super::edit_distance(&lower, &a.to_lowercase()), a))
+            .filter(|(d, a)| *d <= 2.min(a.chars().count() / 2))
+            .min_by_key(|(d, _)| *d)
+            .map(|(_, a)| a.as_str())
+    }
+
+    fn words() -> Vec<String> {
+        [
+            "Add", "Update", "Fix", "Remove", "Rename", "Move", "feat", "fix", "docs", "ci", "İx",
+            "ΣΑΣ", "Straße", "a", "",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    #[test]
+    fn table() {
+        let allowed = words();
+        for (word, want) in [
+            ("fixed", Some("Fix")),
+            ("Adds", Some("Add")),
+            ("updated", Some("Update")),
+            ("updating", None),
+            ("remvoe", Some("Remove")),
+            ("feature", Some("feat")),
+            ("doc", Some("docs")),
+            ("xyzzy", None),
+            ("strasse", Some("Straße")),
+            ("STRASE", Some("Straße")),
+            ("σας", Some("ΣΑΣ")),
+        ] {
+            assert_eq!(super::nearest(word, &allowed), want, "{word}");
+            assert_eq!(nearest_plain(word, &allowed), want, "{word}");
+        }
+    }
+
+    /// The edit distance as it was written first, on the heap.
+    fn edit_distance_plain(a: &str, b: &str) -> usize {
+        let a: Vec<char> = a.chars().collect();
+        let b: Vec<char> = b.chars().collect();
+        if a.len() > 256 || b.len() > 256 {
+            return usize::MAX;
+        }
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        let mut cur = vec![0; b.len() + 1];
+        for (i, ca) in a.iter().enumerate() {
+            cur[0] = i + 1;
+            for (j, cb) in b.iter().enumerate() {
+                let sub = prev[j] + usize::from(ca != cb);
+                cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            }
+            std::mem::swap(&mut prev, &mut cur);
+        }
+        prev[b.len()]
+    }
+
+    #[test]
+    fn edit_distance_gives_up_past_256_chars() {
+        let (a, b) = ("é".repeat(256), "é".repeat(257));
+        assert_eq!(super::edit_distance(&a, "e"), 256);
+        assert_eq!(super::edit_distance(&a, &a), 0);
+        assert_eq!(super::edit_distance(&b, "e"), usize::MAX);
+        assert_eq!(super::edit_distance("e", &b), usize::MAX);
+        assert_eq!(super::edit_distance("", ""), 0);
+    }
+
+    proptest! {
+        #[test]
+        fn edit_distance_same_as_the_plain_one(a in "[abcé]{0,300}|[abc]{0,70}", b in "[abcé]{0,12}|[abc]{60,66}") {
+            prop_assert_eq!(super::edit_distance(&a, &b), edit_distance_plain(&a, &b));
+            prop_assert_eq!(super::edit_distance(&b, &a), edit_distance_plain(&b, &a));
+        }
+
+        #[test]
+        fn same_as_the_plain_one(
+            word in "(a|A|d|D|e|fix|FIX|s|ing|ed|ci|İ|ß|Σ|σ|x|o|c){0,7}",
+            pick in proptest::collection::vec(0usize..15, 0..8),
+        ) {
+            let all = words();
+            let allowed: Vec<String> = pick.iter().map(|&i| all[i].clone()).collect();
+            prop_assert_eq!(super::nearest(&word, &allowed), nearest_plain(&word, &allowed));
+        }
+    }
 }

@@ -370,12 +370,14 @@ pub fn check_commits(
 /// checked one under two refs' policies.
 pub fn finish_history(out: &mut Printer<'_>, reports: &[Report], what: &str) -> Outcome {
     let distinct = |bad: bool| {
-        reports
+        let mut ids: Vec<_> = reports
             .iter()
             .filter(|r| !bad || !r.findings.is_empty())
             .map(|r| r.commit.as_deref())
-            .collect::<std::collections::HashSet<_>>()
-            .len()
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.len()
     };
     let bad = distinct(true);
     let findings: usize = reports.iter().map(|r| r.findings.len()).sum();

@@ -29,7 +29,9 @@ pub fn run_ids(
     let ids = select(&repo)?;
     let stdout = std::io::stdout();
     let style = Style::new(settings.color, stdout.is_terminal());
-    let mut lock = stdout.lock();
+    // Every report is known before the first line: written in one go, not a line at a
+    // time (a long range prints thousands of lines).
+    let mut lock = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let mut out = Printer::new(&mut lock, settings.format, style);
     let jobs: Vec<_> = ids
         .iter()
