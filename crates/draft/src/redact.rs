@@ -59,8 +59,49 @@ pub struct Rule {
     pub end: Option<fn(&str, &Captures<'_>) -> usize>,
 }
 
+/// What a line must hold for a gitleaks rule to redact on it, derived from its pattern
+/// by the build script (build/gitleaks.rs, `need`, says why each part holds): a run of
+/// at least `len` bytes of `run` holding one byte of `odd`, and each of `seqs` (bytes
+/// every match holds, each given as the set its byte is in). Byte sets are 256 bits.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Need {
+    run: [u64; 4],
+    len: usize,
+    odd: [u64; 4],
+    seqs: &'static [&'static [[u64; 4]]],
+}
+
+fn in_set(set: &[u64; 4], b: u8) -> bool {
+    set[usize::from(b >> 6)] >> (b & 63) & 1 == 1
+}
+
+impl Need {
+    /// Whether `line` holds what the rule needs.
+    fn met(&self, line: &[u8]) -> bool {
+        let (mut run, mut odd) = (0, false);
+        let mut found = false;
+        for &b in line {
+            if in_set(&self.run, b) {
+                run += 1;
+                odd |= in_set(&self.odd, b);
+                if run >= self.len && odd {
+                    found = true;
+                    break;
+                }
+            } else {
+                (run, odd) = (0, false);
+            }
+        }
+        found
+            && self.seqs.iter().all(|seq| {
+                line.windows(seq.len())
+                    .any(|w| w.iter().zip(seq.iter()).all(|(&b, set)| in_set(set, b)))
+            })
+    }
+}
+
 mod table {
-    use super::Rule;
+    use super::{Need, Rule};
     include!(concat!(env!("OUT_DIR"), "/gitleaks_rules.rs"));
 }
 
@@ -1022,40 +1063,8 @@ fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -
     let mut spans: Vec<(usize, usize, usize)> = Vec::new();
     for &ri in &cands {
         let ri = usize::from(ri);
-        let r = rule(ri);
-        let Some(c) = compiled(ri) else { continue };
-        for caps in c.re.captures_iter(bytes) {
-            let m = if r.secret_group > 0 {
-                caps.get(r.secret_group)
-                    .or_else(|| caps.get(r.secret_group + 1))
-            } else {
-                (1..caps.len())
-                    .find_map(|g| caps.get(g))
-                    .or_else(|| caps.get(0))
-            };
-            let Some(m) = m else { continue };
-            if m.is_empty() || overlaps(m.start(), m.end(), &taken) {
-                continue;
-            }
-            let secret = String::from_utf8_lossy(m.as_bytes());
-            if r.entropy > 0.0 && shannon_entropy(&secret) <= r.entropy {
-                continue;
-            }
-            let global = ri >= LOCAL.len() && GLOBAL_ALLOW.iter().any(|a| a.is_match(m.as_bytes()));
-            let stop = c.stop.as_ref().is_some_and(|s| s.is_match(m.as_bytes()));
-            if global || stop || c.allow.iter().any(|a| a.is_match(m.as_bytes())) {
-                continue;
-            }
-            if let Some(check) = r.check
-                && !check(line, &caps)
-            {
-                continue;
-            }
-            let end = r
-                .end
-                .map_or(m.end(), |f| f(line, &caps).clamp(m.end(), line.len()));
-            let (a, b) = widen(line, (m.start(), end));
-            spans.push((a, b, ri));
+        if may_redact(ri, bytes) {
+            rule_spans(ri, line, &taken, &mut spans);
         }
     }
     if depth == 0 {
@@ -1110,6 +1119,65 @@ fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -
     }
     out.push_str(&line[at..]);
     Cow::Owned(out)
+}
+
+/// Whether rule `ri` can redact anything on `line`: for gitleaks' rules, the line holds
+/// what its secret and its match need ([`Need`], derived from the pattern by the
+/// build script), so that a line without one is passed over before the rule's regex
+/// is compiled; jitcommit's own rules are always tried.
+fn may_redact(ri: usize, line: &[u8]) -> bool {
+    match ri.checked_sub(LOCAL.len()).map(|i| table::NEEDS[i]) {
+        Some(Some(need)) => need.met(line),
+        _ => true,
+    }
+}
+
+/// The spans rule `ri` redacts on `line` (none overlapping `taken`, the markers
+/// already there), pushed onto `spans` as (start, end, rule).
+fn rule_spans(
+    ri: usize,
+    line: &str,
+    taken: &[(usize, usize)],
+    spans: &mut Vec<(usize, usize, usize)>,
+) {
+    let overlaps =
+        |a: usize, b: usize, v: &[(usize, usize)]| v.iter().any(|&(x, y)| a < y && x < b);
+    let r = rule(ri);
+    let Some(c) = compiled(ri) else { return };
+    let bytes = line.as_bytes();
+    for caps in c.re.captures_iter(bytes) {
+        let m = if r.secret_group > 0 {
+            caps.get(r.secret_group)
+                .or_else(|| caps.get(r.secret_group + 1))
+        } else {
+            (1..caps.len())
+                .find_map(|g| caps.get(g))
+                .or_else(|| caps.get(0))
+        };
+        let Some(m) = m else { continue };
+        if m.is_empty() || overlaps(m.start(), m.end(), taken) {
+            continue;
+        }
+        let secret = String::from_utf8_lossy(m.as_bytes());
+        if r.entropy > 0.0 && shannon_entropy(&secret) <= r.entropy {
+            continue;
+        }
+        let global = ri >= LOCAL.len() && GLOBAL_ALLOW.iter().any(|a| a.is_match(m.as_bytes()));
+        let stop = c.stop.as_ref().is_some_and(|s| s.is_match(m.as_bytes()));
+        if global || stop || c.allow.iter().any(|a| a.is_match(m.as_bytes())) {
+            continue;
+        }
+        if let Some(check) = r.check
+            && !check(line, &caps)
+        {
+            continue;
+        }
+        let end = r
+            .end
+            .map_or(m.end(), |f| f(line, &caps).clamp(m.end(), line.len()));
+        let (a, b) = widen(line, (m.start(), end));
+        spans.push((a, b, ri));
+    }
 }
 
 /// Key material without its armour: a line of only base64 characters, 40 to 100
@@ -1554,6 +1622,127 @@ mod tests {
         assert!(holds_keyword(&text));
         assert!(holds_keyword("-----BEGIN PRIVATE KEY-----"));
         assert!(!holds_keyword("nothing here"));
+    }
+
+    /// `hir` with its anchors and word boundaries taken out (proptest cannot generate
+    /// them).
+    fn without_looks(hir: &regex_syntax::hir::Hir) -> regex_syntax::hir::Hir {
+        use regex_syntax::hir::{Capture, Hir, HirKind, Repetition};
+        match hir.kind() {
+            HirKind::Look(_) => Hir::empty(),
+            HirKind::Repetition(r) => Hir::repetition(Repetition {
+                sub: Box::new(without_looks(&r.sub)),
+                ..r.clone()
+            }),
+            HirKind::Capture(c) => Hir::capture(Capture {
+                sub: Box::new(without_looks(&c.sub)),
+                ..c.clone()
+            }),
+            HirKind::Concat(v) => Hir::concat(v.iter().map(without_looks).collect()),
+            HirKind::Alternation(v) => Hir::alternation(v.iter().map(without_looks).collect()),
+            _ => hir.clone(),
+        }
+    }
+
+    /// Lines for rule `i`: what its own pattern matches (parsed as the rule is
+    /// compiled, without Unicode; repetitions cut to 40), with random text around,
+    /// and the same with a byte range taken out or a space put in, which leaves runs
+    /// just shorter than the rule needs; and random text of the rule's keywords,
+    /// assignment signs and secret-shaped characters.
+    fn rule_lines(i: usize) -> proptest::strategy::BoxedStrategy<String> {
+        use proptest::prelude::*;
+        let hir = regex_syntax::ParserBuilder::new()
+            .unicode(false)
+            .utf8(false)
+            .build()
+            .parse(rule(i).regex)
+            .expect("every rule parses");
+        let own = proptest::string::bytes_regex_parsed(&without_looks(&hir))
+            .expect("a pattern without looks generates")
+            .prop_map(|b| String::from_utf8_lossy(&b).into_owned());
+        let around = "[ -~]{0,12}";
+        let sample = (around, own, around)
+            .prop_map(|(a, m, b)| format!("{a}{m}{b}"))
+            .boxed();
+        let cut = (sample.clone(), any::<usize>(), 0usize..4, any::<bool>()).prop_map(
+            |(s, at, n, space)| {
+                let b = s.as_bytes();
+                let at = at % (b.len() + 1);
+                let mut v = b[..at].to_vec();
+                if space {
+                    v.push(b' ');
+                    v.extend_from_slice(&b[at..]);
+                } else {
+                    v.extend_from_slice(&b[(at + n).min(b.len())..]);
+                }
+                String::from_utf8_lossy(&v).into_owned()
+            },
+        );
+        let mut words: Vec<String> = rule(i).keywords.iter().map(|k| k.to_string()).collect();
+        words.extend(["=", ": ", "\"", "'", " ", "_", "-", "."].map(str::to_owned));
+        let random = proptest::collection::vec(
+            prop_oneof![
+                proptest::sample::select(words),
+                "[A-Za-z0-9+/=_.-]{1,24}",
+                "[ -~]{1,8}",
+            ],
+            0..8,
+        )
+        .prop_map(|v| v.concat());
+        prop_oneof![sample, cut, random].boxed()
+    }
+
+    #[test]
+    fn a_rule_passed_over_for_a_missing_run_redacts_nothing_on_that_line() {
+        use proptest::strategy::{Strategy, ValueTree};
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let (mut passed_over, mut rules_redacting) = (0, 0);
+        for i in LOCAL.len()..rule_count() {
+            let lines = rule_lines(i);
+            let mut redacted = false;
+            for _ in 0..60 {
+                let line = lines.new_tree(&mut runner).expect("a line").current();
+                let mut spans = Vec::new();
+                rule_spans(i, &line, &[], &mut spans);
+                redacted |= !spans.is_empty();
+                if !may_redact(i, line.as_bytes()) {
+                    passed_over += 1;
+                    assert!(spans.is_empty(), "{} passed over {line:?}", rule(i).id);
+                }
+            }
+            rules_redacting += usize::from(redacted);
+        }
+        // The lines are the rules' own secrets (most rules redact one of them) and
+        // near misses (some are passed over): the test cannot hold for want of either.
+        let gitleaks = rule_count() - LOCAL.len();
+        assert!(
+            rules_redacting * 10 > gitleaks * 8,
+            "{rules_redacting} of {gitleaks}"
+        );
+        assert!(passed_over > gitleaks, "{passed_over}");
+    }
+
+    #[test]
+    fn plain_text_and_identifiers_do_not_wake_the_generic_rule() {
+        let generic = (0..rule_count())
+            .find(|&i| rule(i).id == "generic-api-key")
+            .expect("gitleaks' generic rule");
+        for line in [
+            "fix(redact): a key block where a secret value goes is redacted at once",
+            "        assert!(!is_strong_name(\"token\"));",
+            "    let key = GLOBAL_ALLOW.iter().any(|a| a.is_match(secret));",
+        ] {
+            assert!(!may_redact(generic, line.as_bytes()), "{line}");
+        }
+        // A secret whose only byte outside letters, `_`, `.` and `-` is a `=` (the
+        // allowlist's `^[a-zA-Z_.-]+$` does not hold it) is tried, and redacted.
+        let line = "api_key = \"8dyfuiRyqvVc3RRr_edRk-fK=__JItpZ\"";
+        assert!(may_redact(generic, line.as_bytes()));
+        let mut spans = Vec::new();
+        rule_spans(generic, line, &[], &mut spans);
+        assert!(!spans.is_empty());
+        // jitcommit's own rules are always tried.
+        assert!((0..LOCAL.len()).all(|i| may_redact(i, b"")));
     }
 
     #[test]
