@@ -1036,29 +1036,76 @@ fn redact_line<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -> Cow
     }
 }
 
-fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -> Cow<'a, str> {
+fn overlaps(a: usize, b: usize, v: &[(usize, usize)]) -> bool {
+    v.iter().any(|&(x, y)| a < y && x < b)
+}
+
+/// Whether `line` holds a keyword outside the markers `taken`, and the rules the
+/// keywords there wake (sorted, once each): by the automaton once it is built or the
+/// searches' budget is spent ([`holds_keyword`]), else by one search per keyword.
+fn woken(line: &str, taken: &[(usize, usize)]) -> (bool, Vec<u16>) {
+    let within = PREFILTER.get().is_none()
+        && SEARCH_BUDGET_LEFT
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                left.checked_sub(search_cost(line.len()))
+            })
+            .is_ok();
+    let (any, mut cands) = if within {
+        woken_by_search(line, taken)
+    } else {
+        woken_by_automaton(line, taken)
+    };
+    cands.sort_unstable();
+    cands.dedup();
+    (any, cands)
+}
+
+/// [`woken`] by the automaton: every occurrence of every keyword, overlapping ones too.
+fn woken_by_automaton(line: &str, taken: &[(usize, usize)]) -> (bool, Vec<u16>) {
     let pf = prefilter();
-    // Earlier markers are not text: a keyword inside one (`private-key`) wakes nothing.
-    let taken: Vec<(usize, usize)> = line
-        .match_indices("[REDACTED:")
-        .map(|(i, _)| (i, line[i..].find(']').map_or(line.len(), |e| i + e + 1)))
-        .collect();
-    let overlaps =
-        |a: usize, b: usize, v: &[(usize, usize)]| v.iter().any(|&(x, y)| a < y && x < b);
     let mut cands: Vec<u16> = Vec::new();
     let mut any = false;
     for m in pf.ac.find_overlapping_iter(line) {
-        if overlaps(m.start(), m.end(), &taken) {
+        if overlaps(m.start(), m.end(), taken) {
             continue;
         }
         any = true;
         cands.extend_from_slice(&pf.owners[m.pattern().as_usize()]);
     }
+    (any, cands)
+}
+
+/// [`woken`] by one search per keyword (in ASCII lower case, as the automaton ignores
+/// ASCII case), each occurrence tried until one lies outside the markers.
+fn woken_by_search(line: &str, taken: &[(usize, usize)]) -> (bool, Vec<u16>) {
+    let lower = line.as_bytes().to_ascii_lowercase();
+    let mut cands: Vec<u16> = Vec::new();
+    let mut any = false;
+    for (f, owners) in KEYWORD_FINDERS.iter() {
+        let mut from = 0;
+        while let Some(i) = lower.get(from..).and_then(|rest| f.find(rest)) {
+            let start = from + i;
+            if !overlaps(start, start + f.needle().len(), taken) {
+                any = true;
+                cands.extend_from_slice(owners);
+                break;
+            }
+            from = start + 1;
+        }
+    }
+    (any, cands)
+}
+
+fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -> Cow<'a, str> {
+    // Earlier markers are not text: a keyword inside one (`private-key`) wakes nothing.
+    let taken: Vec<(usize, usize)> = line
+        .match_indices("[REDACTED:")
+        .map(|(i, _)| (i, line[i..].find(']').map_or(line.len(), |e| i + e + 1)))
+        .collect();
+    let (any, cands) = woken(line, &taken);
     if !any {
         return Cow::Borrowed(line);
     }
-    cands.sort_unstable();
-    cands.dedup();
     let bytes = line.as_bytes();
     let mut spans: Vec<(usize, usize, usize)> = Vec::new();
     for &ri in &cands {
@@ -1140,8 +1187,6 @@ fn rule_spans(
     taken: &[(usize, usize)],
     spans: &mut Vec<(usize, usize, usize)>,
 ) {
-    let overlaps =
-        |a: usize, b: usize, v: &[(usize, usize)]| v.iter().any(|&(x, y)| a < y && x < b);
     let r = rule(ri);
     let Some(c) = compiled(ri) else { return };
     let bytes = line.as_bytes();
@@ -1266,15 +1311,22 @@ fn search_cost(len: usize) -> usize {
     25_000 + 16 * len
 }
 
-/// The keywords in ASCII lower case, one finder each, for [`holds_keyword`].
-static KEYWORD_FINDERS: LazyLock<Vec<memchr::memmem::Finder<'static>>> = LazyLock::new(|| {
-    let mut kws: Vec<String> = keywords().map(|(_, k)| k.to_ascii_lowercase()).collect();
-    kws.sort_unstable();
-    kws.dedup();
-    kws.iter()
-        .map(|k| memchr::memmem::Finder::new(k).into_owned())
-        .collect()
-});
+/// The keywords in ASCII lower case, one finder each, with the rules each wakes, for
+/// [`holds_keyword`] and [`woken`].
+static KEYWORD_FINDERS: LazyLock<Vec<(memchr::memmem::Finder<'static>, Vec<u16>)>> =
+    LazyLock::new(|| {
+        let mut by_kw: BTreeMap<String, Vec<u16>> = BTreeMap::new();
+        for (owner, k) in keywords() {
+            by_kw
+                .entry(k.to_ascii_lowercase())
+                .or_default()
+                .extend(owner);
+        }
+        by_kw
+            .into_iter()
+            .map(|(k, owners)| (memchr::memmem::Finder::new(&k).into_owned(), owners))
+            .collect()
+    });
 
 /// Whether `text` holds a keyword, ASCII case aside: what the automaton's `is_match`
 /// answers, without building it while the searches stay cheap.
@@ -1297,7 +1349,9 @@ fn holds_keyword(text: &str) -> bool {
 /// [`holds_keyword`] by one substring search per keyword.
 fn search_keywords(text: &str) -> bool {
     let lower = text.as_bytes().to_ascii_lowercase();
-    KEYWORD_FINDERS.iter().any(|f| f.find(&lower).is_some())
+    KEYWORD_FINDERS
+        .iter()
+        .any(|(f, _)| f.find(&lower).is_some())
 }
 
 /// True when [`redact_text`] and [`redact_diff_body`] return `text` as it is: it
@@ -1603,6 +1657,53 @@ mod tests {
             // automaton, it answers with the automaton itself. Its switch from one
             // search to the other is the next test's.
             proptest::prop_assert_eq!(search_keywords(&text), prefilter().ac.is_match(&text), "{:?}", text);
+        }
+
+        /// The searches wake the rules the automaton wakes, markers and all: keywords
+        /// whole or cut short, in any ASCII case, overlapping each other, inside and
+        /// beside earlier markers.
+        #[test]
+        fn the_searches_wake_what_the_automaton_wakes(
+            parts in proptest::collection::vec(
+                (0usize..10_000, 0u8..4, proptest::bits::u64::ANY,
+                 proptest::sample::select(vec![
+                     "", " ", "=", "ü", "🔑", "_", "[REDACTED:", "[REDACTED:private-key]",
+                     "]", "K", "ke", "-----",
+                 ])),
+                0..12,
+            )
+        ) {
+            let kws: Vec<&str> = keyword_owners().into_keys().collect();
+            let mut text = String::new();
+            for (pick, how, case, glue) in parts {
+                let k = kws[pick % kws.len()];
+                let k = match how {
+                    0 => &k[..k.char_indices().last().map_or(0, |(i, _)| i)],
+                    _ => k,
+                };
+                for (i, c) in k.chars().enumerate() {
+                    if case >> (i % 64) & 1 == 1 {
+                        text.extend(c.to_uppercase());
+                    } else {
+                        text.push(c);
+                    }
+                }
+                text.push_str(glue);
+            }
+            let taken: Vec<(usize, usize)> = text
+                .match_indices("[REDACTED:")
+                .map(|(i, _)| (i, text[i..].find(']').map_or(text.len(), |e| i + e + 1)))
+                .collect();
+            let sorted = |(any, mut v): (bool, Vec<u16>)| {
+                v.sort_unstable();
+                v.dedup();
+                (any, v)
+            };
+            proptest::prop_assert_eq!(
+                sorted(woken_by_search(&text, &taken)),
+                sorted(woken_by_automaton(&text, &taken)),
+                "{:?}", text
+            );
         }
     }
 
