@@ -2,9 +2,14 @@
 //! into a static table for `redact`: each rule's id, regex, keywords, secret group,
 //! entropy threshold and allowlist regexes, plus the global allowlist regexes. The
 //! regexes are compiled lazily at run time, only for lines that hold a rule's keyword.
+//! Each rule also gets what a line must hold before its regex can yield a secret
+//! (build/need.rs), so that a line without it is passed over uncompiled.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+
+#[path = "need.rs"]
+mod need;
 
 fn strings(v: Option<&toml::Value>) -> Vec<String> {
     v.and_then(toml::Value::as_array)
@@ -69,6 +74,11 @@ pub fn main() {
         "pub(crate) static GLOBAL_ALLOW: &[&str] = &{global:?};"
     )
     .ok();
+    let mut needs = String::from(
+        "/// What a line must hold for each of [`GITLEAKS`] to redact on it: a run of at\n\
+         /// least `len` bytes of `run` with one of `odd`, and each of `seqs` (build/gitleaks.rs\n\
+         /// says why); `None`: no condition.\npub(crate) static NEEDS: &[Option<Need>] = &[\n",
+    );
     writeln!(out, "/// gitleaks' rules that have a regex, in file order.").ok();
     writeln!(out, "pub(crate) static GITLEAKS: &[Rule] = &[").ok();
     for r in doc
@@ -97,12 +107,29 @@ pub fn main() {
             .and_then(|e| e.as_float().or_else(|| e.as_integer().map(|i| i as f64)))
             .unwrap_or(0.0);
         let (allow, stopwords) = allow_lists(r);
+        match need::need(regex, group, entropy, &allow) {
+            Some(n) => {
+                let seqs: Vec<String> = n.seqs.iter().map(|s| format!("&{s:?}")).collect();
+                writeln!(
+                    needs,
+                    "    Some(Need {{ run: {:?}, len: {}, odd: {:?}, seqs: &[{}] }}),",
+                    n.run,
+                    n.len,
+                    n.odd,
+                    seqs.join(", ")
+                )
+            }
+            None => writeln!(needs, "    None,"),
+        }
+        .ok();
         writeln!(
             out,
             "    Rule {{ id: {id:?}, regex: {regex:?}, keywords: &{keywords:?}, secret_group: {group}, entropy: {entropy:?}, allow: &{allow:?}, stopwords: &{stopwords:?}, check: None, end: None }},"
         )
         .ok();
     }
+    out.push_str("];\n");
+    out.push_str(&needs);
     out.push_str("];\n");
     let dest =
         PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("gitleaks_rules.rs");
