@@ -99,22 +99,55 @@ fn is_ci(lower: &str, name: &str) -> bool {
         )
 }
 
-/// Prose by extension, or by a project file's stem.
+/// Prose by extension, or by a project file's stem in any extension but a source
+/// language's (`LICENSE-MIT` and `COPYING.LESSER` are prose; commitizen's
+/// `commands/changelog.py` is code).
 fn is_prose(ext: &str, stem: &str) -> bool {
     matches!(ext, "md" | "rst" | "adoc" | "txt" | "org")
-        || matches!(
-            stem,
-            "readme"
-                | "license"
-                | "licence"
-                | "copying"
-                | "changelog"
-                | "contributing"
-                | "authors"
-                | "notice"
-        )
-        || stem.starts_with("license-")
-        || stem.starts_with("licence-")
+        || (!is_code_ext(ext)
+            && (matches!(
+                stem,
+                "readme"
+                    | "license"
+                    | "licence"
+                    | "copying"
+                    | "changelog"
+                    | "contributing"
+                    | "authors"
+                    | "notice"
+            ) || stem.starts_with("license-")
+                || stem.starts_with("licence-")))
+}
+
+/// A source language's file extension.
+fn is_code_ext(ext: &str) -> bool {
+    matches!(
+        ext,
+        "py" | "pyi"
+            | "rs"
+            | "go"
+            | "js"
+            | "mjs"
+            | "cjs"
+            | "jsx"
+            | "ts"
+            | "tsx"
+            | "java"
+            | "kt"
+            | "scala"
+            | "c"
+            | "h"
+            | "cc"
+            | "cpp"
+            | "hpp"
+            | "cs"
+            | "rb"
+            | "php"
+            | "swift"
+            | "lua"
+            | "pl"
+            | "sh"
+    )
 }
 
 /// The facts of a repository-relative path.
@@ -198,6 +231,15 @@ mod tests {
             assert!(f(p).docs, "{p}");
         }
         assert!(!f("src/notice_board.py").docs);
+        // A source file named like a project file is code (commitizen's d86ec4c).
+        for p in [
+            "commitizen/commands/changelog.py",
+            "src/license.rs",
+            "lib/authors.js",
+        ] {
+            assert!(!f(p).docs, "{p}");
+        }
+        assert!(f("COPYING.LESSER").docs && f("CHANGELOG").docs);
         // CI the prompt did not know.
         assert!(f(".ci/run").ci && f("Jenkinsfile").ci);
         // Test names, by stem or by infix.
