@@ -165,6 +165,21 @@ fn looped(value: &str, out: &mut Vec<String>) {
             add(stem);
         }
     }
+    // Or a phrase of two content words said three times (SmolLM2-135M on cocogitto's
+    // 7015c51: `src's settings.rs and tests's cogs in src's settings.rs and tests's
+    // cogs in tests's cogs in …`).
+    let mut pairs: std::collections::BTreeMap<(&str, &str), usize> =
+        std::collections::BTreeMap::new();
+    for p in words.windows(2) {
+        if content(&p[0].0, &p[0].1) && content(&p[1].0, &p[1].1) {
+            *pairs.entry((&p[0].1, &p[1].1)).or_default() += 1;
+        }
+    }
+    for ((first, _), &n) in &pairs {
+        if n >= 3 {
+            add(first);
+        }
+    }
 }
 
 /// The summary needs at least this many words of letters, or [`SHORT_SUMMARY_WORDS`]
@@ -612,6 +627,12 @@ mod tests {
                 "order, type, type, order"
             ]),
             ["cache_byt", "typ"]
+        );
+        assert_eq!(
+            looped_words([
+                "src's settings.rs and tests's cogs in src's settings.rs and tests's cogs in tests's cogs in tests's cogs"
+            ]),
+            ["test"]
         );
         // A word thrice in a long text is no loop; words that do not loop are not named.
         assert!(
