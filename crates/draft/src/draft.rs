@@ -369,8 +369,8 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
                             tool_bullets += 1;
                         }
                     }
-                    // The tool's summary replaces the summary of a model known to be
-                    // small (Guards::tool_summary), and that of any model that names
+                    // The tool's summary replaces the summary of a model the guards call
+                    // small (Guards::small), and that of any model that names
                     // nothing beyond the staged paths (`update src/cli.py`, `update
                     // commitizen providers cargo_provider.py`) where the tool's names
                     // the change; no second request. On the bench, a 0.5B model's

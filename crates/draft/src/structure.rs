@@ -363,8 +363,8 @@ pub struct Structure {
     /// small model's draft keeps ([`Structure::with_tool_choices`]).
     #[serde(skip)]
     pub tool_type: Option<String>,
-    /// The offline draft's summary: what a model draft keeps when the model is known
-    /// to be small, or its own summary names nothing beyond the staged paths and this
+    /// The offline draft's summary: what a model draft keeps when the guards call the
+    /// model small, or its own summary names nothing beyond the staged paths and this
     /// one does ([`crate::quality::Evidence::names_something`]).
     #[serde(skip)]
     pub tool_summary: Option<String>,
