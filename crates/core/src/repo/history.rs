@@ -393,10 +393,13 @@ fn parse_head(data: &[u8], hash: gix::hash::Kind) -> Option<(ObjectId, Vec<Objec
     }
 }
 
-/// The tree and parents of the commits of one history walk, each commit read once:
-/// the start of a packed commit only ([`head_bytes`]), anything else through gix.
+/// The tree and parents of the commits of one history walk, each commit read once: from
+/// the commit-graph file when there is one and it has the commit (nothing inflated),
+/// else the start of a packed commit only ([`head_bytes`]), anything else through gix.
 struct Heads<'r> {
     repo: &'r Repo,
+    /// The commit-graph, when git would use it (not with replacement refs).
+    graph: Option<gix::commitgraph::Graph>,
     /// Commits read ahead of the walk (first parents), not yet taken.
     read: gix::hashtable::HashMap<ObjectId, (ObjectId, Vec<ObjectId>)>,
     want: usize,
@@ -410,6 +413,7 @@ impl<'r> Heads<'r> {
         let objects = &repo.repo.objects;
         Heads {
             repo,
+            graph: repo.repo.commit_graph_if_enabled().ok().flatten(),
             read: Default::default(),
             want: head_bytes(repo.repo.object_hash()),
             packs: objects.ignore_replacements
@@ -439,6 +443,15 @@ impl<'r> Heads<'r> {
         let hash = self.repo.repo.object_hash();
         if id.kind() != hash {
             return None;
+        }
+        if let Some(g) = &self.graph
+            && let Some(c) = g.lookup(id).map(|at| g.commit_at(at))
+            && let Ok(parents) = c
+                .iter_parents()
+                .map(|p| p.map(|p| g.id_at(p).to_owned()))
+                .collect::<Result<Vec<_>, _>>()
+        {
+            return Some((c.root_tree_id().to_owned(), parents));
         }
         if self.packs
             && self.repo.read_packed_prefix(&id, self.want, &mut self.buf)

@@ -1,7 +1,7 @@
 //! `Repo::path_history` against git: on a generated history with long messages,
 //! signed-like commits (a multi-line `gpgsig` header), commits by a bot, subjects without
 //! a type and merges, loose and then packed the ways git packs (commits deltified against
-//! each other, bases named by offset and by id), the types, scopes and subjects equal
+//! each other, bases named by offset and by id), then with a commit-graph file, the types, scopes and subjects equal
 //! what git says of the same commits: the walk's commits are gix's breadth-first order
 //! over `git rev-list --parents`, each one's paths `git diff-tree`'s, its subject and
 //! author `git log`'s.
@@ -307,4 +307,24 @@ fn path_history_says_what_git_says_loose_and_packed() {
     assert!(delta_commits(&sb, &r) > 5);
     let s = check(&sb, &r, "packed, bases by id");
     assert!(s.prefixes > 20 && s.fallbacks == 0, "{s:?}");
+
+    // A commit-graph file gives every commit's tree and parents: none is inflated.
+    sb.git(&r, &["commit-graph", "write", "--reachable"]);
+    let s = check(&sb, &r, "commit-graph");
+    assert_eq!(s.prefixes, 0, "{s:?}");
+    // Newer commits than the graph knows are read.
+    for step in 0..3 {
+        write(&r, "src/lib.rs", format!("after the graph {step}\n"));
+        sb.git(
+            &r,
+            &[
+                "commit",
+                "-qam",
+                &format!("feat(lib): after the graph {step}"),
+            ],
+        );
+    }
+    sb.git(&r, &["repack", "-d", "-q"]);
+    let s = check(&sb, &r, "commit-graph and newer commits");
+    assert!(s.prefixes >= 3, "{s:?}");
 }
