@@ -118,7 +118,13 @@ impl Repo {
             if seen >= limit {
                 break;
             }
-            let Some((tree, parents)) = heads.take(id) else {
+            let Some(Head {
+                tree,
+                parents,
+                start,
+                complete,
+            }) = heads.take(id)
+            else {
                 break;
             };
             for &p in &parents {
@@ -136,14 +142,21 @@ impl Repo {
             // whether its trees are compared at all.
             let found = match parents.first() {
                 None => Some(empty),
-                Some(&p) => heads.peek(p).map(|(t, _)| *t),
+                Some(&p) => heads.peek(p).map(|h| h.tree),
             }
             .and_then(|old| self.touches_or_diff(old, tree, &files, &dirs).ok());
             if found == Some((false, false)) {
                 continue;
             }
-            let (raw, _) = self.commit_message_and_parents(id)?;
-            let text = String::from_utf8_lossy(&raw);
+            // The subject and author from the commit's start when it holds them, else
+            // from the whole commit.
+            let (text, bot) = match lead(&start, complete, self.repo.object_hash()) {
+                Some((subject, bot)) => (subject, Some(bot)),
+                None => {
+                    let (raw, _) = self.commit_message_and_parents(id)?;
+                    (String::from_utf8_lossy(&raw).into_owned(), None)
+                }
+            };
             let subject = text.lines().next().unwrap_or("");
             let parsed = crate::message::parse(subject).subject;
             let Some(kind) = parsed.kind else {
@@ -180,7 +193,7 @@ impl Repo {
             if well_formed
                 && kept.len() < MAX_SUBJECTS
                 && !kept.iter().any(|s| s == subject)
-                && !self.authored_by_bot(id)
+                && !bot.unwrap_or_else(|| self.authored_by_bot(id))
             {
                 kept.push(subject.to_owned());
             }
@@ -361,10 +374,52 @@ fn files_of<'a>(
 
 /// Bytes of a commit read for its tree and parents: the `tree` line, two `parent` lines
 /// and the start of the line after them, which says whether a third parent follows
-/// (then, or when a header is unusual, the commit is read whole).
+/// (then, or when a header is unusual, the commit is read whole), and [`LEAD_BYTES`]
+/// more for the author, the committer and the subject.
 fn head_bytes(hash: gix::hash::Kind) -> usize {
     let hex = hash.len_in_hex();
-    "tree \n".len() + hex + 2 * ("parent \n".len() + hex) + "parent ".len()
+    "tree \n".len() + hex + 2 * ("parent \n".len() + hex) + "parent ".len() + LEAD_BYTES
+}
+
+/// Bytes read past the parents: an author and a committer line and a subject, as most
+/// commits have them (a signed commit's signature comes before its subject: its
+/// message is read whole).
+const LEAD_BYTES: usize = 300;
+
+/// One commit as a walk reads it.
+struct Head {
+    tree: ObjectId,
+    parents: Vec<ObjectId>,
+    /// The commit's first bytes (empty when read from the commit-graph).
+    start: Vec<u8>,
+    /// `start` is the whole commit.
+    complete: bool,
+}
+
+/// The first line of the message of commit `start` (what `lines().next()` of the whole
+/// message, read lossily, gives) and whether its author is a bot ([`is_bot`]); `None`
+/// when `start` ends before that line does or the headers are unusual.
+fn lead(start: &[u8], complete: bool, hash: gix::hash::Kind) -> Option<(String, bool)> {
+    use gix::bstr::ByteSlice;
+    let (_, _, parents, at) = super::commits::read_headers(start, hash)?;
+    let msg = &start[at..];
+    let line = match msg.find_byte(b'\n') {
+        Some(n) => &msg[..=n],
+        None if complete => msg,
+        None => return None,
+    };
+    // `read_headers` took the author line, right after the parents, whole.
+    let hex = hash.len_in_hex();
+    let author = start
+        .get("tree \n".len() + hex + parents * ("parent \n".len() + hex)..)?
+        .strip_prefix(b"author ")?;
+    let mut author = &author[..author.find_byte(b'\n')?];
+    let who = gix::actor::SignatureRef::from_bytes_consuming(&mut author).ok()?;
+    let bot = is_bot(
+        &String::from_utf8_lossy(who.name),
+        &String::from_utf8_lossy(who.email),
+    );
+    Some((String::from_utf8_lossy(line).into_owned(), bot))
 }
 
 /// The tree and parents of commit `data` (its start, or all of it), read by hand;
@@ -401,7 +456,7 @@ struct Heads<'r> {
     /// The commit-graph, when git would use it (not with replacement refs).
     graph: Option<gix::commitgraph::Graph>,
     /// Commits read ahead of the walk (first parents), not yet taken.
-    read: gix::hashtable::HashMap<ObjectId, (ObjectId, Vec<ObjectId>)>,
+    read: gix::hashtable::HashMap<ObjectId, Head>,
     want: usize,
     /// The packs are not read when replacement refs are on: gix applies them.
     packs: bool,
@@ -423,7 +478,7 @@ impl<'r> Heads<'r> {
     }
 
     /// The tree and parents of `id`, read now or earlier; `None` when it cannot be read.
-    fn take(&mut self, id: ObjectId) -> Option<(ObjectId, Vec<ObjectId>)> {
+    fn take(&mut self, id: ObjectId) -> Option<Head> {
         match self.read.remove(&id) {
             Some(head) => Some(head),
             None => self.read_head(id),
@@ -431,7 +486,7 @@ impl<'r> Heads<'r> {
     }
 
     /// The tree and parents of `id`, kept for [`Heads::take`].
-    fn peek(&mut self, id: ObjectId) -> Option<&(ObjectId, Vec<ObjectId>)> {
+    fn peek(&mut self, id: ObjectId) -> Option<&Head> {
         if !self.read.contains_key(&id) {
             let head = self.read_head(id)?;
             self.read.insert(id, head);
@@ -439,7 +494,7 @@ impl<'r> Heads<'r> {
         self.read.get(&id)
     }
 
-    fn read_head(&mut self, id: ObjectId) -> Option<(ObjectId, Vec<ObjectId>)> {
+    fn read_head(&mut self, id: ObjectId) -> Option<Head> {
         let hash = self.repo.repo.object_hash();
         if id.kind() != hash {
             return None;
@@ -451,14 +506,25 @@ impl<'r> Heads<'r> {
                 .map(|p| p.map(|p| g.id_at(p).to_owned()))
                 .collect::<Result<Vec<_>, _>>()
         {
-            return Some((c.root_tree_id().to_owned(), parents));
+            return Some(Head {
+                tree: c.root_tree_id().to_owned(),
+                parents,
+                start: Vec::new(),
+                complete: false,
+            });
         }
         if self.packs
             && self.repo.read_packed_prefix(&id, self.want, &mut self.buf)
                 == Some(gix::object::Kind::Commit)
-            && let Some(head) = parse_head(&self.buf, hash)
+            && let Some((tree, parents)) = parse_head(&self.buf, hash)
         {
-            return Some(head);
+            return Some(Head {
+                tree,
+                parents,
+                // Shorter than asked: the whole commit; longer: a delta, decoded whole.
+                complete: self.buf.len() != self.want,
+                start: std::mem::take(&mut self.buf),
+            });
         }
         // gix's walk: the tree, then the parents up to the first other header.
         use gix::objs::commit::ref_iter::Token;
@@ -474,7 +540,12 @@ impl<'r> Heads<'r> {
                 _ => break,
             }
         }
-        Some((tree, parents))
+        Some(Head {
+            tree,
+            parents,
+            start: c.data.clone(),
+            complete: true,
+        })
     }
 }
 
