@@ -328,3 +328,50 @@ fn path_history_says_what_git_says_loose_and_packed() {
     let s = check(&sb, &r, "commit-graph and newer commits");
     assert!(s.prefixes >= 3, "{s:?}");
 }
+
+/// A commit's start, cut anywhere, gives its tree and parents, subject and author as the
+/// whole commit does, or nothing (the walk reads the whole commit then).
+#[test]
+fn a_commit_cut_anywhere_reads_as_the_whole_or_not_at_all() {
+    const SHA1: gix::hash::Kind = gix::hash::Kind::Sha1;
+    let tree = "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\n";
+    let p1 = "parent 1111111111111111111111111111111111111111\n";
+    let p2 = "parent 2222222222222222222222222222222222222222\n";
+    let who = "A U Thor <a@example.com> 1700000000 +0100\n";
+    let bot = "dependabot[bot] <support@github.com> 1700000000 +0000\n";
+    let sig = "gpgsig -----BEGIN PGP SIGNATURE-----\n \n abc\n -----END PGP SIGNATURE-----\n";
+    for (parents, author, extra, message) in [
+        (p1.to_owned(), who, "", "feat(x): a subject\n\nA body.\n"),
+        (format!("{p1}{p2}"), bot, "", "fix: no body"),
+        (String::new(), who, sig, "docs: signed\r\n\nbody\n"),
+        (
+            p1.to_owned(),
+            who,
+            "encoding ISO-8859-1\n",
+            "caf\u{e9} \u{fffd}\n",
+        ),
+        (p1.to_owned(), who, "", ""),
+    ] {
+        let raw =
+            format!("{tree}{parents}author {author}committer {who}{extra}\n{message}").into_bytes();
+        let head = super::parse_head(&raw, SHA1).unwrap();
+        let lead = super::lead(&raw, true, SHA1).unwrap();
+        assert_eq!(lead.1, author == bot);
+        let subject =
+            String::from_utf8_lossy(&raw[raw.windows(2).position(|w| w == b"\n\n").unwrap() + 2..])
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_owned();
+        assert_eq!(lead.0.lines().next().unwrap_or(""), subject);
+        for k in 0..raw.len() {
+            let cut = &raw[..k];
+            if let Some(h) = super::parse_head(cut, SHA1) {
+                assert_eq!(h, head, "cut at {k}");
+            }
+            if let Some(l) = super::lead(cut, false, SHA1) {
+                assert_eq!(l, lead, "cut at {k}");
+            }
+        }
+    }
+}
