@@ -593,7 +593,7 @@ fn tree_parents_message(
 /// header with continuation lines, a header that is not `name value`, no blank line
 /// before the message. gix would unfold every multi-line header (a signed commit's
 /// `gpgsig`) into a new buffer only for it to be dropped here.
-fn read_headers(
+pub(super) fn read_headers(
     data: &[u8],
     kind: gix::hash::Kind,
 ) -> Option<(ObjectId, Option<ObjectId>, usize, usize)> {

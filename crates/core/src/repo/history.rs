@@ -68,6 +68,9 @@ pub struct PathHistory {
     pub subjects: Vec<String>,
 }
 
+/// A directory's tree on the two sides of a commit (`None` where it is not a directory).
+type DirPair = (Option<ObjectId>, Option<ObjectId>);
+
 /// An author that is a bot, whose subjects teach nothing about the project's words.
 fn is_bot(name: &str, email: &str) -> bool {
     let (name, email) = (name.to_ascii_lowercase(), email.to_ascii_lowercase());
@@ -101,28 +104,59 @@ impl Repo {
             .iter()
             .map(|p| p.rsplit_once('/').map_or("", |(d, _)| d))
             .collect();
-        let walk = self
-            .repo
-            .rev_walk([head])
-            .all()
-            .map_err(|e| RepoError::Walk {
-                tips: vec![head],
-                shallow: self.is_shallow(),
-                source: Box::new(e),
-            })?;
+        // The walk gix's breadth-first `rev_walk` makes (each commit's parents queued in
+        // order, once), reading of each commit only its tree and parents: its message
+        // only when it changed one of the paths or their directories. A commit that
+        // cannot be read ends the walk, as it ends gix's.
+        let mut heads = Heads::new(self);
+        let mut queue = std::collections::VecDeque::from([head]);
+        let mut queued: gix::hashtable::HashSet<ObjectId> = Default::default();
+        queued.insert(head);
+        let empty = ObjectId::empty_tree(self.repo.object_hash());
         let mut seen = 0;
-        for info in walk {
+        while let Some(id) = queue.pop_front() {
             if seen >= limit {
                 break;
             }
-            let Ok(info) = info else { break };
-            let id: ObjectId = info.id;
-            let (raw, parents) = self.commit_message_and_parents(id)?;
-            if parents > 1 {
+            let Some(Head {
+                tree,
+                parents,
+                start,
+                complete,
+            }) = heads.take(id)
+            else {
+                break;
+            };
+            for &p in &parents {
+                if queued.insert(p) {
+                    queue.push_back(p);
+                }
+            }
+            if parents.len() > 1 {
                 continue;
             }
             seen += 1;
-            let text = String::from_utf8_lossy(&raw);
+            // Whether it changed the paths (exact) or their directories (near); `None`
+            // when that cannot be told here (the first parent unreadable, a tree
+            // missing): the message is read first then, as the commit's type decides
+            // whether its trees are compared at all.
+            let found = match parents.first() {
+                None => Some(empty),
+                Some(&p) => heads.peek(p).map(|h| h.tree),
+            }
+            .and_then(|old| self.touches_or_diff(old, tree, &files, &dirs).ok());
+            if found == Some((false, false)) {
+                continue;
+            }
+            // The subject and author from the commit's start when it holds them, else
+            // from the whole commit.
+            let (text, bot) = match lead(&start, complete, self.repo.object_hash()) {
+                Some((subject, bot)) => (subject, Some(bot)),
+                None => {
+                    let (raw, _) = self.commit_message_and_parents(id)?;
+                    (String::from_utf8_lossy(&raw).into_owned(), None)
+                }
+            };
             let subject = text.lines().next().unwrap_or("");
             let parsed = crate::message::parse(subject).subject;
             let Some(kind) = parsed.kind else {
@@ -133,11 +167,12 @@ impl Repo {
             let well_formed = parsed.summary.is_some_and(|s| !s.value.trim().is_empty())
                 && subject.len() <= SUBJECT_BYTES
                 && !subject.chars().any(char::is_control);
-            let (old, new) = self.trees_of(id)?;
-            let old = old.unwrap_or_else(|| ObjectId::empty_tree(new.kind()));
-            let (exact, near) = match self.touches(old, new, &files, &dirs)? {
+            let (exact, near) = match found {
                 Some(found) => found,
-                None => self.touches_by_diff(old, new, &files, &dirs)?,
+                None => {
+                    let (old, new) = self.trees_of(id)?;
+                    self.touches_or_diff(old.unwrap_or(empty), new, &files, &dirs)?
+                }
             };
             let counts = if exact {
                 &mut out.exact
@@ -158,7 +193,7 @@ impl Repo {
             if well_formed
                 && kept.len() < MAX_SUBJECTS
                 && !kept.iter().any(|s| s == subject)
-                && !self.authored_by_bot(id)
+                && !bot.unwrap_or_else(|| self.authored_by_bot(id))
             {
                 kept.push(subject.to_owned());
             }
@@ -172,6 +207,54 @@ impl Repo {
             }
         }
         Ok(all)
+    }
+
+    /// [`Repo::touches`], or [`Repo::touches_by_diff`] when the trees cannot be trusted.
+    fn touches_or_diff(
+        &self,
+        old: ObjectId,
+        new: ObjectId,
+        files: &BTreeSet<&str>,
+        dirs: &BTreeSet<&str>,
+    ) -> Result<(bool, bool), RepoError> {
+        match self.touches(old, new, files, dirs)? {
+            Some(found) => Ok(found),
+            None => self.touches_by_diff(old, new, files, dirs),
+        }
+    }
+
+    /// The directory `dir` under the trees `old` and `new` (`None` on a side where it
+    /// is not a directory), looked up on both sides a level at a time: once the two
+    /// sides are the same tree, everything below is the same, and is not read.
+    /// `Ok(None)` when the answer cannot be trusted (a malformed tree, a bad path).
+    fn dir_pair(
+        &self,
+        old: ObjectId,
+        new: ObjectId,
+        dir: &str,
+    ) -> Result<Option<DirPair>, RepoError> {
+        let (mut a, mut b) = (Some(old), Some(new));
+        if dir.is_empty() {
+            return Ok(Some((a, b)));
+        }
+        let Some(parts) = super::probe::components(dir.as_bytes()) else {
+            return Ok(None);
+        };
+        for part in parts {
+            if a == b {
+                break;
+            }
+            for side in [&mut a, &mut b] {
+                if let Some(t) = *side {
+                    *side = match self.tree(t)?.lookup(part) {
+                        None => return Ok(None),
+                        Some(Some((mode, id))) if mode.is_tree() => Some(id),
+                        Some(_) => None,
+                    };
+                }
+            }
+        }
+        Ok(Some((a, b)))
     }
 
     /// The commit's author is a bot ([`is_bot`]); an unreadable commit is taken for one.
@@ -190,9 +273,9 @@ impl Repo {
 
     /// Whether going from tree `old` to `new` changes one of `files` (exact) or another
     /// file directly in one of `dirs` (near), as a diff of the two trees without rename
-    /// detection would list them, found by looking each directory up on both sides: a
-    /// directory with the same id on both sides changed nothing, and only the directories
-    /// that differ are read, one level deep. `None` when a tree cannot be trusted (the
+    /// detection would list them, found by looking each directory up on both sides
+    /// ([`Repo::dir_pair`]): a directory with the same id on both sides changed nothing,
+    /// and only the directories that differ are read, one level deep. `None` when a tree cannot be trusted (the
     /// caller diffs the trees then).
     fn touches(
         &self,
@@ -203,20 +286,8 @@ impl Repo {
     ) -> Result<Option<(bool, bool)>, RepoError> {
         let mut near = false;
         for dir in dirs {
-            let (a, b) = if dir.is_empty() {
-                (Some(old), Some(new))
-            } else {
-                let side = |root| -> Result<Option<Option<ObjectId>>, RepoError> {
-                    Ok(match self.lookup_path(root, dir.as_bytes())? {
-                        None => None,
-                        Some(Some((mode, id))) if mode.is_tree() => Some(Some(id)),
-                        Some(_) => Some(None),
-                    })
-                };
-                let (Some(a), Some(b)) = (side(old)?, side(new)?) else {
-                    return Ok(None);
-                };
-                (a, b)
+            let Some((a, b)) = self.dir_pair(old, new, dir)? else {
+                return Ok(None);
             };
             if a == b {
                 continue;
@@ -300,3 +371,185 @@ fn files_of<'a>(
         .map(|(name, mode, id)| (name, (mode.value(), id)))
         .collect()
 }
+
+/// Bytes of a commit read for its tree and parents: the `tree` line, two `parent` lines
+/// and the start of the line after them, which says whether a third parent follows
+/// (then, or when a header is unusual, the commit is read whole), and [`LEAD_BYTES`]
+/// more for the author, the committer and the subject.
+fn head_bytes(hash: gix::hash::Kind) -> usize {
+    let hex = hash.len_in_hex();
+    "tree \n".len() + hex + 2 * ("parent \n".len() + hex) + "parent ".len() + LEAD_BYTES
+}
+
+/// Bytes read past the parents: an author and a committer line and a subject, as most
+/// commits have them (a signed commit's signature comes before its subject: its
+/// message is read whole).
+const LEAD_BYTES: usize = 300;
+
+/// One commit as a walk reads it.
+struct Head {
+    tree: ObjectId,
+    parents: Vec<ObjectId>,
+    /// The commit's first bytes (empty when read from the commit-graph).
+    start: Vec<u8>,
+    /// `start` is the whole commit.
+    complete: bool,
+}
+
+/// The first line of the message of commit `start` (what `lines().next()` of the whole
+/// message, read lossily, gives) and whether its author is a bot ([`is_bot`]); `None`
+/// when `start` ends before that line does or the headers are unusual.
+fn lead(start: &[u8], complete: bool, hash: gix::hash::Kind) -> Option<(String, bool)> {
+    use gix::bstr::ByteSlice;
+    let (_, _, parents, at) = super::commits::read_headers(start, hash)?;
+    let msg = &start[at..];
+    let line = match msg.find_byte(b'\n') {
+        Some(n) => &msg[..=n],
+        None if complete => msg,
+        None => return None,
+    };
+    // `read_headers` took the author line, right after the parents, whole.
+    let hex = hash.len_in_hex();
+    let author = start
+        .get("tree \n".len() + hex + parents * ("parent \n".len() + hex)..)?
+        .strip_prefix(b"author ")?;
+    let mut author = &author[..author.find_byte(b'\n')?];
+    let who = gix::actor::SignatureRef::from_bytes_consuming(&mut author).ok()?;
+    let bot = is_bot(
+        &String::from_utf8_lossy(who.name),
+        &String::from_utf8_lossy(who.email),
+    );
+    Some((String::from_utf8_lossy(line).into_owned(), bot))
+}
+
+/// The tree and parents of commit `data` (its start, or all of it), read by hand;
+/// `None` when the start does not settle them or looks unusual (gix reads it then).
+fn parse_head(data: &[u8], hash: gix::hash::Kind) -> Option<(ObjectId, Vec<ObjectId>)> {
+    let hex = hash.len_in_hex();
+    let id_line = |rest: &[u8], name: &[u8]| -> Option<ObjectId> {
+        let r = rest.strip_prefix(name)?;
+        if r.get(hex) != Some(&b'\n') || !r[..hex].iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        ObjectId::from_hex(&r[..hex]).ok()
+    };
+    let tree = id_line(data, b"tree ")?;
+    let mut rest = &data["tree \n".len() + hex..];
+    let mut parents = Vec::new();
+    loop {
+        if rest.starts_with(b"parent ") {
+            parents.push(id_line(rest, b"parent ")?);
+            rest = &rest["parent \n".len() + hex..];
+        } else if rest.len() >= "parent ".len() {
+            return Some((tree, parents));
+        } else {
+            return None;
+        }
+    }
+}
+
+/// The tree and parents of the commits of one history walk, each commit read once: from
+/// the commit-graph file when there is one and it has the commit (nothing inflated),
+/// else the start of a packed commit only ([`head_bytes`]), anything else through gix.
+struct Heads<'r> {
+    repo: &'r Repo,
+    /// The commit-graph, when git would use it (not with replacement refs).
+    graph: Option<gix::commitgraph::Graph>,
+    /// Commits read ahead of the walk (first parents), not yet taken.
+    read: gix::hashtable::HashMap<ObjectId, Head>,
+    want: usize,
+    /// The packs are not read when replacement refs are on: gix applies them.
+    packs: bool,
+    buf: Vec<u8>,
+}
+
+impl<'r> Heads<'r> {
+    fn new(repo: &'r Repo) -> Self {
+        let objects = &repo.repo.objects;
+        Heads {
+            repo,
+            graph: repo.repo.commit_graph_if_enabled().ok().flatten(),
+            read: Default::default(),
+            want: head_bytes(repo.repo.object_hash()),
+            packs: objects.ignore_replacements
+                || objects.store_ref().replacements().next().is_none(),
+            buf: Vec::new(),
+        }
+    }
+
+    /// The tree and parents of `id`, read now or earlier; `None` when it cannot be read.
+    fn take(&mut self, id: ObjectId) -> Option<Head> {
+        match self.read.remove(&id) {
+            Some(head) => Some(head),
+            None => self.read_head(id),
+        }
+    }
+
+    /// The tree and parents of `id`, kept for [`Heads::take`].
+    fn peek(&mut self, id: ObjectId) -> Option<&Head> {
+        if !self.read.contains_key(&id) {
+            let head = self.read_head(id)?;
+            self.read.insert(id, head);
+        }
+        self.read.get(&id)
+    }
+
+    fn read_head(&mut self, id: ObjectId) -> Option<Head> {
+        let hash = self.repo.repo.object_hash();
+        if id.kind() != hash {
+            return None;
+        }
+        if let Some(g) = &self.graph
+            && let Some(c) = g.lookup(id).map(|at| g.commit_at(at))
+            && let Ok(parents) = c
+                .iter_parents()
+                .map(|p| p.map(|p| g.id_at(p).to_owned()))
+                .collect::<Result<Vec<_>, _>>()
+        {
+            return Some(Head {
+                tree: c.root_tree_id().to_owned(),
+                parents,
+                start: Vec::new(),
+                complete: false,
+            });
+        }
+        if self.packs
+            && self.repo.read_packed_prefix(&id, self.want, &mut self.buf)
+                == Some(gix::object::Kind::Commit)
+            && let Some((tree, parents)) = parse_head(&self.buf, hash)
+        {
+            return Some(Head {
+                tree,
+                parents,
+                // Shorter than asked: the whole commit; longer: a delta, decoded whole.
+                complete: self.buf.len() != self.want,
+                start: std::mem::take(&mut self.buf),
+            });
+        }
+        // gix's walk: the tree, then the parents up to the first other header.
+        use gix::objs::commit::ref_iter::Token;
+        let c = self.repo.repo.find_commit(id).ok()?;
+        let mut tokens = gix::objs::CommitRefIter::from_bytes(&c.data, hash);
+        let Some(Ok(Token::Tree { id: tree })) = tokens.next() else {
+            return None;
+        };
+        let mut parents = Vec::new();
+        for token in tokens {
+            match token.ok()? {
+                Token::Parent { id } => parents.push(id),
+                _ => break,
+            }
+        }
+        Some(Head {
+            tree,
+            parents,
+            start: c.data.clone(),
+            complete: true,
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "history_tests.rs"]
+#[allow(clippy::unwrap_used)]
+mod git_tests;

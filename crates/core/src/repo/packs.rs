@@ -84,6 +84,8 @@ pub(crate) struct PackStats {
     pub bases: u64,
     /// Deltas applied.
     pub deltas: u64,
+    /// Full entries of which only a prefix was inflated ([`PackReader::read_prefix`]).
+    pub prefixes: u64,
 }
 
 /// One pack, opened on first lookup.
@@ -277,6 +279,58 @@ impl PackReader {
         found
     }
 
+    /// The kind of object `id` and at least its first `want` bytes into `out` (all of it
+    /// when it is shorter), inflating no more of a full entry than that: a commit's tree
+    /// and parents are its first hundred bytes, its messages and signatures can be
+    /// thousands. A delta, or an entry the cache holds, is decoded whole as
+    /// [`PackReader::read`] decodes it. `None` as for [`PackReader::read`].
+    pub(crate) fn read_prefix(
+        &mut self,
+        id: &gix::oid,
+        want: usize,
+        out: &mut Vec<u8>,
+    ) -> Option<Kind> {
+        out.clear();
+        let (pack, offset) = self.locate(id)?;
+        let (_, entry) = self.entry(pack, offset)?;
+        let kind = match entry.header {
+            Header::Commit => Some(Kind::Commit),
+            Header::Tree => Some(Kind::Tree),
+            Header::Blob => Some(Kind::Blob),
+            Header::Tag => Some(Kind::Tag),
+            Header::OfsDelta { .. } | Header::RefDelta { .. } => None,
+        };
+        let Some(kind) =
+            kind.filter(|_| !self.cache.slots.contains_key(&(pack, entry.data_offset)))
+        else {
+            self.stats.reads += 1;
+            let Some((kind, data)) = self.decode(pack, offset) else {
+                self.stats.fallbacks += 1;
+                return None;
+            };
+            out.extend_from_slice(&data);
+            return Some(kind);
+        };
+        self.stats.reads += 1;
+        let size = usize::try_from(entry.decompressed_size).ok()?;
+        let n = size.min(want);
+        let b = bundle(&mut self.packs, self.hash, pack)?;
+        let input = b
+            .pack
+            .entry_slice(entry.data_offset..b.pack.pack_end() as u64)?;
+        out.resize(n, 0);
+        self.inflate.reset();
+        let (status, _, written) = self.inflate.prefix(input, out).ok()?;
+        // The whole object must end the stream where its header says it does.
+        if written != n || (n == size && status != gix::zlib::Status::StreamEnd) {
+            out.clear();
+            self.stats.fallbacks += 1;
+            return None;
+        }
+        self.stats.prefixes += 1;
+        Some(kind)
+    }
+
     #[cfg(test)]
     fn stats(&self) -> PackStats {
         self.stats
@@ -401,6 +455,17 @@ impl Repo {
         self.packs().read(id)
     }
 
+    /// The kind and at least the first `want` bytes of `id` from the packs, into `out`
+    /// (see [`PackReader::read_prefix`]): `None` when gix must read it.
+    pub(crate) fn read_packed_prefix(
+        &self,
+        id: &gix::oid,
+        want: usize,
+        out: &mut Vec<u8>,
+    ) -> Option<Kind> {
+        self.packs().read_prefix(id, want, out)
+    }
+
     /// Reads `id` through the pack reader: `None` when it would fall back to gix. For
     /// the tests, which compare every object read with `git cat-file`.
     #[cfg(test)]
@@ -418,7 +483,7 @@ impl Repo {
 
     /// What the pack reader did so far. For the tests.
     #[cfg(test)]
-    fn pack_stats(&self) -> PackStats {
+    pub(crate) fn pack_stats(&self) -> PackStats {
         self.packs().stats()
     }
 }

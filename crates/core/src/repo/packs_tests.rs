@@ -146,7 +146,37 @@ fn check_every_object(sb: &Sandbox, r: &Path) -> usize {
     // No cache at all: every read rebuilds its whole chain.
     let s = read_all(&repo, &objects, &shuffled, 0);
     assert_eq!(s.fallbacks, 0);
+    read_prefixes(&repo, &objects, &shuffled);
     objects.len()
+}
+
+/// Reads the start of every object in `order` ([`super::PackReader::read_prefix`]), with
+/// and without a cache, for several lengths: each one is git's object, cut there.
+fn read_prefixes(repo: &Repo, objects: &Objects, order: &[ObjectId]) {
+    for cache in [0, 1 << 30] {
+        repo.reset_pack_reader(cache);
+        let mut buf = Vec::new();
+        for (i, id) in order.iter().enumerate() {
+            let (kind, data) = &objects[id];
+            let want = [0, 1, 149, 100_000][i % 4];
+            let Some(k) = repo.read_packed_prefix(id, want, &mut buf) else {
+                panic!("{id} ({kind}) was not read from the packs (cache {cache})");
+            };
+            assert_eq!(k.to_string(), *kind, "{id}");
+            // A delta comes whole; a full entry is cut where asked.
+            assert!(
+                buf.len() >= want.min(data.len()),
+                "{id}: {} of {want}",
+                buf.len()
+            );
+            assert!(
+                data.starts_with(&buf),
+                "{id} ({kind}, want {want}, cache {cache})"
+            );
+        }
+        let s = repo.pack_stats();
+        assert!(s.prefixes > 0 && s.fallbacks == 0, "{s:?}");
+    }
 }
 
 /// Path probes over every commit of `r` (through the pack reader once it opens): each

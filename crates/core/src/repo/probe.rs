@@ -156,7 +156,7 @@ impl Tree {
 
     /// The entry named `name`: a file (or other non-directory) first, then a directory;
     /// `None` when the tree is malformed.
-    fn lookup(&self, name: &[u8]) -> Option<Found> {
+    pub(super) fn lookup(&self, name: &[u8]) -> Option<Found> {
         let slots = self.entries.as_ref()?;
         let find = |is_dir: bool| {
             slots
@@ -181,7 +181,7 @@ fn found_tree(f: &Found) -> bool {
 
 /// The `/`-separated components of a bullet path; `None` when the path or a component
 /// is empty (no tree entry has such a path).
-fn components(path: &[u8]) -> Option<impl Iterator<Item = &[u8]>> {
+pub(super) fn components(path: &[u8]) -> Option<impl Iterator<Item = &[u8]>> {
     let parts = path.split(|b| *b == b'/');
     (!path.is_empty() && !parts.clone().any(<[u8]>::is_empty)).then_some(parts)
 }
