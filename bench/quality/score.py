@@ -61,9 +61,10 @@ def short_summary_ok(summary):
 
 
 def repeats_a_word(text):
-    """rules/quality.rs's repeats_a_word: one word twice in a row, or a word that is
-    not a function word three times or more and a third of the words at least,
-    compared without case, plural endings and a final e; numbers are not words."""
+    """rules/quality.rs's repeats_a_word: one word twice in a row, a word that is
+    not a function word three times or more and a third of the words at least, or a
+    phrase of two such words three times, compared without case, plural endings and a
+    final e; numbers are not words."""
     # Numbers are no words (`+1 −1 lines`): only a word with a letter can loop.
     low = [w.lower() for w in re.split(r"[^0-9A-Za-z_']+", text) if re.search("[A-Za-z]", w)]
     stems = [w.removesuffix("'s").rstrip("s").removesuffix("e") for w in low]
@@ -75,7 +76,14 @@ def repeats_a_word(text):
     for stem, c in zip(stems, content):
         if c:
             counts[stem] = counts.get(stem, 0) + 1
-    return any(n >= 3 and n * 3 >= len(low) for n in counts.values())
+    if any(n >= 3 and n * 3 >= len(low) for n in counts.values()):
+        return True
+    # A phrase of two content words said three times.
+    pairs = {}
+    for a, b, ca, cb in zip(stems, stems[1:], content, content[1:]):
+        if ca and cb:
+            pairs[(a, b)] = pairs.get((a, b), 0) + 1
+    return any(n >= 3 for n in pairs.values())
 
 
 def strip_comments(text, prefix="#"):

@@ -1603,6 +1603,23 @@ fn what(f: &FileDiff) -> String {
         parts.push(format!("new {}", list(&added)));
     }
     if !changed.is_empty() {
+        // `changed Settings, get_hooks`, not `changed Settings, changed get_hooks`: the
+        // verb once (a draft-quality gate reads the repeated one as a loop).
+        let (items, others): (Vec<String>, Vec<String>) =
+            changed.into_iter().partition(|d| d.starts_with("changed "));
+        let mut changed = others;
+        if let Some(first) = items.first() {
+            let names: Vec<String> = items
+                .iter()
+                .map(|d| d.trim_start_matches("changed ").to_owned())
+                .collect();
+            let folded = if names.len() > 1 {
+                format!("changed {}", list(&names))
+            } else {
+                first.clone()
+            };
+            changed.insert(0, folded);
+        }
         parts.push(list(&changed));
     }
     if !parts.is_empty() {
@@ -2558,7 +2575,7 @@ mod tests {
         assert!(
             m.bullets[3]
                 .what_why
-                .starts_with("changed parse, changed render; "),
+                .starts_with("changed parse, render; "),
             "{}",
             m.bullets[3].what_why
         );
