@@ -2573,9 +2573,7 @@ mod tests {
             }
         );
         assert!(
-            m.bullets[3]
-                .what_why
-                .starts_with("changed parse, render; "),
+            m.bullets[3].what_why.starts_with("changed parse, render; "),
             "{}",
             m.bullets[3].what_why
         );
