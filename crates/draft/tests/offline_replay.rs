@@ -112,12 +112,15 @@ fn drafted_types_agree_with_the_human_ones_on_this_repositorys_history() {
         got.iter().all(|r| r.drafted != "chore"),
         "no chore: {report:#?}"
     );
-    // At least 54 of the 110 (49%). The type comes from the change's evidence before
+    // At least 53 of the 110 (48%). The type comes from the change's evidence before
     // the history (a new public item is a feature, one earlier commit never decides):
-    // on this range 57 agreed with the history first, 54 now, against gains on
-    // cocogitto, commitizen and commitlint (docs/benchmarks.md, `offline-draft`).
+    // on this range 57 agreed with the history first, 54 then, against gains on
+    // cocogitto, commitizen and commitlint (docs/benchmarks.md, `offline-draft`). A
+    // script named like a project file (`bench/changelog.sh`) is code since, not
+    // prose: one `docs` commit here drafts `fix`, against 10 more agreements on
+    // commitizen's last 600 (its `commands/changelog.py`).
     assert!(
-        agree * 100 >= got.len() * 49,
+        agree * 100 >= got.len() * 48,
         "{agree}/{}: {report:#?}",
         got.len()
     );
