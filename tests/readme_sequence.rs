@@ -27,6 +27,43 @@ fn readme_test_command() -> String {
     line.split('#').next().unwrap().trim().to_string()
 }
 
+/// The README's two commands, in order: its first `sh` block holding the test command,
+/// each line's command without its comment.
+fn readme_two_commands() -> Vec<String> {
+    let readme = std::fs::read_to_string(source_root().join("README.md")).unwrap();
+    let block = readme
+        .split("```sh\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .find(|b| b.lines().any(|l| l.starts_with("./test.sh")))
+        .expect("README.md has an sh block with the test command");
+    block
+        .lines()
+        .map(|l| l.split('#').next().unwrap().trim().to_owned())
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+/// CI runs what the README tells a newcomer to run: `.ci/run`'s first commands are the
+/// README's two, in their order, before anything else.
+#[test]
+fn ci_runs_the_readmes_two_commands_in_order() {
+    let readme = readme_two_commands();
+    assert_eq!(
+        readme,
+        ["./install.sh", readme_test_command().as_str()],
+        "the README's block"
+    );
+    let ci = std::fs::read_to_string(source_root().join(".ci/run")).unwrap();
+    let commands: Vec<&str> = ci
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter(|l| !l.starts_with("set ") && !l.starts_with("cd "))
+        .collect();
+    assert_eq!(commands[..2], readme[..], ".ci/run:\n{ci}");
+}
+
 /// An install root whose `bin/` holds links to the real toolchain's programs, given to
 /// install.sh as `CARGO_INSTALL_ROOT`: the binaries land in one directory with `cargo`,
 /// as in `~/.cargo/bin` after rustup and `./install.sh`, without touching the real one
