@@ -1099,12 +1099,16 @@ fn woken_by_search(line: &str, taken: &[(usize, usize)]) -> (bool, Vec<u16>) {
     (any, cands)
 }
 
+/// The byte spans of the `[REDACTED:…]` markers an earlier pass left in `line`.
+fn markers(line: &str) -> Vec<(usize, usize)> {
+    line.match_indices("[REDACTED:")
+        .map(|(i, _)| (i, line[i..].find(']').map_or(line.len(), |e| i + e + 1)))
+        .collect()
+}
+
 fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -> Cow<'a, str> {
     // Earlier markers are not text: a keyword inside one (`private-key`) wakes nothing.
-    let taken: Vec<(usize, usize)> = line
-        .match_indices("[REDACTED:")
-        .map(|(i, _)| (i, line[i..].find(']').map_or(line.len(), |e| i + e + 1)))
-        .collect();
+    let taken = markers(line);
     let (any, cands) = woken(line, &taken);
     if !any {
         return Cow::Borrowed(line);
@@ -1650,6 +1654,30 @@ pub fn redact_bodies<'a>(f: &'a FileDiff, found: &mut Vec<SecretKind>) -> Cow<'a
 mod tests {
     use super::*;
 
+    /// Keywords of the rules, picked by `pick`, cut short when `how` is 0, in the ASCII
+    /// case `case`'s bits say, each followed by its `glue`.
+    fn keyword_text(parts: Vec<(usize, u8, u64, &str)>) -> String {
+        let kws: Vec<&str> = keyword_owners().into_keys().collect();
+        let mut text = String::new();
+        for (pick, how, case, glue) in parts {
+            let k = kws[pick % kws.len()];
+            let k = match how {
+                // Cut a keyword short: no longer a match on its own.
+                0 => &k[..k.char_indices().last().map_or(0, |(i, _)| i)],
+                _ => k,
+            };
+            for (i, c) in k.chars().enumerate() {
+                if case >> (i % 64) & 1 == 1 {
+                    text.extend(c.to_uppercase());
+                } else {
+                    text.push(c);
+                }
+            }
+            text.push_str(glue);
+        }
+        text
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
 
@@ -1663,24 +1691,7 @@ mod tests {
                 0..12,
             )
         ) {
-            let kws: Vec<&str> = keyword_owners().into_keys().collect();
-            let mut text = String::new();
-            for (pick, how, case, glue) in parts {
-                let k = kws[pick % kws.len()];
-                let k = match how {
-                    // Cut a keyword short: no longer a match on its own.
-                    0 => &k[..k.char_indices().last().map_or(0, |(i, _)| i)],
-                    _ => k,
-                };
-                for (i, c) in k.chars().enumerate() {
-                    if case >> (i % 64) & 1 == 1 {
-                        text.extend(c.to_uppercase());
-                    } else {
-                        text.push(c);
-                    }
-                }
-                text.push_str(glue);
-            }
+            let text = keyword_text(parts);
             // `holds_keyword` is not asserted here: once this line has built the
             // automaton, it answers with the automaton itself. Its switch from one
             // search to the other is the next test's.
@@ -1701,27 +1712,8 @@ mod tests {
                 0..12,
             )
         ) {
-            let kws: Vec<&str> = keyword_owners().into_keys().collect();
-            let mut text = String::new();
-            for (pick, how, case, glue) in parts {
-                let k = kws[pick % kws.len()];
-                let k = match how {
-                    0 => &k[..k.char_indices().last().map_or(0, |(i, _)| i)],
-                    _ => k,
-                };
-                for (i, c) in k.chars().enumerate() {
-                    if case >> (i % 64) & 1 == 1 {
-                        text.extend(c.to_uppercase());
-                    } else {
-                        text.push(c);
-                    }
-                }
-                text.push_str(glue);
-            }
-            let taken: Vec<(usize, usize)> = text
-                .match_indices("[REDACTED:")
-                .map(|(i, _)| (i, text[i..].find(']').map_or(text.len(), |e| i + e + 1)))
-                .collect();
+            let text = keyword_text(parts);
+            let taken = markers(&text);
             let sorted = |(any, mut v): (bool, Vec<u16>)| {
                 v.sort_unstable();
                 v.dedup();

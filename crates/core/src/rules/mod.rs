@@ -377,6 +377,11 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
         }
         return usize::from(prev[b.len()]);
     }
+    edit_distance_chars(a, b)
+}
+
+/// [`edit_distance`] of any text, a char per cell on the heap.
+fn edit_distance_chars(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     if a.len() > 256 || b.len() > 256 {
@@ -519,25 +524,9 @@ mod tests {
         }
     }
 
-    /// The edit distance as it was written first, on the heap.
-    fn edit_distance_plain(a: &str, b: &str) -> usize {
-        let a: Vec<char> = a.chars().collect();
-        let b: Vec<char> = b.chars().collect();
-        if a.len() > 256 || b.len() > 256 {
-            return usize::MAX;
-        }
-        let mut prev: Vec<usize> = (0..=b.len()).collect();
-        let mut cur = vec![0; b.len() + 1];
-        for (i, ca) in a.iter().enumerate() {
-            cur[0] = i + 1;
-            for (j, cb) in b.iter().enumerate() {
-                let sub = prev[j] + usize::from(ca != cb);
-                cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-            }
-            std::mem::swap(&mut prev, &mut cur);
-        }
-        prev[b.len()]
-    }
+    // The edit distance of any text (the heap path), which the short ASCII path on
+    // the stack must agree with.
+    use super::edit_distance_chars as edit_distance_plain;
 
     #[test]
     fn edit_distance_gives_up_past_256_chars() {
