@@ -1128,23 +1128,11 @@ pub fn changed_public_items(
         if !has_code(f) || classify(&path) != Class::Source || shown.classify(f).stat_only() {
             continue;
         }
-        let removed = f
-            .hunks
-            .iter()
-            .flat_map(|h| h.body.lines())
-            .filter_map(|l| l.strip_prefix('-'))
-            .filter(|t| is_public(t));
+        let removed = signed_lines(f, '-').filter(|t| is_public(t));
         // Most files remove no public line: their added lines are not gathered.
         let mut added: Option<std::collections::HashSet<&str>> = None;
         for text in removed {
-            let added = added.get_or_insert_with(|| {
-                f.hunks
-                    .iter()
-                    .flat_map(|h| h.body.lines())
-                    .filter_map(|l| l.strip_prefix('+'))
-                    .map(str::trim)
-                    .collect()
-            });
+            let added = added.get_or_insert_with(|| signed_lines(f, '+').map(str::trim).collect());
             if added.contains(text.trim()) {
                 continue;
             }
@@ -1178,20 +1166,12 @@ pub fn renamed_public_items(
     state: &StagedState,
     shown: &crate::classify::Classifier,
 ) -> Vec<(String, String)> {
-    let shown_lines = |f: &&FileDiff, sign: char| -> Vec<String> {
-        f.hunks
-            .iter()
-            .flat_map(|h| h.body.lines())
-            .filter_map(|l| l.strip_prefix(sign))
-            .map(str::to_owned)
-            .collect()
-    };
     let visible = |f: &&FileDiff| !f.binary && !f.submodule && !shown.classify(f).stat_only();
     let source: Vec<&FileDiff> = state
         .files
         .iter()
-        .filter(|f| visible(f) && has_code(f))
-        .filter(|f| classify(&lossy(&f.change.path)) == Class::Source)
+        .filter(|f| has_code(f) && classify(&lossy(&f.change.path)) == Class::Source)
+        .filter(visible)
         .collect();
     // The shape of a public declaration: its name and the line with the name cut out.
     let declared = |t: &str| -> Option<(String, String)> {
@@ -1202,24 +1182,32 @@ pub fn renamed_public_items(
         let shape = t.trim().replacen(&name, "\u{0}", 1);
         Some((name, shape))
     };
-    let mut removed: Vec<(String, String)> = Vec::new();
-    let mut added: Vec<(String, String)> = Vec::new();
-    for f in &source {
-        removed.extend(shown_lines(f, '-').iter().filter_map(|t| declared(t)));
-        added.extend(shown_lines(f, '+').iter().filter_map(|t| declared(t)));
-    }
-    if removed.is_empty() || added.is_empty() {
+    // Most changes remove no public declaration: nothing else is read for them.
+    let removed: Vec<(String, String)> = source
+        .iter()
+        .flat_map(|f| signed_lines(f, '-'))
+        .filter_map(declared)
+        .collect();
+    if removed.is_empty() {
         return Vec::new();
     }
+    let added: Vec<(String, String)> = source
+        .iter()
+        .flat_map(|f| signed_lines(f, '+'))
+        .filter_map(declared)
+        .collect();
     // What users read and write: the docs and configuration files the change shows.
-    let (mut user_old, mut user_new) = (Vec::new(), Vec::new());
-    for f in state.files.iter().filter(|f| visible(f)) {
-        let facts = jitcommit_core::paths::path_facts(&lossy(&f.change.path));
-        if (facts.docs || facts.config) && !facts.ci && !facts.test && !facts.lock {
-            user_old.extend(shown_lines(&f, '-'));
-            user_new.extend(shown_lines(&f, '+'));
-        }
-    }
+    let user: Vec<&FileDiff> = state
+        .files
+        .iter()
+        .filter(|f| {
+            let facts = jitcommit_core::paths::path_facts(&lossy(&f.change.path));
+            (facts.docs || facts.config) && !facts.ci && !facts.test && !facts.lock
+        })
+        .filter(visible)
+        .collect();
+    let user_old: Vec<&str> = user.iter().flat_map(|f| signed_lines(f, '-')).collect();
+    let user_new: Vec<&str> = user.iter().flat_map(|f| signed_lines(f, '+')).collect();
     let mut out: Vec<(String, String)> = Vec::new();
     for (old, shape) in &removed {
         if added.iter().any(|(n, _)| n == old) || out.iter().any(|(o, _)| o == old) {
@@ -1239,6 +1227,14 @@ pub fn renamed_public_items(
         }
     }
     out
+}
+
+/// The lines a file's hunks add (`sign` `+`) or remove (`-`), without the sign.
+fn signed_lines(f: &FileDiff, sign: char) -> impl Iterator<Item = &str> {
+    f.hunks
+        .iter()
+        .flat_map(|h| h.body.lines())
+        .filter_map(move |l| l.strip_prefix(sign))
 }
 
 /// The breaking-change note for [`renamed_public_items`]: `hooks is now
@@ -1431,12 +1427,7 @@ fn hunk_change(f: &FileDiff, h: &jitcommit_core::repo::Hunk) -> Option<String> {
 /// when it is longer than [`PURPOSE_WORDS`] words (a clause cut short says less than
 /// the name).
 fn purpose(f: &FileDiff, name: &str) -> Option<String> {
-    let lines: Vec<&str> = f
-        .hunks
-        .iter()
-        .flat_map(|h| h.body.lines())
-        .filter_map(|l| l.strip_prefix('+'))
-        .collect();
+    let lines: Vec<&str> = signed_lines(f, '+').collect();
     let at = lines
         .iter()
         .position(|t| defined_name(t).as_deref() == Some(name))?;
