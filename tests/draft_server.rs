@@ -502,7 +502,13 @@ fn a_bullet_that_says_nothing_gets_the_tool_words_without_a_second_request() {
     // What SmolLM2-135M wrote for cocogitto's bullets: a loop, and lists of the path's
     // own words. The bullet takes the offline draft's description of the path, with
     // no repair request (the summary is the tool's too: the model's size is unknown).
-    for words in ["no, no, no", "src, lib", "up to no more than new"] {
+    for words in [
+        "no, no, no",
+        "src, lib",
+        "up to no more than new",
+        // A phrase said three times (SmolLM2's loop on cocogitto's 7015c51, reworded).
+        "welcome message for users and welcome message for guests and welcome message for admins",
+    ] {
         let answer = format!(
             r#"{{"bullets":{{"src/lib.rs":"{words}"}},"summary":"add a greeting for new users","type":"feat","scope":null,"breaking_change":null}}"#
         );
