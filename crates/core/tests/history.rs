@@ -124,21 +124,12 @@ fn type_history_counts_what_git_diff_tree_lists() {
             sb.git(&r, &["commit", "-q", "--allow-empty", "-m", &subject]);
             if step % 13 == 12 {
                 // A merge, which is not counted.
-                sb.git(&r, &["checkout", "-qb", &format!("side{step}"), "HEAD~2"]);
-                write(&r, "side.txt", format!("{step}\n"));
-                sb.git(&r, &["add", "-A"]);
-                sb.git(&r, &["commit", "-qm", "fix: on the side"]);
-                sb.git(&r, &["checkout", "-q", "-"]);
-                sb.git(
+                sb.merge_side(
                     &r,
-                    &[
-                        "merge",
-                        "-q",
-                        "--no-ff",
-                        "-m",
-                        "merge the side",
-                        &format!("side{step}"),
-                    ],
+                    &format!("side{step}"),
+                    "HEAD~2",
+                    ("side.txt", &format!("{step}\n")),
+                    "fix: on the side",
                 );
             }
         }

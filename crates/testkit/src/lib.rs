@@ -100,6 +100,31 @@ impl Sandbox {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// A side branch `branch` off `base` whose one commit (`subject`) writes `content`
+    /// to `file`, merged back into the current branch with `--no-ff` (`merge the side`).
+    pub fn merge_side(
+        &self,
+        repo: &Path,
+        branch: &str,
+        base: &str,
+        (file, content): (&str, &str),
+        subject: &str,
+    ) {
+        self.git(repo, &["checkout", "-qb", branch, base]);
+        let path = repo.join(file);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(path, content).unwrap();
+        self.git(repo, &["add", "-A"]);
+        self.git(repo, &["commit", "-qm", subject]);
+        self.git(repo, &["checkout", "-q", "-"]);
+        self.git(
+            repo,
+            &["merge", "-q", "--no-ff", "-m", "merge the side", branch],
+        );
+    }
+
     /// `git init` of a new repository `name` inside the sandbox (branch `main`).
     pub fn init(&self, name: &str) -> PathBuf {
         let p = self.dir.path().join(name);

@@ -209,21 +209,12 @@ fn history(sb: &Sandbox, name: &str, seed: u64, steps: usize) -> std::path::Path
         }
         if step % 11 == 10 {
             // A merge, which is not counted, of a side branch off an older commit.
-            sb.git(&r, &["checkout", "-qb", &format!("side{step}"), "HEAD~3"]);
-            write(&r, "src/util/side.rs", format!("{step}\n"));
-            sb.git(&r, &["add", "-A"]);
-            sb.git(&r, &["commit", "-qm", "fix(side): on the side"]);
-            sb.git(&r, &["checkout", "-q", "-"]);
-            sb.git(
+            sb.merge_side(
                 &r,
-                &[
-                    "merge",
-                    "-q",
-                    "--no-ff",
-                    "-m",
-                    "merge the side",
-                    &format!("side{step}"),
-                ],
+                &format!("side{step}"),
+                "HEAD~3",
+                ("src/util/side.rs", &format!("{step}\n")),
+                "fix(side): on the side",
             );
         }
     }
