@@ -139,6 +139,21 @@ fn main() {
             )),
         ),
     ];
+    // The floors under an untraced check: this binary's start-up alone, opening the
+    // repository and loading its convention (what every check does before reading the
+    // message), and git finding the same repository.
+    one.push(("version", Box::new(run(&bin, vec!["--version".into()]))));
+    one.push((
+        "dump-config",
+        Box::new(run(&bin, vec!["--dump-config".into()])),
+    ));
+    one.push((
+        "git-toplevel",
+        Box::new(run(
+            Path::new("git"),
+            vec!["rev-parse".into(), "--show-toplevel".into()],
+        )),
+    ));
     if let Some(convco) = &convco {
         one.push((
             "convco",
@@ -182,6 +197,31 @@ fn main() {
         }
         None => println!("  convco: not installed (bench/check.sh installs it)"),
     }
+    // Each floor beside the untraced check, and against convco when it is there.
+    let against = |name: &str| match t.get("convco") {
+        Some(c) => format!("   × convco = {:.2}", ratio(t[name], *c)),
+        None => String::new(),
+    };
+    println!("  floors of an untraced check:");
+    println!(
+        "    jitcommit-check --version              {}{}",
+        ms(t["version"]),
+        against("version")
+    );
+    println!(
+        "    jitcommit-check --dump-config          {}{}",
+        ms(t["dump-config"]),
+        against("dump-config")
+    );
+    println!(
+        "    git rev-parse --show-toplevel          {}{}",
+        ms(t["git-toplevel"]),
+        against("git-toplevel")
+    );
+    println!(
+        "    untraced check / git rev-parse = {:.2}",
+        ratio(t["untraced"], t["git-toplevel"])
+    );
     match t.get("cog") {
         Some(c) => println!(
             "  cog verify                               {}   ratio ours/cog = {:.2}",
