@@ -139,20 +139,42 @@ struct Slot {
     kind: Kind,
     data: Rc<Vec<u8>>,
     tick: u64,
+    /// Found in the cache since it was put there: it served as a chain's base (or was
+    /// asked for again), so it is kept ahead of entries decoded once.
+    reused: bool,
 }
 
-/// Decoded entries by [`Key`], least recently used evicted first once over `limit` bytes
-/// (which grows with the largest entry, see [`CACHE_ENTRIES`]).
+/// The share of the cache's bytes its reused entries may fill (in quarters); the rest
+/// holds what was decoded last, until it is reused or evicted.
+const REUSED_QUARTERS: usize = 3;
+
+/// Decoded entries by [`Key`], in two parts, each least recently used first: entries
+/// decoded and not found again since, evicted first once over `limit` bytes (which grows
+/// with the largest entry, see [`CACHE_ENTRIES`]), and entries found again, which may
+/// fill [`REUSED_QUARTERS`] of the limit (beyond that the least recently used go back
+/// to the first part).
+///
+/// A walk over a repacked history asks for thousands of trees, most of them at the
+/// pack's greatest delta depth: no other entry is built on them, and a cache that kept
+/// the last ones read whatever they are lost the few bases they share once the trees
+/// were large (at 128,000 files, 700 KB trees, a run rebuilt twice as many deltas as at
+/// 64,000 files; bench/trace-scaling.sh). git's own delta-base cache keeps only the
+/// bases it applied a delta to, for the same reason.
 struct Cache {
     limit: usize,
     /// What `limit` may grow to.
     most: usize,
     bytes: usize,
+    /// Bytes of the reused entries.
+    reused_bytes: usize,
     tick: u64,
     slots: Slots,
-    /// Every use as (tick, key), oldest first; a use whose tick is no longer its slot's
-    /// is stale and skipped (cheaper than reordering a map on every use).
-    uses: VecDeque<(u64, Key)>,
+    /// Every use of an entry not reused yet as (tick, key), oldest first; a use whose
+    /// tick is no longer its slot's is stale and skipped (cheaper than reordering a map
+    /// on every use).
+    fresh: VecDeque<(u64, Key)>,
+    /// The same for the reused entries.
+    reused: VecDeque<(u64, Key)>,
 }
 
 impl Cache {
@@ -161,42 +183,77 @@ impl Cache {
             limit,
             most: most.max(limit),
             bytes: 0,
+            reused_bytes: 0,
             tick: 0,
             slots: Slots::default(),
-            uses: VecDeque::new(),
+            fresh: VecDeque::new(),
+            reused: VecDeque::new(),
         }
     }
 
-    /// Records a use of `key` at a new tick, which it returns.
-    fn touch(&mut self, key: Key) -> u64 {
-        self.tick += 1;
-        self.uses.push_back((self.tick, key));
-        self.tick
+    /// What an entry of `data` costs.
+    fn cost(data: &[u8]) -> usize {
+        data.len() + ENTRY_OVERHEAD
     }
 
     /// Drops the stale uses once they outnumber the live ones (each slot has one).
     fn compact(&mut self) {
-        if self.uses.len() > 2 * self.slots.len() + 64 {
+        if self.fresh.len() + self.reused.len() > 2 * self.slots.len() + 64 {
             let slots = &self.slots;
-            self.uses
-                .retain(|(t, k)| slots.get(k).is_some_and(|s| s.tick == *t));
+            let live = |(t, k): &(u64, Key)| slots.get(k).is_some_and(|s| s.tick == *t);
+            self.fresh.retain(live);
+            self.reused.retain(live);
         }
     }
 
-    fn get(&mut self, key: Key) -> Option<(Kind, Rc<Vec<u8>>)> {
-        if !self.slots.contains_key(&key) {
-            return None;
+    /// The least recently used live entry of `fresh` (or of `reused`), taken off its
+    /// list; its slot stays.
+    fn oldest(&mut self, reused: bool) -> Option<Key> {
+        let list = if reused {
+            &mut self.reused
+        } else {
+            &mut self.fresh
+        };
+        while let Some((tick, key)) = list.pop_front() {
+            if self.slots.get(&key).is_some_and(|s| s.tick == tick) {
+                return Some(key);
+            }
         }
-        let tick = self.touch(key);
+        None
+    }
+
+    fn get(&mut self, key: Key) -> Option<(Kind, Rc<Vec<u8>>)> {
+        self.tick += 1;
+        let tick = self.tick;
         let slot = self.slots.get_mut(&key)?;
         slot.tick = tick;
         let hit = (slot.kind, Rc::clone(&slot.data));
+        if !slot.reused {
+            slot.reused = true;
+            self.reused_bytes += Self::cost(&slot.data);
+        }
+        self.reused.push_back((tick, key));
+        // Over its share, the least recently reused go back to the fresh entries, as
+        // their most recent.
+        while self.reused_bytes > self.limit / 4 * REUSED_QUARTERS {
+            let Some(old) = self.oldest(true) else {
+                break;
+            };
+            self.tick += 1;
+            let tick = self.tick;
+            if let Some(s) = self.slots.get_mut(&old) {
+                s.reused = false;
+                s.tick = tick;
+                self.reused_bytes -= Self::cost(&s.data);
+                self.fresh.push_back((tick, old));
+            }
+        }
         self.compact();
         Some(hit)
     }
 
     fn put(&mut self, key: Key, kind: Kind, data: Rc<Vec<u8>>) {
-        let cost = data.len() + ENTRY_OVERHEAD;
+        let cost = Self::cost(&data);
         self.limit = self
             .limit
             .max(cost.saturating_mul(CACHE_ENTRIES).min(self.most));
@@ -204,17 +261,29 @@ impl Cache {
             return;
         }
         while self.bytes + cost > self.limit {
-            let Some((tick, old)) = self.uses.pop_front() else {
+            let Some(old) = self.oldest(false).or_else(|| self.oldest(true)) else {
                 break;
             };
-            if self.slots.get(&old).is_some_and(|s| s.tick == tick)
-                && let Some(slot) = self.slots.remove(&old)
-            {
-                self.bytes -= slot.data.len() + ENTRY_OVERHEAD;
+            if let Some(slot) = self.slots.remove(&old) {
+                self.bytes -= Self::cost(&slot.data);
+                if slot.reused {
+                    self.reused_bytes -= Self::cost(&slot.data);
+                }
             }
         }
-        let tick = self.touch(key);
-        self.slots.insert(key, Slot { kind, data, tick });
+        self.tick += 1;
+        let tick = self.tick;
+        self.fresh.push_back((tick, key));
+        let reused = false;
+        self.slots.insert(
+            key,
+            Slot {
+                kind,
+                data,
+                tick,
+                reused,
+            },
+        );
         self.bytes += cost;
         self.compact();
     }
@@ -442,6 +511,15 @@ impl Repo {
         })
     }
 
+    /// Says that the probes will read many trees (a range of hundreds of commits): the
+    /// pack reader answers from the first, not after [`WARM_UP_READS`] trees read by gix,
+    /// whose cache keeps no chain's links (at 128,000 files those reads, two threads'
+    /// worth, cost a fifth of a 500-commit range's instructions).
+    pub fn expect_many_trees(&self) {
+        let mut p = self.packs.borrow_mut();
+        p.asked = p.asked.max(WARM_UP_READS);
+    }
+
     /// Reads `id` from the packs for a path probe (see [`PackReader::read`]); `None` also
     /// for the first [`WARM_UP_READS`] calls, which gix answers.
     pub(crate) fn read_packed_tree(&self, id: &gix::oid) -> Option<(Kind, Rc<Vec<u8>>)> {
@@ -570,7 +648,51 @@ mod tests {
         c.put((0, 4), Kind::Tree, Rc::new(vec![0; 10]));
         assert!(c.get((0, 3)).is_none());
         assert_eq!((c.slots.len(), c.bytes), (3, 3 * cost));
-        assert!(c.uses.len() <= 2 * c.slots.len() + 64);
+        assert!(c.fresh.len() + c.reused.len() <= 2 * c.slots.len() + 64);
+    }
+
+    #[test]
+    fn entries_found_again_outlast_a_flood_of_new_ones_and_stay_bounded() {
+        let cost = 10 + super::ENTRY_OVERHEAD;
+        let mut c = Cache::new(8 * cost, 8 * cost);
+        let bounded = |c: &Cache| {
+            let held: usize = c
+                .slots
+                .values()
+                .map(|s| s.data.len() + super::ENTRY_OVERHEAD)
+                .sum();
+            let reused: usize = (c.slots.values().filter(|s| s.reused))
+                .map(|s| s.data.len() + super::ENTRY_OVERHEAD)
+                .sum();
+            assert_eq!((c.bytes, c.reused_bytes), (held, reused));
+            assert!(c.bytes <= c.limit && c.reused_bytes <= c.limit / 4 * super::REUSED_QUARTERS);
+            assert!(c.fresh.len() + c.reused.len() <= 2 * c.slots.len() + 64);
+        };
+        // Two bases, each found again once.
+        for k in [0, 1] {
+            c.put((0, k), Kind::Tree, Rc::new(vec![k as u8; 10]));
+            assert!(c.get((0, k)).is_some());
+        }
+        // Then a thousand entries read once each: they evict each other, not the bases.
+        for k in 2..1000 {
+            c.put((0, k), Kind::Tree, Rc::new(vec![0; 10]));
+            bounded(&c);
+        }
+        assert_eq!(c.get((0, 0)).map(|(_, d)| d[0]), Some(0));
+        assert_eq!(c.get((0, 1)).map(|(_, d)| d[0]), Some(1));
+        assert!(c.get((0, 500)).is_none() && c.get((0, 999)).is_some());
+        // Everything found again: the reused part stays within its share, the least
+        // recently used going back among the new entries, then out.
+        for round in 0..3 {
+            for k in 1000..1020 {
+                c.put((0, k), Kind::Tree, Rc::new(vec![0; 10]));
+                assert!(c.get((0, k)).is_some(), "{round} {k}");
+                bounded(&c);
+            }
+        }
+        assert_eq!(c.slots.len(), 8);
+        assert_eq!(c.slots.values().filter(|s| s.reused).count(), 6);
+        assert!(c.get((0, 0)).is_none() && c.get((0, 1019)).is_some());
     }
 
     #[test]

@@ -175,6 +175,8 @@ impl RepoSource<'_> {
                 Some(repo) => Ok(repo),
                 None => {
                     let repo = shared.to_thread_local()?;
+                    // A thread of its own checks a long run (see `check_commits`).
+                    repo.expect_many_trees();
                     Ok(opened.get_or_init(|| Box::new(repo)))
                 }
             },
@@ -337,6 +339,9 @@ pub fn check_commits(
         reports.reverse();
         Ok::<_, CheckError>(reports)
     };
+    if jobs.len() >= PARALLEL_MIN_COMMITS {
+        repo.expect_many_trees();
+    }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS));
     if threads < 2 || jobs.len() < PARALLEL_MIN_COMMITS {
         return run(RepoSource::Open(repo), jobs, &messages);
