@@ -945,13 +945,43 @@ pub fn uncompilable_rules() -> Vec<&'static str> {
         .collect()
 }
 
-#[allow(clippy::expect_used)] // constant pattern
-static B64_RUN: LazyLock<Regex> =
-    LazyLock::new(|| build(r"[A-Za-z0-9+/]{16,}={0,2}").expect("constant regex"));
+/// The spans `[A-Za-z0-9+/]{16,}={0,2}` finds in `bytes`, one after the other (what
+/// the regex's `find_iter` gives, without compiling it: a run of at least 16 base64
+/// characters, whole, and up to two `=` after it).
+fn b64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let b64 = |b: u8| b.is_ascii_alphanumeric() || b == b'+' || b == b'/';
+    let mut out = Vec::new();
+    for (start, end) in runs(bytes, b64) {
+        let pad = bytes[end..].iter().take(2).take_while(|&&b| b == b'=').count();
+        out.push((start, end + pad));
+    }
+    out
+}
 
-#[allow(clippy::expect_used)] // constant pattern
-static HEX_RUN: LazyLock<Regex> =
-    LazyLock::new(|| build(r"[0-9A-Fa-f]{16,}").expect("constant regex"));
+/// The spans `[0-9A-Fa-f]{16,}` finds in `bytes` (its `find_iter`, uncompiled).
+fn hex_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
+    runs(bytes, |b| b.is_ascii_hexdigit())
+}
+
+/// The maximal runs of at least 16 bytes `in_run` takes, as (start, end).
+fn runs(bytes: &[u8], in_run: impl Fn(u8) -> bool) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !in_run(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && in_run(bytes[i]) {
+            i += 1;
+        }
+        if i - start >= 16 {
+            out.push((start, i));
+        }
+    }
+    out
+}
 
 /// Decodes hex digits (an even count).
 fn decode_hex(s: &[u8]) -> Option<Vec<u8>> {
@@ -969,13 +999,40 @@ static KEY_BEGIN: LazyLock<regex::Regex> = LazyLock::new(|| {
 static KEY_END: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(r"-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----").expect("constant regex")
 });
-#[allow(clippy::expect_used)]
-static BLOCK_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(
-        r#"^(\s*)(?:-\s+)?["']?([A-Za-z0-9_.\-]{2,80})["']?\s*[:=]\s*([|>][+-]?[0-9]?)?\s*$"#,
-    )
-    .expect("constant regex")
-});
+/// A line that names a value, `name:` or `name =` with nothing after it but a YAML
+/// block indicator: what the pattern
+/// `^(\s*)(?:-\s+)?["']?([A-Za-z0-9_.\-]{2,80})["']?\s*[:=]\s*([|>][+-]?[0-9]?)?\s*$`
+/// (`\s` Unicode white space) captures, read without compiling it: the indent's
+/// length in bytes, the name, and whether a block indicator follows.
+fn block_name(line: &str) -> Option<(usize, &str, bool)> {
+    let name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
+    let rest = line.trim_start();
+    let indent = line.len() - rest.len();
+    // `-\s+` before the name; a `-` without white space after it starts the name.
+    let rest = match rest.strip_prefix('-') {
+        Some(r) if r.starts_with(char::is_whitespace) => r.trim_start(),
+        _ => rest,
+    };
+    let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    let len = rest.bytes().take_while(|&b| name_byte(b)).count();
+    if !(2..=80).contains(&len) {
+        return None;
+    }
+    let (name, rest) = rest.split_at(len);
+    let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest).trim_start();
+    let rest = rest.strip_prefix([':', '='])?.trim_start();
+    let tail = match rest.strip_prefix(['|', '>']) {
+        Some(r) => {
+            let r = r.strip_prefix(['+', '-']).unwrap_or(r);
+            Some(r.strip_prefix(|c: char| c.is_ascii_digit()).unwrap_or(r))
+        }
+        None => None,
+    };
+    tail.unwrap_or(rest)
+        .trim_start()
+        .is_empty()
+        .then_some((indent, name, tail.is_some()))
+}
 
 /// Decodes standard base64 (padding optional, stray low bits kept); `None` when it is
 /// not base64.
@@ -1122,23 +1179,23 @@ fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -
         }
     }
     if depth == 0 {
-        for m in B64_RUN.find_iter(bytes) {
-            if overlaps(m.start(), m.end(), &taken) {
+        for (start, end) in b64_runs(bytes) {
+            if overlaps(start, end, &taken) {
                 continue;
             }
-            if decode_b64(m.as_bytes()).is_some_and(|d| decoded_is_secret(&d)) {
-                spans.push((m.start(), m.end(), usize::MAX));
+            if decode_b64(&bytes[start..end]).is_some_and(|d| decoded_is_secret(&d)) {
+                spans.push((start, end, usize::MAX));
             }
         }
     }
     if depth == 0 {
-        for m in HEX_RUN.find_iter(bytes) {
-            if overlaps(m.start(), m.end(), &taken) {
+        for (start, end) in hex_runs(bytes) {
+            if overlaps(start, end, &taken) {
                 continue;
             }
-            let h = m.as_bytes();
+            let h = &bytes[start..end];
             if decode_hex(&h[..h.len() & !1]).is_some_and(|d| decoded_is_secret(&d)) {
-                spans.push((m.start(), m.end(), HEX_SPAN));
+                spans.push((start, end, HEX_SPAN));
             }
         }
     }
@@ -1508,8 +1565,7 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
                 pending = None;
             }
         }
-        if let Some(c) = BLOCK_NAME.captures(content) {
-            let name = c.get(2).map_or("", |m| m.as_str());
+        if let Some((indent, name, indicator)) = block_name(content) {
             let lower = name.to_ascii_lowercase();
             let secretish = is_strong_name(name)
                 || [
@@ -1524,7 +1580,7 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
                 .iter()
                 .any(|w| lower.contains(w));
             if secretish {
-                pending = Some((c.get(1).map_or(0, |m| m.len()), c.get(3).is_some()));
+                pending = Some((indent, indicator));
             }
         }
         out.push_str(marker);
@@ -1919,5 +1975,86 @@ mod tests {
         assert!(!is_strong_name("password_hash"));
         assert!(!is_strong_name("key"));
         assert!(!is_strong_name("token"));
+    }
+
+    /// Text of `parts` pieces, each from `pieces`.
+    fn text_of(parts: &[usize], pieces: &[&str]) -> String {
+        parts.iter().map(|&i| pieces[i % pieces.len()]).collect()
+    }
+
+    /// Pieces of base64 and hex runs and what stops them, short and long enough.
+    const RUN_PIECES: &[&str] = &[
+        "", "=", "==", "===", " ", "Zm9v", "YmFy", "deadbeef", "0123456789abcdef", "ABCDEF",
+        "+/", "-", "_", "g", "é", "🔑", "\n", "[REDACTED:x]", "QUtJQUlPU0ZPRE5ON0VYQU1QTEU=",
+    ];
+
+    /// Pieces of lines that name a value, and of lines that nearly do.
+    const NAME_PIECES: &[&str] = &[
+        "", " ", "  ", "\t", "\u{a0}", "\u{3000}", "\n", "-", "- ", "\"", "'", "k", "ey",
+        "db_password", "a.b-c", "x", ":", "=", "|", ">", "+", "2", "|-", ">+1", "é", "#", "ü",
+        "0123456789012345678901234567890123456789", "(", ")", "=>", ": |", "key:", "token =",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 4000, ..Default::default() })]
+
+        /// The run scanners find what the regexes they stand for find, span for span.
+        #[test]
+        fn the_run_scanners_find_what_the_regexes_find(
+            parts in proptest::collection::vec(0usize..1000, 0..24)
+        ) {
+            let text = text_of(&parts, RUN_PIECES);
+            let b = text.as_bytes();
+            let spans = |p: &str| -> Vec<(usize, usize)> {
+                build(p).unwrap().find_iter(b).map(|m| (m.start(), m.end())).collect()
+            };
+            proptest::prop_assert_eq!(b64_runs(b), spans(r"[A-Za-z0-9+/]{16,}={0,2}"), "{:?}", text);
+            proptest::prop_assert_eq!(hex_runs(b), spans(r"[0-9A-Fa-f]{16,}"), "{:?}", text);
+        }
+
+        /// The block-name reader captures what its pattern captures, on lines that name
+        /// a value and on near misses.
+        #[test]
+        fn the_block_name_reader_captures_what_the_pattern_captures(
+            parts in proptest::collection::vec(0usize..1000, 0..10)
+        ) {
+            let line = text_of(&parts, NAME_PIECES);
+            proptest::prop_assert_eq!(block_name(&line), block_name_by_regex(&line), "{:?}", line);
+        }
+
+        /// And on any text at all.
+        #[test]
+        fn the_block_name_reader_agrees_on_any_text(line in "\\PC{0,40}") {
+            proptest::prop_assert_eq!(block_name(&line), block_name_by_regex(&line), "{:?}", line);
+        }
+    }
+
+    /// What [`block_name`] stands for, by its pattern.
+    fn block_name_by_regex(line: &str) -> Option<(usize, &str, bool)> {
+        static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(
+                r#"^(\s*)(?:-\s+)?["']?([A-Za-z0-9_.\-]{2,80})["']?\s*[:=]\s*([|>][+-]?[0-9]?)?\s*$"#,
+            )
+            .unwrap()
+        });
+        RE.captures(line).map(|c| {
+            (
+                c.get(1).map_or(0, |m| m.len()),
+                c.get(2).map_or("", |m| m.as_str()),
+                c.get(3).is_some(),
+            )
+        })
+    }
+
+    #[test]
+    fn the_scanners_on_examples() {
+        let key = "QUtJQUlPU0ZPRE5ON0VYQU1QTEU";
+        assert_eq!(b64_runs(format!("x {key}== y").as_bytes()), vec![(2, 2 + key.len() + 2)]);
+        assert_eq!(b64_runs(b"short=="), vec![]);
+        assert_eq!(hex_runs(b"0x0123456789abcdefg"), vec![(2, 18)]);
+        assert_eq!(block_name("  - 'db_password': |-"), Some((2, "db_password", true)));
+        assert_eq!(block_name("token ="), Some((0, "token", false)));
+        assert_eq!(block_name("def f():"), None);
+        assert_eq!(block_name("key: value"), None);
     }
 }
