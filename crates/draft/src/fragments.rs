@@ -279,7 +279,10 @@ pub fn stat_line(f: &FileDiff) -> String {
 fn delimiter_at(s: &str) -> Option<(usize, usize)> {
     let open = if s.starts_with(['<', '\u{FF1C}', '\u{FE64}']) {
         s.chars().next().map_or(0, char::len_utf8)
-    } else if s.len() >= 4 && s.as_bytes()[0] == b'&' && s[1..].get(..3)?.eq_ignore_ascii_case("lt;") {
+    } else if s.len() >= 4
+        && s.as_bytes()[0] == b'&'
+        && s[1..].get(..3)?.eq_ignore_ascii_case("lt;")
+    {
         4
     } else {
         return None;
@@ -289,9 +292,10 @@ fn delimiter_at(s: &str) -> Option<(usize, usize)> {
     let rest = rest
         .strip_prefix(['/', '\u{FF0F}', '\u{2044}', '\u{2215}'])
         .map_or(rest, str::trim_start);
-    let word = ["evidence", "user-words"]
-        .into_iter()
-        .find(|w| rest.get(..w.len()).is_some_and(|r| r.eq_ignore_ascii_case(w)))?;
+    let word = ["evidence", "user-words"].into_iter().find(|w| {
+        rest.get(..w.len())
+            .is_some_and(|r| r.eq_ignore_ascii_case(w))
+    })?;
     Some((open, tag.len() - rest.len() + word.len()))
 }
 
@@ -1119,9 +1123,35 @@ pub fn subjects_fragment(subjects: &[String], conv: &Convention) -> Option<Fragm
 mod tests {
     /// Pieces of block tags, whole, spelled otherwise and broken.
     const TAG_PIECES: &[&str] = &[
-        "", "<", "\u{FF1C}", "\u{FE64}", "&lt;", "&LT;", "&Lt", "&", "lt;", ";", "/", "\u{FF0F}",
-        "\u{2044}", "\u{2215}", " ", "\t", "\n", "\u{3000}", "evidence", "EVIDENCE", "Evid",
-        "ence", "user-words", "USER-words", "user_words", ">", "x", "é", "\\",
+        "",
+        "<",
+        "\u{FF1C}",
+        "\u{FE64}",
+        "&lt;",
+        "&LT;",
+        "&Lt",
+        "&",
+        "lt;",
+        ";",
+        "/",
+        "\u{FF0F}",
+        "\u{2044}",
+        "\u{2215}",
+        " ",
+        "\t",
+        "\n",
+        "\u{3000}",
+        "evidence",
+        "EVIDENCE",
+        "Evid",
+        "ence",
+        "user-words",
+        "USER-words",
+        "user_words",
+        ">",
+        "x",
+        "é",
+        "\\",
     ];
 
     /// `s` neutralised by the pattern [`super::delimiter_at`] stands for.

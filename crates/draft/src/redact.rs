@@ -952,7 +952,11 @@ fn b64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
     let b64 = |b: u8| b.is_ascii_alphanumeric() || b == b'+' || b == b'/';
     let mut out = Vec::new();
     for (start, end) in runs(bytes, b64) {
-        let pad = bytes[end..].iter().take(2).take_while(|&&b| b == b'=').count();
+        let pad = bytes[end..]
+            .iter()
+            .take(2)
+            .take_while(|&&b| b == b'=')
+            .count();
         out.push((start, end + pad));
     }
     out
@@ -1135,24 +1139,25 @@ fn woken_by_automaton(line: &str, taken: &[(usize, usize)]) -> (bool, Vec<u16>) 
     (any, cands)
 }
 
-/// [`woken`] by one search per keyword (in ASCII lower case, as the automaton ignores
-/// ASCII case), each occurrence tried until one lies outside the markers.
+/// [`woken`] by the keywords' table (in ASCII lower case, as the automaton ignores
+/// ASCII case).
 fn woken_by_search(line: &str, taken: &[(usize, usize)]) -> (bool, Vec<u16>) {
-    let lower = line.as_bytes().to_ascii_lowercase();
+    woken_by_table(&line.as_bytes().to_ascii_lowercase(), taken)
+}
+
+/// [`woken_by_search`] through the keywords' table: every occurrence of every keyword.
+fn woken_by_table(lower: &[u8], taken: &[(usize, usize)]) -> (bool, Vec<u16>) {
     let mut cands: Vec<u16> = Vec::new();
     let mut any = false;
-    for (f, owners) in KEYWORD_FINDERS.iter() {
-        let mut from = 0;
-        while let Some(i) = lower.get(from..).and_then(|rest| f.find(rest)) {
-            let start = from + i;
-            if !overlaps(start, start + f.needle().len(), taken) {
-                any = true;
-                cands.extend_from_slice(owners);
-                break;
-            }
-            from = start + 1;
+    let words = &KEYWORDS.words;
+    each_keyword(lower, |start, i| {
+        let (w, owners) = &words[i];
+        if !overlaps(start, start + w.len(), taken) {
+            any = true;
+            cands.extend_from_slice(owners);
         }
-    }
+        true
+    });
     (any, cands)
 }
 
@@ -1385,37 +1390,129 @@ fn indent_of(s: &str) -> usize {
 
 /// What the keyword searches of one process may cost, in estimated instructions,
 /// before [`prefilter`]'s automaton is built and used instead. Building it over the
-/// ~250 keywords costs about 3.4 M instructions, more than a one-file draft spends on
-/// everything else (docs/draft.md, "Performance"); one text searched for each keyword
-/// in turn costs [`search_cost`]. A one-file draft stays within this, a draft of many
-/// files soon passes it, and both get the same answers.
-const KEYWORD_SEARCH_BUDGET: usize = 1_000_000;
+/// ~250 keywords costs about 3.9 M instructions, more than a one-file draft spends
+/// on everything else (docs/draft.md, "Performance"), and it searches ~28 per byte
+/// against the table's ~45; one text searched through the keywords' table costs
+/// [`search_cost`]. The budget is about what building it costs, so neither way spends
+/// more than twice what the better one would have. A one-file draft stays within
+/// it, a draft of many files passes it, and both get the same answers.
+const KEYWORD_SEARCH_BUDGET: usize = 4_000_000;
 
 /// [`KEYWORD_SEARCH_BUDGET`] left.
 static SEARCH_BUDGET_LEFT: AtomicUsize = AtomicUsize::new(KEYWORD_SEARCH_BUDGET);
 
-/// The estimated instructions of [`KEYWORD_FINDERS`] over a text of `len` bytes: a
-/// SIMD substring search per keyword (callgrind, 1-file draft: ~25 K for a short text).
+/// The estimated instructions of a search through [`KEYWORDS`]' table over a text of
+/// `len` bytes (callgrind: ~45 per byte over a long text without keywords; one
+/// substring search per keyword, as before the table, took ~150).
 fn search_cost(len: usize) -> usize {
-    25_000 + 16 * len
+    200 + 45 * len
 }
 
-/// The keywords in ASCII lower case, one finder each, with the rules each wakes, for
-/// [`holds_keyword`] and [`woken`].
-static KEYWORD_FINDERS: LazyLock<Vec<(memchr::memmem::Finder<'static>, Vec<u16>)>> =
-    LazyLock::new(|| {
-        let mut by_kw: BTreeMap<String, Vec<u16>> = BTreeMap::new();
-        for (owner, k) in keywords() {
-            by_kw
-                .entry(k.to_ascii_lowercase())
-                .or_default()
-                .extend(owner);
-        }
+/// The keywords in ASCII lower case with the rules each wakes, sorted, and which
+/// three bytes they start with (or which two bytes they are), for [`holds_keyword`] and [`woken`].
+struct Keywords {
+    /// (keyword, the rules it wakes), sorted by keyword: those starting with the same
+    /// three bytes are neighbours.
+    words: Vec<(Vec<u8>, Vec<u16>)>,
+    /// One bit per [`trigram`] hash: some keyword starts with three bytes of that hash
+    /// (a two-byte keyword with any third byte).
+    starts: Box<[u64; 1024]>,
+    /// (first three bytes, range of `words` starting with them), sorted.
+    ranges: Vec<([u8; 3], std::ops::Range<usize>)>,
+    /// The two-byte keywords.
+    two: Vec<usize>,
+    /// The keywords shorter than two bytes.
+    short: Vec<usize>,
+}
+
+/// The hash of three bytes in [`Keywords::starts`] (16 bits).
+fn trigram(a: u8, b: u8, c: u8) -> usize {
+    (usize::from(a) << 10 ^ usize::from(b) << 5 ^ usize::from(c)) & 0xffff
+}
+
+static KEYWORDS: LazyLock<Keywords> = LazyLock::new(|| {
+    let mut by_kw: BTreeMap<Vec<u8>, Vec<u16>> = BTreeMap::new();
+    for (owner, k) in keywords() {
         by_kw
-            .into_iter()
-            .map(|(k, owners)| (memchr::memmem::Finder::new(&k).into_owned(), owners))
-            .collect()
-    });
+            .entry(k.as_bytes().to_ascii_lowercase())
+            .or_default()
+            .extend(owner);
+    }
+    let words: Vec<(Vec<u8>, Vec<u16>)> = by_kw.into_iter().collect();
+    let mut starts = Box::new([0u64; 1024]);
+    let mut ranges: Vec<([u8; 3], std::ops::Range<usize>)> = Vec::new();
+    let (mut two, mut short) = (Vec::new(), Vec::new());
+    for (i, (w, _)) in words.iter().enumerate() {
+        let &[a, b, c, ..] = w.as_slice() else {
+            if let &[a, b] = w.as_slice() {
+                for c in 0..=255 {
+                    let h = trigram(a, b, c);
+                    starts[h >> 6] |= 1 << (h & 63);
+                }
+                two.push(i);
+            } else {
+                short.push(i);
+            }
+            continue;
+        };
+        let h = trigram(a, b, c);
+        starts[h >> 6] |= 1 << (h & 63);
+        match ranges.last_mut() {
+            Some((t, r)) if *t == [a, b, c] => r.end = i + 1,
+            _ => ranges.push(([a, b, c], i..i + 1)),
+        }
+    }
+    Keywords {
+        words,
+        starts,
+        ranges,
+        two,
+        short,
+    }
+});
+
+/// Each keyword occurrence in `lower` (ASCII lower case), as (start, keyword index):
+/// `f` returns false to stop.
+fn each_keyword(lower: &[u8], mut f: impl FnMut(usize, usize) -> bool) {
+    let k = &*KEYWORDS;
+    for &i in &k.short {
+        let w = &k.words[i].0;
+        let mut from = 0;
+        while let Some(at) = lower
+            .get(from..)
+            .and_then(|rest| memchr::memmem::find(rest, w))
+        {
+            if !f(from + at, i) {
+                return;
+            }
+            from += at + 1;
+        }
+    }
+    for at in 0..lower.len().saturating_sub(1) {
+        let (a, b, c) = (lower[at], lower[at + 1], lower.get(at + 2).copied());
+        // The last pair has no third byte: only a two-byte keyword can start there.
+        if let Some(c) = c {
+            let h = trigram(a, b, c);
+            if k.starts[h >> 6] >> (h & 63) & 1 == 0 {
+                continue;
+            }
+        }
+        for &i in &k.two {
+            if k.words[i].0 == [a, b] && !f(at, i) {
+                return;
+            }
+        }
+        let Some(c) = c else { continue };
+        let Ok(r) = k.ranges.binary_search_by(|(p, _)| p.cmp(&[a, b, c])) else {
+            continue;
+        };
+        for i in k.ranges[r].1.clone() {
+            if lower[at..].starts_with(&k.words[i].0) && !f(at, i) {
+                return;
+            }
+        }
+    }
+}
 
 /// Whether `text` holds a keyword, ASCII case aside: what the automaton's `is_match`
 /// answers, without building it while the searches stay cheap.
@@ -1435,12 +1532,19 @@ fn holds_keyword(text: &str) -> bool {
     search_keywords(text)
 }
 
-/// [`holds_keyword`] by one substring search per keyword.
+/// [`holds_keyword`] by the keywords' table.
 fn search_keywords(text: &str) -> bool {
-    let lower = text.as_bytes().to_ascii_lowercase();
-    KEYWORD_FINDERS
-        .iter()
-        .any(|(f, _)| f.find(&lower).is_some())
+    search_keywords_by_table(&text.as_bytes().to_ascii_lowercase())
+}
+
+/// [`search_keywords`] by the keywords' table, over ASCII lower-case bytes.
+fn search_keywords_by_table(lower: &[u8]) -> bool {
+    let mut any = false;
+    each_keyword(lower, |_, _| {
+        any = true;
+        false
+    });
+    any
 }
 
 /// True when [`redact_text`] and [`redact_diff_body`] return `text` as it is: it
@@ -1751,6 +1855,8 @@ mod tests {
             // `holds_keyword` is not asserted here: once this line has built the
             // automaton, it answers with the automaton itself. Its switch from one
             // search to the other is the next test's.
+            let lower = text.as_bytes().to_ascii_lowercase();
+            proptest::prop_assert_eq!(search_keywords_by_table(&lower), prefilter().ac.is_match(&text), "{:?}", text);
             proptest::prop_assert_eq!(search_keywords(&text), prefilter().ac.is_match(&text), "{:?}", text);
         }
 
@@ -1775,11 +1881,10 @@ mod tests {
                 v.dedup();
                 (any, v)
             };
-            proptest::prop_assert_eq!(
-                sorted(woken_by_search(&text, &taken)),
-                sorted(woken_by_automaton(&text, &taken)),
-                "{:?}", text
-            );
+            let lower = text.as_bytes().to_ascii_lowercase();
+            let want = sorted(woken_by_automaton(&text, &taken));
+            proptest::prop_assert_eq!(sorted(woken_by_table(&lower, &taken)), want.clone(), "{:?}", text);
+            proptest::prop_assert_eq!(sorted(woken_by_search(&text, &taken)), want, "{:?}", text);
         }
     }
 
@@ -1788,7 +1893,7 @@ mod tests {
         // Cheap searches within the budget, then the automaton: a long text costs more
         // than the whole budget. (Other tests of this process may have used some of it
         // or built the automaton already; either way the answers are the automaton's.)
-        let mut text = "ü".repeat(KEYWORD_SEARCH_BUDGET / 16);
+        let mut text = "ü".repeat(KEYWORD_SEARCH_BUDGET / 2);
         assert!(search_cost(text.len()) > KEYWORD_SEARCH_BUDGET);
         assert!(!holds_keyword(&text));
         assert!(
@@ -1984,15 +2089,63 @@ mod tests {
 
     /// Pieces of base64 and hex runs and what stops them, short and long enough.
     const RUN_PIECES: &[&str] = &[
-        "", "=", "==", "===", " ", "Zm9v", "YmFy", "deadbeef", "0123456789abcdef", "ABCDEF",
-        "+/", "-", "_", "g", "é", "🔑", "\n", "[REDACTED:x]", "QUtJQUlPU0ZPRE5ON0VYQU1QTEU=",
+        "",
+        "=",
+        "==",
+        "===",
+        " ",
+        "Zm9v",
+        "YmFy",
+        "deadbeef",
+        "0123456789abcdef",
+        "ABCDEF",
+        "+/",
+        "-",
+        "_",
+        "g",
+        "é",
+        "🔑",
+        "\n",
+        "[REDACTED:x]",
+        "QUtJQUlPU0ZPRE5ON0VYQU1QTEU=",
     ];
 
     /// Pieces of lines that name a value, and of lines that nearly do.
     const NAME_PIECES: &[&str] = &[
-        "", " ", "  ", "\t", "\u{a0}", "\u{3000}", "\n", "-", "- ", "\"", "'", "k", "ey",
-        "db_password", "a.b-c", "x", ":", "=", "|", ">", "+", "2", "|-", ">+1", "é", "#", "ü",
-        "0123456789012345678901234567890123456789", "(", ")", "=>", ": |", "key:", "token =",
+        "",
+        " ",
+        "  ",
+        "\t",
+        "\u{a0}",
+        "\u{3000}",
+        "\n",
+        "-",
+        "- ",
+        "\"",
+        "'",
+        "k",
+        "ey",
+        "db_password",
+        "a.b-c",
+        "x",
+        ":",
+        "=",
+        "|",
+        ">",
+        "+",
+        "2",
+        "|-",
+        ">+1",
+        "é",
+        "#",
+        "ü",
+        "0123456789012345678901234567890123456789",
+        "(",
+        ")",
+        "=>",
+        ": |",
+        "key:",
+        "token =",
     ];
 
     proptest::proptest! {
@@ -2049,10 +2202,16 @@ mod tests {
     #[test]
     fn the_scanners_on_examples() {
         let key = "QUtJQUlPU0ZPRE5ON0VYQU1QTEU";
-        assert_eq!(b64_runs(format!("x {key}== y").as_bytes()), vec![(2, 2 + key.len() + 2)]);
+        assert_eq!(
+            b64_runs(format!("x {key}== y").as_bytes()),
+            vec![(2, 2 + key.len() + 2)]
+        );
         assert_eq!(b64_runs(b"short=="), vec![]);
         assert_eq!(hex_runs(b"0x0123456789abcdefg"), vec![(2, 18)]);
-        assert_eq!(block_name("  - 'db_password': |-"), Some((2, "db_password", true)));
+        assert_eq!(
+            block_name("  - 'db_password': |-"),
+            Some((2, "db_password", true))
+        );
         assert_eq!(block_name("token ="), Some((0, "token", false)));
         assert_eq!(block_name("def f():"), None);
         assert_eq!(block_name("key: value"), None);
