@@ -100,6 +100,14 @@ pub fn select(store: &Store, paths: &[String], diffs: &[(String, &str)]) -> Vec<
                     in_diff,
                 }),
             ("RULE", None) => Some(Why::Unscoped),
+            // A glob no path can match (by its literal start) is not compiled.
+            ("SCOPE" | "PATH" | "RULE", Some(glob))
+                if !paths
+                    .iter()
+                    .any(|p| jitcommit_core::facts::may_match(glob, p)) =>
+            {
+                None
+            }
             ("SCOPE" | "PATH" | "RULE", Some(glob)) => compile(glob).ok().and_then(|set| {
                 paths.iter().find(|p| set.is_match(p)).map(|p| Why::Path {
                     glob: glob.to_owned(),
@@ -189,7 +197,7 @@ pub fn select_staged(store: &Store, state: &StagedState) -> Vec<Selected> {
 /// draft take these first.
 pub fn scopes_for(store: &Store, paths: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for (f, m) in scope_matchers(store) {
+    for (f, m) in scope_matchers(store, paths) {
         if paths.iter().any(|p| m.is_match(p)) && !out.contains(&f.value) {
             out.push(f.value.clone());
         }
@@ -197,12 +205,18 @@ pub fn scopes_for(store: &Store, paths: &[String]) -> Vec<String> {
     out
 }
 
-/// The store's `SCOPE` facts with their matchers, most specific (longest glob) first.
-fn scope_matchers(store: &Store) -> Vec<(&Fact, globset::GlobSet)> {
+/// The store's `SCOPE` facts with their matchers, most specific (longest glob) first:
+/// those one of `paths` may match ([`jitcommit_core::facts::may_match`]; the others
+/// match none of them and are not compiled).
+fn scope_matchers<'a>(store: &'a Store, paths: &[String]) -> Vec<(&'a Fact, globset::GlobSet)> {
     let mut scopes: Vec<(&Fact, globset::GlobSet)> = store
         .facts
         .iter()
         .filter(|f| f.class == "SCOPE")
+        .filter(|f| {
+            f.glob()
+                .is_some_and(|g| paths.iter().any(|p| jitcommit_core::facts::may_match(g, p)))
+        })
         .filter_map(|f| Some((f, f.matcher()?)))
         .collect();
     scopes.sort_by_key(|(f, _)| std::cmp::Reverse(f.key.len()));
@@ -213,7 +227,7 @@ fn scope_matchers(store: &Store) -> Vec<(&Fact, globset::GlobSet)> {
 /// `None` when a path has no such fact or two paths belong to different scopes. The
 /// offline draft's scope, where the store says it.
 pub fn scope_of_all(store: &Store, paths: &[String]) -> Option<String> {
-    let scopes = scope_matchers(store);
+    let scopes = scope_matchers(store, paths);
     let mut found: Option<&str> = None;
     for p in paths {
         let v = scopes.iter().find(|(_, m)| m.is_match(p))?.0.value.as_str();
