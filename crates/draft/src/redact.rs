@@ -14,7 +14,7 @@
 //! on command lines (`mysql -pX`, `sshpass -p X`, `--password=X`, `curl -u u:X`,
 //! `PGPASSWORD=X`), provider tokens split over string literals on one line). Each
 //! rule's regex is compiled on first use, and only lines that hold one of its
-//! keywords are searched (one Aho-Corasick pass over the text decides that), so a
+//! keywords are searched (one pass over the text for all keywords decides that), so a
 //! change without any keyword costs one scan. Beyond single lines: private key
 //! blocks (also the body lines of a key whose `BEGIN` line is outside the hunk, and
 //! PuTTY `.ppk` keys), the value line after a YAML `name: |`/`>-` block scalar, and
