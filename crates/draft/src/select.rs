@@ -127,6 +127,31 @@ pub fn select(store: &Store, paths: &[String], diffs: &[(String, &str)]) -> Vec<
     out
 }
 
+/// The automaton over `words` (ASCII case aside), built once for the same words: a
+/// draft selects facts for its report and again for its prompt.
+fn terms_automaton(words: &[&str]) -> Option<AhoCorasick> {
+    thread_local! {
+        static BUILT: std::cell::RefCell<Option<(Vec<String>, AhoCorasick)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    if let Some(ac) = BUILT.with(|b| {
+        b.borrow()
+            .as_ref()
+            .filter(|(w, _)| w.iter().map(String::as_str).eq(words.iter().copied()))
+            .map(|(_, ac)| ac.clone())
+    }) {
+        return Some(ac);
+    }
+    let ac = AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .build(words)
+        .ok()?;
+    let owned = words.iter().map(|w| (*w).to_owned()).collect();
+    BUILT.with(|b| *b.borrow_mut() = Some((owned, ac.clone())));
+    Some(ac)
+}
+
 /// For each term's word found: the first path (in order) whose name, else whose diff,
 /// holds it as a whole word. One pass over each text for all words.
 fn word_hits<'a>(
@@ -139,11 +164,7 @@ fn word_hits<'a>(
         return found;
     }
     let words: Vec<&str> = terms.iter().map(|f| f.key.as_str()).collect();
-    let Ok(ac) = AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::Standard)
-        .build(&words)
-    else {
+    let Some(ac) = terms_automaton(&words) else {
         return found;
     };
     let texts = paths
