@@ -272,21 +272,57 @@ pub fn stat_line(f: &FileDiff) -> String {
 
 /// The prompt's block tags (`<evidence>`, `<user-words>`), opening or closing, in
 /// any case and with any whitespace (`</EVIDENCE>`, `</Evidence >`, `< /evidence>`),
-/// also with the full-width and small `<` and as `&lt;`.
-#[allow(clippy::expect_used)] // constant pattern
-static DELIMITER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"(<|\u{FF1C}|\u{FE64}|&(?i-u:lt);)(\s*[/\u{FF0F}\u{2044}\u{2215}]?\s*(?i-u:evidence|user-words))")
-        .expect("constant regex")
-});
+/// also with the full-width and small `<` and as `&lt;`: what the pattern
+/// `(<|\u{FF1C}|\u{FE64}|&(?i-u:lt);)(\s*[/\u{FF0F}\u{2044}\u{2215}]?\s*(?i-u:evidence|user-words))`
+/// (`\s` Unicode white space) finds at the start of `s`, read without compiling it:
+/// the lengths in bytes of its `<` and of the rest of the tag.
+fn delimiter_at(s: &str) -> Option<(usize, usize)> {
+    let open = if s.starts_with(['<', '\u{FF1C}', '\u{FE64}']) {
+        s.chars().next().map_or(0, char::len_utf8)
+    } else if s.len() >= 4
+        && s.as_bytes()[0] == b'&'
+        && s[1..].get(..3)?.eq_ignore_ascii_case("lt;")
+    {
+        4
+    } else {
+        return None;
+    };
+    let tag = &s[open..];
+    let rest = tag.trim_start();
+    let rest = rest
+        .strip_prefix(['/', '\u{FF0F}', '\u{2044}', '\u{2215}'])
+        .map_or(rest, str::trim_start);
+    let word = ["evidence", "user-words"].into_iter().find(|w| {
+        rest.get(..w.len())
+            .is_some_and(|r| r.eq_ignore_ascii_case(w))
+    })?;
+    Some((open, tag.len() - rest.len() + word.len()))
+}
 
 /// Text from the repository or the user must not be able to open or close a block
 /// of the prompt: every block tag in it gets a backslash after its `<` (so
 /// `</evidence>` reads `<\/evidence>`), which no block delimiter has.
 pub fn neutralise(s: &str) -> String {
-    if !s.contains(['<', '&', '\u{FF1C}', '\u{FE64}']) || !DELIMITER.is_match(s) {
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut i = 0;
+    while let Some(at) = s[i..].find(['<', '&', '\u{FF1C}', '\u{FE64}']) {
+        i += at;
+        match delimiter_at(&s[i..]) {
+            Some((open, tag)) => {
+                out.push_str(&s[copied..i + open]);
+                out.push('\\');
+                copied = i + open;
+                i += open + tag;
+            }
+            None => i += s[i..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    if copied == 0 {
         return s.to_string();
     }
-    DELIMITER.replace_all(s, "$1\\$2").into_owned()
+    out.push_str(&s[copied..]);
+    out
 }
 
 /// The opening tag of a file's diff block.
@@ -1085,6 +1121,75 @@ pub fn subjects_fragment(subjects: &[String], conv: &Convention) -> Option<Fragm
 
 #[cfg(test)]
 mod tests {
+    /// Pieces of block tags, whole, spelled otherwise and broken.
+    const TAG_PIECES: &[&str] = &[
+        "",
+        "<",
+        "\u{FF1C}",
+        "\u{FE64}",
+        "&lt;",
+        "&LT;",
+        "&Lt",
+        "&",
+        "lt;",
+        ";",
+        "/",
+        "\u{FF0F}",
+        "\u{2044}",
+        "\u{2215}",
+        " ",
+        "\t",
+        "\n",
+        "\u{3000}",
+        "evidence",
+        "EVIDENCE",
+        "Evid",
+        "ence",
+        "user-words",
+        "USER-words",
+        "user_words",
+        ">",
+        "x",
+        "é",
+        "\\",
+    ];
+
+    /// `s` neutralised by the pattern [`super::delimiter_at`] stands for.
+    fn neutralise_by_regex(s: &str) -> String {
+        regex::Regex::new(
+            r"(<|\u{FF1C}|\u{FE64}|&(?i-u:lt);)(\s*[/\u{FF0F}\u{2044}\u{2215}]?\s*(?i-u:evidence|user-words))",
+        )
+        .unwrap()
+        .replace_all(s, "$1\\$2")
+        .into_owned()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 4000, ..Default::default() })]
+
+        /// The hand-read tags are the pattern's: tags whole, in any case, spaced, and
+        /// broken.
+        #[test]
+        fn neutralise_agrees_with_its_pattern(parts in proptest::collection::vec(0usize..1000, 0..16)) {
+            let s: String = parts.iter().map(|&i| TAG_PIECES[i % TAG_PIECES.len()]).collect();
+            proptest::prop_assert_eq!(super::neutralise(&s), neutralise_by_regex(&s), "{:?}", s);
+        }
+
+        /// And on any text at all.
+        #[test]
+        fn neutralise_agrees_on_any_text(s in "\\PC{0,40}") {
+            proptest::prop_assert_eq!(super::neutralise(&s), neutralise_by_regex(&s), "{:?}", s);
+        }
+    }
+
+    #[test]
+    fn neutralise_examples() {
+        assert_eq!(super::neutralise("a </Evidence > b"), "a <\\/Evidence > b");
+        assert_eq!(super::neutralise("&LT; user-words"), "&LT;\\ user-words");
+        assert_eq!(super::neutralise("<<evidence"), "<<\\evidence");
+        assert_eq!(super::neutralise("< / / evidence"), "< / / evidence");
+    }
+
     /// The prompt's classes on the paths where they and `jitcommit_core::paths`'
     /// classifier once disagreed.
     #[test]

@@ -14,7 +14,7 @@
 //! on command lines (`mysql -pX`, `sshpass -p X`, `--password=X`, `curl -u u:X`,
 //! `PGPASSWORD=X`), provider tokens split over string literals on one line). Each
 //! rule's regex is compiled on first use, and only lines that hold one of its
-//! keywords are searched (one Aho-Corasick pass over the text decides that), so a
+//! keywords are searched (one pass over the text for all keywords decides that), so a
 //! change without any keyword costs one scan. Beyond single lines: private key
 //! blocks (also the body lines of a key whose `BEGIN` line is outside the hunk, and
 //! PuTTY `.ppk` keys), the value line after a YAML `name: |`/`>-` block scalar, and
@@ -945,13 +945,47 @@ pub fn uncompilable_rules() -> Vec<&'static str> {
         .collect()
 }
 
-#[allow(clippy::expect_used)] // constant pattern
-static B64_RUN: LazyLock<Regex> =
-    LazyLock::new(|| build(r"[A-Za-z0-9+/]{16,}={0,2}").expect("constant regex"));
+/// The spans `[A-Za-z0-9+/]{16,}={0,2}` finds in `bytes`, one after the other (what
+/// the regex's `find_iter` gives, without compiling it: a run of at least 16 base64
+/// characters, whole, and up to two `=` after it).
+fn b64_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let b64 = |b: u8| b.is_ascii_alphanumeric() || b == b'+' || b == b'/';
+    let mut out = Vec::new();
+    for (start, end) in runs(bytes, b64) {
+        let pad = bytes[end..]
+            .iter()
+            .take(2)
+            .take_while(|&&b| b == b'=')
+            .count();
+        out.push((start, end + pad));
+    }
+    out
+}
 
-#[allow(clippy::expect_used)] // constant pattern
-static HEX_RUN: LazyLock<Regex> =
-    LazyLock::new(|| build(r"[0-9A-Fa-f]{16,}").expect("constant regex"));
+/// The spans `[0-9A-Fa-f]{16,}` finds in `bytes` (its `find_iter`, uncompiled).
+fn hex_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
+    runs(bytes, |b| b.is_ascii_hexdigit())
+}
+
+/// The maximal runs of at least 16 bytes `in_run` takes, as (start, end).
+fn runs(bytes: &[u8], in_run: impl Fn(u8) -> bool) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !in_run(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && in_run(bytes[i]) {
+            i += 1;
+        }
+        if i - start >= 16 {
+            out.push((start, i));
+        }
+    }
+    out
+}
 
 /// Decodes hex digits (an even count).
 fn decode_hex(s: &[u8]) -> Option<Vec<u8>> {
@@ -969,13 +1003,40 @@ static KEY_BEGIN: LazyLock<regex::Regex> = LazyLock::new(|| {
 static KEY_END: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(r"-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----").expect("constant regex")
 });
-#[allow(clippy::expect_used)]
-static BLOCK_NAME: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(
-        r#"^(\s*)(?:-\s+)?["']?([A-Za-z0-9_.\-]{2,80})["']?\s*[:=]\s*([|>][+-]?[0-9]?)?\s*$"#,
-    )
-    .expect("constant regex")
-});
+/// A line that names a value, `name:` or `name =` with nothing after it but a YAML
+/// block indicator: what the pattern
+/// `^(\s*)(?:-\s+)?["']?([A-Za-z0-9_.\-]{2,80})["']?\s*[:=]\s*([|>][+-]?[0-9]?)?\s*$`
+/// (`\s` Unicode white space) captures, read without compiling it: the indent's
+/// length in bytes, the name, and whether a block indicator follows.
+fn block_name(line: &str) -> Option<(usize, &str, bool)> {
+    let name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
+    let rest = line.trim_start();
+    let indent = line.len() - rest.len();
+    // `-\s+` before the name; a `-` without white space after it starts the name.
+    let rest = match rest.strip_prefix('-') {
+        Some(r) if r.starts_with(char::is_whitespace) => r.trim_start(),
+        _ => rest,
+    };
+    let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    let len = rest.bytes().take_while(|&b| name_byte(b)).count();
+    if !(2..=80).contains(&len) {
+        return None;
+    }
+    let (name, rest) = rest.split_at(len);
+    let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest).trim_start();
+    let rest = rest.strip_prefix([':', '='])?.trim_start();
+    let tail = match rest.strip_prefix(['|', '>']) {
+        Some(r) => {
+            let r = r.strip_prefix(['+', '-']).unwrap_or(r);
+            Some(r.strip_prefix(|c: char| c.is_ascii_digit()).unwrap_or(r))
+        }
+        None => None,
+    };
+    tail.unwrap_or(rest)
+        .trim_start()
+        .is_empty()
+        .then_some((indent, name, tail.is_some()))
+}
 
 /// Decodes standard base64 (padding optional, stray low bits kept); `None` when it is
 /// not base64.
@@ -1078,24 +1139,25 @@ fn woken_by_automaton(line: &str, taken: &[(usize, usize)]) -> (bool, Vec<u16>) 
     (any, cands)
 }
 
-/// [`woken`] by one search per keyword (in ASCII lower case, as the automaton ignores
-/// ASCII case), each occurrence tried until one lies outside the markers.
+/// [`woken`] by the keywords' table (in ASCII lower case, as the automaton ignores
+/// ASCII case).
 fn woken_by_search(line: &str, taken: &[(usize, usize)]) -> (bool, Vec<u16>) {
-    let lower = line.as_bytes().to_ascii_lowercase();
+    woken_by_table(&line.as_bytes().to_ascii_lowercase(), taken)
+}
+
+/// [`woken_by_search`] through the keywords' table: every occurrence of every keyword.
+fn woken_by_table(lower: &[u8], taken: &[(usize, usize)]) -> (bool, Vec<u16>) {
     let mut cands: Vec<u16> = Vec::new();
     let mut any = false;
-    for (f, owners) in KEYWORD_FINDERS.iter() {
-        let mut from = 0;
-        while let Some(i) = lower.get(from..).and_then(|rest| f.find(rest)) {
-            let start = from + i;
-            if !overlaps(start, start + f.needle().len(), taken) {
-                any = true;
-                cands.extend_from_slice(owners);
-                break;
-            }
-            from = start + 1;
+    let words = &KEYWORDS.words;
+    each_keyword(lower, |start, i| {
+        let (w, owners) = &words[i];
+        if !overlaps(start, start + w.len(), taken) {
+            any = true;
+            cands.extend_from_slice(owners);
         }
-    }
+        true
+    });
     (any, cands)
 }
 
@@ -1122,23 +1184,23 @@ fn redact_line_once<'a>(line: &'a str, found: &mut Vec<SecretKind>, depth: u8) -
         }
     }
     if depth == 0 {
-        for m in B64_RUN.find_iter(bytes) {
-            if overlaps(m.start(), m.end(), &taken) {
+        for (start, end) in b64_runs(bytes) {
+            if overlaps(start, end, &taken) {
                 continue;
             }
-            if decode_b64(m.as_bytes()).is_some_and(|d| decoded_is_secret(&d)) {
-                spans.push((m.start(), m.end(), usize::MAX));
+            if decode_b64(&bytes[start..end]).is_some_and(|d| decoded_is_secret(&d)) {
+                spans.push((start, end, usize::MAX));
             }
         }
     }
     if depth == 0 {
-        for m in HEX_RUN.find_iter(bytes) {
-            if overlaps(m.start(), m.end(), &taken) {
+        for (start, end) in hex_runs(bytes) {
+            if overlaps(start, end, &taken) {
                 continue;
             }
-            let h = m.as_bytes();
+            let h = &bytes[start..end];
             if decode_hex(&h[..h.len() & !1]).is_some_and(|d| decoded_is_secret(&d)) {
-                spans.push((m.start(), m.end(), HEX_SPAN));
+                spans.push((start, end, HEX_SPAN));
             }
         }
     }
@@ -1328,37 +1390,129 @@ fn indent_of(s: &str) -> usize {
 
 /// What the keyword searches of one process may cost, in estimated instructions,
 /// before [`prefilter`]'s automaton is built and used instead. Building it over the
-/// ~250 keywords costs about 3.4 M instructions, more than a one-file draft spends on
-/// everything else (docs/draft.md, "Performance"); one text searched for each keyword
-/// in turn costs [`search_cost`]. A one-file draft stays within this, a draft of many
-/// files soon passes it, and both get the same answers.
-const KEYWORD_SEARCH_BUDGET: usize = 1_000_000;
+/// ~250 keywords costs about 3.9 M instructions, more than a one-file draft spends
+/// on everything else (docs/draft.md, "Performance"), and it searches ~28 per byte
+/// against the table's ~45; one text searched through the keywords' table costs
+/// [`search_cost`]. The budget is about what building it costs, so neither way spends
+/// more than twice what the better one would have. A one-file draft stays within
+/// it, a draft of many files passes it, and both get the same answers.
+const KEYWORD_SEARCH_BUDGET: usize = 4_000_000;
 
 /// [`KEYWORD_SEARCH_BUDGET`] left.
 static SEARCH_BUDGET_LEFT: AtomicUsize = AtomicUsize::new(KEYWORD_SEARCH_BUDGET);
 
-/// The estimated instructions of [`KEYWORD_FINDERS`] over a text of `len` bytes: a
-/// SIMD substring search per keyword (callgrind, 1-file draft: ~25 K for a short text).
+/// The estimated instructions of a search through [`KEYWORDS`]' table over a text of
+/// `len` bytes (callgrind: ~45 per byte over a long text without keywords; one
+/// substring search per keyword, as before the table, took ~150).
 fn search_cost(len: usize) -> usize {
-    25_000 + 16 * len
+    200 + 45 * len
 }
 
-/// The keywords in ASCII lower case, one finder each, with the rules each wakes, for
-/// [`holds_keyword`] and [`woken`].
-static KEYWORD_FINDERS: LazyLock<Vec<(memchr::memmem::Finder<'static>, Vec<u16>)>> =
-    LazyLock::new(|| {
-        let mut by_kw: BTreeMap<String, Vec<u16>> = BTreeMap::new();
-        for (owner, k) in keywords() {
-            by_kw
-                .entry(k.to_ascii_lowercase())
-                .or_default()
-                .extend(owner);
-        }
+/// The keywords in ASCII lower case with the rules each wakes, sorted, and which
+/// three bytes they start with (or which two bytes they are), for [`holds_keyword`] and [`woken`].
+struct Keywords {
+    /// (keyword, the rules it wakes), sorted by keyword: those starting with the same
+    /// three bytes are neighbours.
+    words: Vec<(Vec<u8>, Vec<u16>)>,
+    /// One bit per [`trigram`] hash: some keyword starts with three bytes of that hash
+    /// (a two-byte keyword with any third byte).
+    starts: Box<[u64; 1024]>,
+    /// (first three bytes, range of `words` starting with them), sorted.
+    ranges: Vec<([u8; 3], std::ops::Range<usize>)>,
+    /// The two-byte keywords.
+    two: Vec<usize>,
+    /// The keywords shorter than two bytes.
+    short: Vec<usize>,
+}
+
+/// The hash of three bytes in [`Keywords::starts`] (16 bits).
+fn trigram(a: u8, b: u8, c: u8) -> usize {
+    (usize::from(a) << 10 ^ usize::from(b) << 5 ^ usize::from(c)) & 0xffff
+}
+
+static KEYWORDS: LazyLock<Keywords> = LazyLock::new(|| {
+    let mut by_kw: BTreeMap<Vec<u8>, Vec<u16>> = BTreeMap::new();
+    for (owner, k) in keywords() {
         by_kw
-            .into_iter()
-            .map(|(k, owners)| (memchr::memmem::Finder::new(&k).into_owned(), owners))
-            .collect()
-    });
+            .entry(k.as_bytes().to_ascii_lowercase())
+            .or_default()
+            .extend(owner);
+    }
+    let words: Vec<(Vec<u8>, Vec<u16>)> = by_kw.into_iter().collect();
+    let mut starts = Box::new([0u64; 1024]);
+    let mut ranges: Vec<([u8; 3], std::ops::Range<usize>)> = Vec::new();
+    let (mut two, mut short) = (Vec::new(), Vec::new());
+    for (i, (w, _)) in words.iter().enumerate() {
+        let &[a, b, c, ..] = w.as_slice() else {
+            if let &[a, b] = w.as_slice() {
+                for c in 0..=255 {
+                    let h = trigram(a, b, c);
+                    starts[h >> 6] |= 1 << (h & 63);
+                }
+                two.push(i);
+            } else {
+                short.push(i);
+            }
+            continue;
+        };
+        let h = trigram(a, b, c);
+        starts[h >> 6] |= 1 << (h & 63);
+        match ranges.last_mut() {
+            Some((t, r)) if *t == [a, b, c] => r.end = i + 1,
+            _ => ranges.push(([a, b, c], i..i + 1)),
+        }
+    }
+    Keywords {
+        words,
+        starts,
+        ranges,
+        two,
+        short,
+    }
+});
+
+/// Each keyword occurrence in `lower` (ASCII lower case), as (start, keyword index):
+/// `f` returns false to stop.
+fn each_keyword(lower: &[u8], mut f: impl FnMut(usize, usize) -> bool) {
+    let k = &*KEYWORDS;
+    for &i in &k.short {
+        let w = &k.words[i].0;
+        let mut from = 0;
+        while let Some(at) = lower
+            .get(from..)
+            .and_then(|rest| memchr::memmem::find(rest, w))
+        {
+            if !f(from + at, i) {
+                return;
+            }
+            from += at + 1;
+        }
+    }
+    for at in 0..lower.len().saturating_sub(1) {
+        let (a, b, c) = (lower[at], lower[at + 1], lower.get(at + 2).copied());
+        // The last pair has no third byte: only a two-byte keyword can start there.
+        if let Some(c) = c {
+            let h = trigram(a, b, c);
+            if k.starts[h >> 6] >> (h & 63) & 1 == 0 {
+                continue;
+            }
+        }
+        for &i in &k.two {
+            if k.words[i].0 == [a, b] && !f(at, i) {
+                return;
+            }
+        }
+        let Some(c) = c else { continue };
+        let Ok(r) = k.ranges.binary_search_by(|(p, _)| p.cmp(&[a, b, c])) else {
+            continue;
+        };
+        for i in k.ranges[r].1.clone() {
+            if lower[at..].starts_with(&k.words[i].0) && !f(at, i) {
+                return;
+            }
+        }
+    }
+}
 
 /// Whether `text` holds a keyword, ASCII case aside: what the automaton's `is_match`
 /// answers, without building it while the searches stay cheap.
@@ -1378,12 +1532,19 @@ fn holds_keyword(text: &str) -> bool {
     search_keywords(text)
 }
 
-/// [`holds_keyword`] by one substring search per keyword.
+/// [`holds_keyword`] by the keywords' table.
 fn search_keywords(text: &str) -> bool {
-    let lower = text.as_bytes().to_ascii_lowercase();
-    KEYWORD_FINDERS
-        .iter()
-        .any(|(f, _)| f.find(&lower).is_some())
+    search_keywords_by_table(&text.as_bytes().to_ascii_lowercase())
+}
+
+/// [`search_keywords`] by the keywords' table, over ASCII lower-case bytes.
+fn search_keywords_by_table(lower: &[u8]) -> bool {
+    let mut any = false;
+    each_keyword(lower, |_, _| {
+        any = true;
+        false
+    });
+    any
 }
 
 /// True when [`redact_text`] and [`redact_diff_body`] return `text` as it is: it
@@ -1508,8 +1669,7 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
                 pending = None;
             }
         }
-        if let Some(c) = BLOCK_NAME.captures(content) {
-            let name = c.get(2).map_or("", |m| m.as_str());
+        if let Some((indent, name, indicator)) = block_name(content) {
             let lower = name.to_ascii_lowercase();
             let secretish = is_strong_name(name)
                 || [
@@ -1524,7 +1684,7 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
                 .iter()
                 .any(|w| lower.contains(w));
             if secretish {
-                pending = Some((c.get(1).map_or(0, |m| m.len()), c.get(3).is_some()));
+                pending = Some((indent, indicator));
             }
         }
         out.push_str(marker);
@@ -1695,6 +1855,8 @@ mod tests {
             // `holds_keyword` is not asserted here: once this line has built the
             // automaton, it answers with the automaton itself. Its switch from one
             // search to the other is the next test's.
+            let lower = text.as_bytes().to_ascii_lowercase();
+            proptest::prop_assert_eq!(search_keywords_by_table(&lower), prefilter().ac.is_match(&text), "{:?}", text);
             proptest::prop_assert_eq!(search_keywords(&text), prefilter().ac.is_match(&text), "{:?}", text);
         }
 
@@ -1719,11 +1881,10 @@ mod tests {
                 v.dedup();
                 (any, v)
             };
-            proptest::prop_assert_eq!(
-                sorted(woken_by_search(&text, &taken)),
-                sorted(woken_by_automaton(&text, &taken)),
-                "{:?}", text
-            );
+            let lower = text.as_bytes().to_ascii_lowercase();
+            let want = sorted(woken_by_automaton(&text, &taken));
+            proptest::prop_assert_eq!(sorted(woken_by_table(&lower, &taken)), want.clone(), "{:?}", text);
+            proptest::prop_assert_eq!(sorted(woken_by_search(&text, &taken)), want, "{:?}", text);
         }
     }
 
@@ -1732,7 +1893,7 @@ mod tests {
         // Cheap searches within the budget, then the automaton: a long text costs more
         // than the whole budget. (Other tests of this process may have used some of it
         // or built the automaton already; either way the answers are the automaton's.)
-        let mut text = "ü".repeat(KEYWORD_SEARCH_BUDGET / 16);
+        let mut text = "ü".repeat(KEYWORD_SEARCH_BUDGET / 2);
         assert!(search_cost(text.len()) > KEYWORD_SEARCH_BUDGET);
         assert!(!holds_keyword(&text));
         assert!(
@@ -1919,5 +2080,140 @@ mod tests {
         assert!(!is_strong_name("password_hash"));
         assert!(!is_strong_name("key"));
         assert!(!is_strong_name("token"));
+    }
+
+    /// Text of `parts` pieces, each from `pieces`.
+    fn text_of(parts: &[usize], pieces: &[&str]) -> String {
+        parts.iter().map(|&i| pieces[i % pieces.len()]).collect()
+    }
+
+    /// Pieces of base64 and hex runs and what stops them, short and long enough.
+    const RUN_PIECES: &[&str] = &[
+        "",
+        "=",
+        "==",
+        "===",
+        " ",
+        "Zm9v",
+        "YmFy",
+        "deadbeef",
+        "0123456789abcdef",
+        "ABCDEF",
+        "+/",
+        "-",
+        "_",
+        "g",
+        "é",
+        "🔑",
+        "\n",
+        "[REDACTED:x]",
+        "QUtJQUlPU0ZPRE5ON0VYQU1QTEU=",
+    ];
+
+    /// Pieces of lines that name a value, and of lines that nearly do.
+    const NAME_PIECES: &[&str] = &[
+        "",
+        " ",
+        "  ",
+        "\t",
+        "\u{a0}",
+        "\u{3000}",
+        "\n",
+        "-",
+        "- ",
+        "\"",
+        "'",
+        "k",
+        "ey",
+        "db_password",
+        "a.b-c",
+        "x",
+        ":",
+        "=",
+        "|",
+        ">",
+        "+",
+        "2",
+        "|-",
+        ">+1",
+        "é",
+        "#",
+        "ü",
+        "0123456789012345678901234567890123456789",
+        "(",
+        ")",
+        "=>",
+        ": |",
+        "key:",
+        "token =",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 4000, ..Default::default() })]
+
+        /// The run scanners find what the regexes they stand for find, span for span.
+        #[test]
+        fn the_run_scanners_find_what_the_regexes_find(
+            parts in proptest::collection::vec(0usize..1000, 0..24)
+        ) {
+            let text = text_of(&parts, RUN_PIECES);
+            let b = text.as_bytes();
+            let spans = |p: &str| -> Vec<(usize, usize)> {
+                build(p).unwrap().find_iter(b).map(|m| (m.start(), m.end())).collect()
+            };
+            proptest::prop_assert_eq!(b64_runs(b), spans(r"[A-Za-z0-9+/]{16,}={0,2}"), "{:?}", text);
+            proptest::prop_assert_eq!(hex_runs(b), spans(r"[0-9A-Fa-f]{16,}"), "{:?}", text);
+        }
+
+        /// The block-name reader captures what its pattern captures, on lines that name
+        /// a value and on near misses.
+        #[test]
+        fn the_block_name_reader_captures_what_the_pattern_captures(
+            parts in proptest::collection::vec(0usize..1000, 0..10)
+        ) {
+            let line = text_of(&parts, NAME_PIECES);
+            proptest::prop_assert_eq!(block_name(&line), block_name_by_regex(&line), "{:?}", line);
+        }
+
+        /// And on any text at all.
+        #[test]
+        fn the_block_name_reader_agrees_on_any_text(line in "\\PC{0,40}") {
+            proptest::prop_assert_eq!(block_name(&line), block_name_by_regex(&line), "{:?}", line);
+        }
+    }
+
+    /// What [`block_name`] stands for, by its pattern.
+    fn block_name_by_regex(line: &str) -> Option<(usize, &str, bool)> {
+        static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(
+                r#"^(\s*)(?:-\s+)?["']?([A-Za-z0-9_.\-]{2,80})["']?\s*[:=]\s*([|>][+-]?[0-9]?)?\s*$"#,
+            )
+            .unwrap()
+        });
+        RE.captures(line).map(|c| {
+            (
+                c.get(1).map_or(0, |m| m.len()),
+                c.get(2).map_or("", |m| m.as_str()),
+                c.get(3).is_some(),
+            )
+        })
+    }
+
+    #[test]
+    fn the_scanners_on_examples() {
+        let key = "QUtJQUlPU0ZPRE5ON0VYQU1QTEU";
+        assert_eq!(
+            b64_runs(format!("x {key}== y").as_bytes()),
+            vec![(2, 2 + key.len() + 2)]
+        );
+        assert_eq!(b64_runs(b"short=="), vec![]);
+        assert_eq!(hex_runs(b"0x0123456789abcdefg"), vec![(2, 18)]);
+        assert_eq!(
+            block_name("  - 'db_password': |-"),
+            Some((2, "db_password", true))
+        );
+        assert_eq!(block_name("token ="), Some((0, "token", false)));
+        assert_eq!(block_name("def f():"), None);
+        assert_eq!(block_name("key: value"), None);
     }
 }

@@ -100,6 +100,14 @@ pub fn select(store: &Store, paths: &[String], diffs: &[(String, &str)]) -> Vec<
                     in_diff,
                 }),
             ("RULE", None) => Some(Why::Unscoped),
+            // A glob no path can match (by its literal start) is not compiled.
+            ("SCOPE" | "PATH" | "RULE", Some(glob))
+                if !paths
+                    .iter()
+                    .any(|p| jitcommit_core::facts::may_match(glob, p)) =>
+            {
+                None
+            }
             ("SCOPE" | "PATH" | "RULE", Some(glob)) => compile(glob).ok().and_then(|set| {
                 paths.iter().find(|p| set.is_match(p)).map(|p| Why::Path {
                     glob: glob.to_owned(),
@@ -119,6 +127,31 @@ pub fn select(store: &Store, paths: &[String], diffs: &[(String, &str)]) -> Vec<
     out
 }
 
+/// The automaton over `words` (ASCII case aside), built once for the same words: a
+/// draft selects facts for its report and again for its prompt.
+fn terms_automaton(words: &[&str]) -> Option<AhoCorasick> {
+    thread_local! {
+        static BUILT: std::cell::RefCell<Option<(Vec<String>, AhoCorasick)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    if let Some(ac) = BUILT.with(|b| {
+        b.borrow()
+            .as_ref()
+            .filter(|(w, _)| w.iter().map(String::as_str).eq(words.iter().copied()))
+            .map(|(_, ac)| ac.clone())
+    }) {
+        return Some(ac);
+    }
+    let ac = AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .build(words)
+        .ok()?;
+    let owned = words.iter().map(|w| (*w).to_owned()).collect();
+    BUILT.with(|b| *b.borrow_mut() = Some((owned, ac.clone())));
+    Some(ac)
+}
+
 /// For each term's word found: the first path (in order) whose name, else whose diff,
 /// holds it as a whole word. One pass over each text for all words.
 fn word_hits<'a>(
@@ -131,11 +164,7 @@ fn word_hits<'a>(
         return found;
     }
     let words: Vec<&str> = terms.iter().map(|f| f.key.as_str()).collect();
-    let Ok(ac) = AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::Standard)
-        .build(&words)
-    else {
+    let Some(ac) = terms_automaton(&words) else {
         return found;
     };
     let texts = paths
@@ -189,7 +218,7 @@ pub fn select_staged(store: &Store, state: &StagedState) -> Vec<Selected> {
 /// draft take these first.
 pub fn scopes_for(store: &Store, paths: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for (f, m) in scope_matchers(store) {
+    for (f, m) in scope_matchers(store, paths) {
         if paths.iter().any(|p| m.is_match(p)) && !out.contains(&f.value) {
             out.push(f.value.clone());
         }
@@ -197,12 +226,18 @@ pub fn scopes_for(store: &Store, paths: &[String]) -> Vec<String> {
     out
 }
 
-/// The store's `SCOPE` facts with their matchers, most specific (longest glob) first.
-fn scope_matchers(store: &Store) -> Vec<(&Fact, globset::GlobSet)> {
+/// The store's `SCOPE` facts with their matchers, most specific (longest glob) first:
+/// those one of `paths` may match ([`jitcommit_core::facts::may_match`]; the others
+/// match none of them and are not compiled).
+fn scope_matchers<'a>(store: &'a Store, paths: &[String]) -> Vec<(&'a Fact, globset::GlobSet)> {
     let mut scopes: Vec<(&Fact, globset::GlobSet)> = store
         .facts
         .iter()
         .filter(|f| f.class == "SCOPE")
+        .filter(|f| {
+            f.glob()
+                .is_some_and(|g| paths.iter().any(|p| jitcommit_core::facts::may_match(g, p)))
+        })
         .filter_map(|f| Some((f, f.matcher()?)))
         .collect();
     scopes.sort_by_key(|(f, _)| std::cmp::Reverse(f.key.len()));
@@ -213,7 +248,7 @@ fn scope_matchers(store: &Store) -> Vec<(&Fact, globset::GlobSet)> {
 /// `None` when a path has no such fact or two paths belong to different scopes. The
 /// offline draft's scope, where the store says it.
 pub fn scope_of_all(store: &Store, paths: &[String]) -> Option<String> {
-    let scopes = scope_matchers(store);
+    let scopes = scope_matchers(store, paths);
     let mut found: Option<&str> = None;
     for p in paths {
         let v = scopes.iter().find(|(_, m)| m.is_match(p))?.0.value.as_str();

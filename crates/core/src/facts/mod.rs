@@ -156,6 +156,24 @@ pub fn compile(glob: &str) -> Result<GlobSet, globset::Error> {
     built
 }
 
+/// Whether `path` can match `glob` as [`compile`] builds it: every path it matches
+/// starts with the directories its literal start names ([`literal_dir`]), so a path
+/// that does not is ruled out without compiling the glob.
+pub fn may_match(glob: &str, path: &str) -> bool {
+    path.starts_with(literal_dir(glob.trim_end_matches('/')))
+}
+
+/// Whether [`compile`] builds `glob`, found by parsing its two patterns without
+/// compiling them: the error is the one [`compile`] gives (a parsed glob of at most
+/// [`MAX_ID`] characters always compiles: the tests try that).
+pub fn check_glob(glob: &str) -> Result<(), globset::Error> {
+    let g = glob.trim_end_matches('/');
+    for p in [g.to_owned(), format!("{g}/**")] {
+        GlobBuilder::new(&p).literal_separator(true).build()?;
+    }
+    Ok(())
+}
+
 /// The directories a glob's literal start names (`crates/core/` for
 /// `crates/core/**/*.rs` and for `crates/core/x`, empty for `**/*.md` or `docs`): every
 /// path the glob matches starts with it.
@@ -212,7 +230,7 @@ pub fn check_fact(id: &str, value: &str) -> Result<(), String> {
     }
     match class {
         "SCOPE" | "PATH" => {
-            compile(key).map_err(|e| format!("bad glob {key:?}: {}", e.kind()))?;
+            check_glob(key).map_err(|e| format!("bad glob {key:?}: {}", e.kind()))?;
         }
         "RULE" => {
             let (glob, name) = rule_parts(key);
@@ -226,7 +244,7 @@ pub fn check_fact(id: &str, value: &str) -> Result<(), String> {
                 ));
             }
             if let Some(g) = glob {
-                compile(g).map_err(|e| format!("bad glob {g:?}: {}", e.kind()))?;
+                check_glob(g).map_err(|e| format!("bad glob {g:?}: {}", e.kind()))?;
             }
         }
         _ => {}
@@ -840,6 +858,67 @@ mod tests {
         let (merged, problems) = file.merge(table);
         assert_eq!(merged.facts.len(), MAX_FACTS);
         assert!(problems[0].message.contains("more than"), "{problems:?}");
+    }
+
+    /// Pieces of globs and paths: names, separators, every glob metacharacter.
+    const GLOB_PIECES: &[&str] = &[
+        "a", "b", "src", "x.rs", ".", "/", "//", "*", "**", "?", "[", "]", "[!", "^", "-", "{",
+        "}", ",", "\\", "é", " ",
+    ];
+
+    fn joined(parts: &[usize]) -> String {
+        parts
+            .iter()
+            .map(|&i| GLOB_PIECES[i % GLOB_PIECES.len()])
+            .collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 4000, ..Default::default() })]
+
+        /// The check without compiling refuses what compiling refuses, with its error.
+        #[test]
+        fn a_glob_checked_without_compiling_is_one_that_compiles(
+            parts in proptest::collection::vec(0usize..1000, 0..24)
+        ) {
+            let g = joined(&parts);
+            proptest::prop_assert_eq!(
+                check_glob(&g).map_err(|e| e.to_string()),
+                compile(&g).map(|_| ()).map_err(|e| e.to_string()),
+                "{:?}", g
+            );
+        }
+
+        /// A path the literal start rules out is one the glob does not match.
+        #[test]
+        fn a_path_ruled_out_is_never_matched(
+            glob in proptest::collection::vec(0usize..1000, 0..10),
+            path in proptest::collection::vec(0usize..1000, 0..10),
+        ) {
+            let (g, p) = (joined(&glob), joined(&path));
+            if let Ok(set) = compile(&g) {
+                proptest::prop_assert!(may_match(&g, &p) || !set.is_match(&p), "{:?} {:?}", g, p);
+            }
+        }
+    }
+
+    #[test]
+    fn the_longest_globs_that_parse_compile() {
+        // The heaviest patterns a fact's key can hold compile too.
+        let n = MAX_ID;
+        for g in [
+            "?".repeat(n),
+            "[!a]".repeat(n / 4),
+            "*".repeat(n),
+            "**/".repeat(n / 3),
+            format!("{{{}}}", vec!["?*"; n / 3 - 1].join(",")),
+            "[^\u{10FFFF}]".repeat(n / 12),
+        ] {
+            assert!(check_glob(&g).is_ok() && compile(&g).is_ok(), "{g}");
+        }
+        assert!(may_match("crates/core/**/*.rs", "crates/core/src/a.rs"));
+        assert!(!may_match("crates/core/**/*.rs", "crates/draft/a.rs"));
+        assert!(may_match("docs/", "docs/draft.md"));
     }
 
     #[test]
