@@ -101,13 +101,7 @@ pub fn select(store: &Store, paths: &[String], diffs: &[(String, &str)]) -> Vec<
                 }),
             ("RULE", None) => Some(Why::Unscoped),
             // A glob no path can match (by its literal start) is not compiled.
-            ("SCOPE" | "PATH" | "RULE", Some(glob))
-                if !paths
-                    .iter()
-                    .any(|p| jitcommit_core::facts::may_match(glob, p)) =>
-            {
-                None
-            }
+            ("SCOPE" | "PATH" | "RULE", Some(glob)) if !any_may_match(glob, &paths) => None,
             ("SCOPE" | "PATH" | "RULE", Some(glob)) => compile(glob).ok().and_then(|set| {
                 paths.iter().find(|p| set.is_match(p)).map(|p| Why::Path {
                     glob: glob.to_owned(),
@@ -125,6 +119,14 @@ pub fn select(store: &Store, paths: &[String], diffs: &[(String, &str)]) -> Vec<
     }
     out.sort_by(|a, b| (rank(&a.fact.class), &a.fact.id).cmp(&(rank(&b.fact.class), &b.fact.id)));
     out
+}
+
+/// Whether one of `paths` may match `glob` ([`jitcommit_core::facts::may_match`]): a
+/// glob none may match is not compiled.
+fn any_may_match<P: AsRef<str>>(glob: &str, paths: &[P]) -> bool {
+    paths
+        .iter()
+        .any(|p| jitcommit_core::facts::may_match(glob, p.as_ref()))
 }
 
 /// The automaton over `words` (ASCII case aside), built once for the same words: a
@@ -234,10 +236,7 @@ fn scope_matchers<'a>(store: &'a Store, paths: &[String]) -> Vec<(&'a Fact, glob
         .facts
         .iter()
         .filter(|f| f.class == "SCOPE")
-        .filter(|f| {
-            f.glob()
-                .is_some_and(|g| paths.iter().any(|p| jitcommit_core::facts::may_match(g, p)))
-        })
+        .filter(|f| f.glob().is_some_and(|g| any_may_match(g, paths)))
         .filter_map(|f| Some((f, f.matcher()?)))
         .collect();
     scopes.sort_by_key(|(f, _)| std::cmp::Reverse(f.key.len()));
