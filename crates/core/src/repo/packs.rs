@@ -4,9 +4,10 @@
 //! walk over a repacked history would rebuild ever longer chains from their base again
 //! and again (docs/gix-delta-cache.md: the measurements and a proposal for gix).
 //!
-//! [`PackReader`] walks a chain's headers down only to a cached entry or the full base
-//! (decoded by gix), rebuilds the chain upwards one delta a step ([`apply_delta`]; gix's
-//! is private) and caches every link. Anything it does not handle (a loose object, a
+//! [`PackReader`] walks a chain's headers down only to a cached entry or the full base,
+//! rebuilds the chain upwards one delta a step ([`apply_delta`]; gix's is private) and
+//! caches every link. It inflates each entry with room past its end ([`FAST_ROOM`]),
+//! which gix's entry decoding does not give. Anything it does not handle (a loose object, a
 //! REF_DELTA base in no pack, a corrupt entry, an absurd chain) reads as `None`, and the
 //! caller asks gix, which reports a truly missing or corrupt object with its own error.
 
@@ -289,17 +290,55 @@ impl Cache {
     }
 }
 
-/// Bytes reserved up front for decoding one entry, at most (a hint: gix grows the buffer
-/// to what the entry needs).
-const MAX_RESERVE: u64 = 64 * 1024 * 1024;
+/// Bytes of room zlib needs past an entry's end to decode all of it in its fast loop:
+/// one length/distance pair writes up to 258 bytes, so inflate leaves its fast loop once
+/// fewer are free and decodes the rest a bit at a time, several times slower per byte.
+/// An output buffer sized exactly to the entry (as gix's `decompress_entry` sizes it)
+/// sends the last 257 bytes of every object through that slow loop.
+const FAST_ROOM: usize = 258;
 
-/// An empty buffer with room for `estimate` bytes (up to [`MAX_RESERVE`]), so gix does
-/// not grow it step by step, copying each time.
-fn work_buffer(estimate: u64) -> Vec<u8> {
-    let mut buf = Vec::new();
-    // Cannot fail: the estimate is capped, and a failure would only skip the hint.
-    let _ = buf.try_reserve_exact(estimate.min(MAX_RESERVE) as usize);
-    buf
+/// Objects up to this size are inflated whole when only their start is asked for: with
+/// [`FAST_ROOM`] the whole object costs fewer instructions than a prefix whose last 257
+/// bytes take the slow loop (measured on commits, docs/benchmarks.md).
+const WHOLE_BELOW: usize = 1024;
+
+/// The kind of a whole object's entry; `None` for a delta.
+fn kind_of(header: &Header) -> Option<Kind> {
+    match header {
+        Header::Commit => Some(Kind::Commit),
+        Header::Tree => Some(Kind::Tree),
+        Header::Blob => Some(Kind::Blob),
+        Header::Tag => Some(Kind::Tag),
+        Header::OfsDelta { .. } | Header::RefDelta { .. } => None,
+    }
+}
+
+/// Inflates the zlib stream at the start of `input`, which must hold exactly `size`
+/// bytes, into `out` (cleared first). `None` when it is corrupt, ends early or runs past
+/// `size`: a pack's entry header is not trusted.
+fn inflate_exact(
+    inflate: &mut gix::zlib::Inflate,
+    input: &[u8],
+    size: usize,
+    out: &mut Vec<u8>,
+) -> Option<()> {
+    out.clear();
+    // Deflate expands at most 1032:1: a header promising more than the rest of the pack
+    // can hold is corrupt, and its buffer is never allocated.
+    if size / 1032 > input.len() {
+        return None;
+    }
+    let room = size.checked_add(FAST_ROOM)?;
+    out.try_reserve_exact(room).ok()?;
+    out.resize(room, 0);
+    inflate.reset();
+    let (status, _, written) = inflate.prefix(input, out).ok()?;
+    if status != gix::zlib::Status::StreamEnd || written != size {
+        out.clear();
+        return None;
+    }
+    out.truncate(size);
+    Some(())
 }
 
 /// Reads objects from the packs of a repository and its alternates (see the module docs).
@@ -351,8 +390,8 @@ impl PackReader {
     /// The kind of object `id` and at least its first `want` bytes into `out` (all of it
     /// when it is shorter), inflating no more of a full entry than that: a commit's tree
     /// and parents are its first hundred bytes, its messages and signatures can be
-    /// thousands. A delta, or an entry the cache holds, is decoded whole as
-    /// [`PackReader::read`] decodes it. `None` as for [`PackReader::read`].
+    /// thousands. An entry under [`WHOLE_BELOW`] bytes, a delta, or an entry the cache
+    /// holds, is decoded whole. `None` as for [`PackReader::read`].
     pub(crate) fn read_prefix(
         &mut self,
         id: &gix::oid,
@@ -362,15 +401,8 @@ impl PackReader {
         out.clear();
         let (pack, offset) = self.locate(id)?;
         let (_, entry) = self.entry(pack, offset)?;
-        let kind = match entry.header {
-            Header::Commit => Some(Kind::Commit),
-            Header::Tree => Some(Kind::Tree),
-            Header::Blob => Some(Kind::Blob),
-            Header::Tag => Some(Kind::Tag),
-            Header::OfsDelta { .. } | Header::RefDelta { .. } => None,
-        };
-        let Some(kind) =
-            kind.filter(|_| !self.cache.slots.contains_key(&(pack, entry.data_offset)))
+        let Some(kind) = kind_of(&entry.header)
+            .filter(|_| !self.cache.slots.contains_key(&(pack, entry.data_offset)))
         else {
             self.stats.reads += 1;
             let Some((kind, data)) = self.decode(pack, offset) else {
@@ -382,11 +414,19 @@ impl PackReader {
         };
         self.stats.reads += 1;
         let size = usize::try_from(entry.decompressed_size).ok()?;
-        let n = size.min(want);
         let b = bundle(&mut self.packs, self.hash, pack)?;
         let input = b
             .pack
             .entry_slice(entry.data_offset..b.pack.pack_end() as u64)?;
+        if size < WHOLE_BELOW {
+            if inflate_exact(&mut self.inflate, input, size, out).is_none() {
+                self.stats.fallbacks += 1;
+                return None;
+            }
+            self.stats.prefixes += 1;
+            return Some(kind);
+        }
+        let n = size.min(want);
         out.resize(n, 0);
         self.inflate.reset();
         let (status, _, written) = self.inflate.prefix(input, out).ok()?;
@@ -447,23 +487,19 @@ impl PackReader {
                     self.entry(p, o)?
                 }
                 _ => {
+                    let kind = kind_of(&at.1.header)?;
                     let b = bundle(&mut self.packs, self.hash, at.0)?;
-                    let mut buf = work_buffer(at.1.decompressed_size);
-                    let outcome = b
+                    let size = usize::try_from(at.1.decompressed_size).ok()?;
+                    let input = b
                         .pack
-                        .decode_entry(
-                            at.1.clone(),
-                            &mut buf,
-                            &mut self.inflate,
-                            &|_, _| Ok(None),
-                            &mut pack::cache::Never,
-                        )
-                        .ok()?;
+                        .entry_slice(at.1.data_offset..b.pack.pack_end() as u64)?;
+                    let mut buf = Vec::new();
+                    inflate_exact(&mut self.inflate, input, size, &mut buf)?;
                     self.stats.bases += 1;
                     let data = Rc::new(buf);
                     self.cache
-                        .put((at.0, at.1.data_offset), outcome.kind, Rc::clone(&data));
-                    break (outcome.kind, data);
+                        .put((at.0, at.1.data_offset), kind, Rc::clone(&data));
+                    break (kind, data);
                 }
             };
             chain.push(std::mem::replace(&mut at, below));
@@ -474,12 +510,10 @@ impl PackReader {
         while let Some(delta) = chain.pop() {
             let b = bundle(&mut self.packs, self.hash, delta.0)?;
             let size = usize::try_from(delta.1.decompressed_size).ok()?;
-            self.delta.clear();
-            self.delta.try_reserve(size).ok()?;
-            self.delta.resize(size, 0);
-            b.pack
-                .decompress_entry(&delta.1, &mut self.inflate, &mut self.delta)
-                .ok()?;
+            let input = b
+                .pack
+                .entry_slice(delta.1.data_offset..b.pack.pack_end() as u64)?;
+            inflate_exact(&mut self.inflate, input, size, &mut self.delta)?;
             data = Rc::new(apply_delta(&data, &self.delta)?);
             self.stats.deltas += 1;
             self.cache

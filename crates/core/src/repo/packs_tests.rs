@@ -558,3 +558,55 @@ fn a_walk_keeps_the_shared_bases_of_large_trees() {
         "{s:?} against {all:?}"
     );
 }
+
+/// `data` as one zlib stream, as a pack entry holds it.
+fn deflated(data: &[u8]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut w = gix::zlib::stream::deflate::Write::new(Vec::new(), gix::zlib::Compression::DEFAULT);
+    w.write_all(data).unwrap();
+    // Ends the stream.
+    w.flush().unwrap();
+    w.into_inner()
+}
+
+proptest::proptest! {
+    /// An entry inflated with room past its end reads as its bytes exactly, whatever
+    /// its size and whatever follows it in the pack; a header that says more or fewer
+    /// bytes than the stream holds, or a stream cut short, reads as `None`.
+    #[test]
+    fn an_entry_inflates_to_exactly_its_size(
+        data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..3000),
+        repeat in 1usize..4,
+        tail in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40),
+        off in 1usize..300,
+    ) {
+        let data = data.repeat(repeat);
+        let stream = deflated(&data);
+        let mut input = stream.clone();
+        input.extend_from_slice(&tail);
+        let mut inflate = gix::zlib::Inflate::default();
+        let mut out = vec![7; 5];
+        proptest::prop_assert!(super::inflate_exact(&mut inflate, &input, data.len(), &mut out).is_some());
+        proptest::prop_assert_eq!(&out, &data);
+        let more = data.len() + off;
+        proptest::prop_assert!(super::inflate_exact(&mut inflate, &input, more, &mut out).is_none());
+        proptest::prop_assert!(out.is_empty());
+        if let Some(fewer) = data.len().checked_sub(off) {
+            proptest::prop_assert!(super::inflate_exact(&mut inflate, &input, fewer, &mut out).is_none());
+        }
+        let cut = &stream[..stream.len().saturating_sub(off.min(stream.len()))];
+        proptest::prop_assert!(super::inflate_exact(&mut inflate, cut, data.len(), &mut out).is_none());
+    }
+}
+
+/// A header promising more than deflate can expand the rest of the pack to is turned
+/// down before any buffer is allocated for it.
+#[test]
+fn an_absurd_size_is_not_allocated() {
+    let stream = deflated(b"tree 0123\n");
+    let mut inflate = gix::zlib::Inflate::default();
+    let mut out = Vec::new();
+    assert!(super::inflate_exact(&mut inflate, &stream, usize::MAX - 10, &mut out).is_none());
+    assert!(super::inflate_exact(&mut inflate, &stream, 1 << 40, &mut out).is_none());
+    assert_eq!(out.capacity(), 0);
+}
