@@ -2,8 +2,8 @@
 //!
 //! bpe-openai deserialises its tables and compiles its pretokenizer regex on first
 //! use (~25 ms, most of a one-file `--print-context`). Here the vocabulary is a
-//! sorted table written by the build script (from bpe-openai's own vocabulary) and
-//! read in place, the pretokenizer is cl100k's regex written out by hand, and each
+//! table written by the build script (from bpe-openai's own vocabulary; a token is
+//! found by its hash) and read in place, the pretokenizer is cl100k's regex written out by hand, and each
 //! pretoken is merged as tiktoken's `byte_pair_encode` does: the lowest-ranked
 //! adjacent pair first, leftmost on ties.
 //!
@@ -16,13 +16,16 @@
 //! ids with tiktoken-rs, on every character of the planes in use.
 
 use std::cell::RefCell;
-use std::cmp::Ordering;
 use std::collections::HashMap;
 
 const BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_bytes.bin"));
 const STARTS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_starts.bin"));
 const RANKS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_ranks.bin"));
-const FIRST: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_first.bin"));
+const SLOTS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_slots.bin"));
+const LONGEST: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cl100k_longest.bin"));
+
+#[path = "../build/vocab_slot.rs"]
+mod vocab_slot;
 
 /// Longest pretoken merged here; a longer one sends the whole text to the fallback.
 pub const MAX_PIECE: usize = 128;
@@ -37,19 +40,22 @@ fn token(i: usize) -> &'static [u8] {
     &BYTES[u32_at(STARTS, i)..u32_at(STARTS, i + 1)]
 }
 
-/// The rank (the token id) of `bytes` when it is one token.
+/// The rank (the token id) of `bytes` when it is one token: a probe of the build
+/// script's open-addressing table from [`vocab_slot::first_slot`] to the first empty
+/// slot (a binary search of the sorted tokens cost four times the instructions).
 pub fn rank(bytes: &[u8]) -> Option<u32> {
-    let b = usize::from(*bytes.first()?);
-    let (mut lo, mut hi) = (u32_at(FIRST, b), u32_at(FIRST, b + 1));
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        match token(mid).cmp(bytes) {
-            Ordering::Less => lo = mid + 1,
-            Ordering::Greater => hi = mid,
-            Ordering::Equal => return u32::try_from(u32_at(RANKS, mid)).ok(),
-        }
+    if bytes.is_empty() || bytes.len() > u32_at(LONGEST, 0) {
+        return None;
     }
-    None
+    let mask = SLOTS.len() / 4 - 1;
+    let mut i = vocab_slot::first_slot(bytes);
+    loop {
+        let k = u32_at(SLOTS, i).checked_sub(1)?;
+        if token(k) == bytes {
+            return u32::try_from(u32_at(RANKS, k)).ok();
+        }
+        i = (i + 1) & mask;
+    }
 }
 
 /// A character's class in cl100k's pretokenizer regex.
@@ -270,13 +276,19 @@ fn piece_ids(piece: &[u8], each: &mut impl FnMut(u32)) -> Option<()> {
 const MEMO_ENTRIES: usize = 1 << 16;
 
 thread_local! {
-    static MEMO: RefCell<HashMap<Box<[u8]>, u32>> = RefCell::new(HashMap::new());
+    static MEMO: RefCell<HashMap<Box<[u8]>, u32, foldhash::fast::RandomState>> =
+        RefCell::new(HashMap::default());
 }
 
 /// The number of tokens of one pretoken; `None` when it is too long.
 fn piece_count(piece: &[u8]) -> Option<usize> {
+    // Most pretokens are one token, found in the vocabulary for less than the memo's
+    // hash of them costs.
+    if rank(piece).is_some() {
+        return Some(1);
+    }
     if piece.len() > MAX_PIECE {
-        return rank(piece).map(|_| 1);
+        return None;
     }
     MEMO.with(|memo| {
         if let Some(&n) = memo.borrow().get(piece) {
@@ -284,11 +296,7 @@ fn piece_count(piece: &[u8]) -> Option<usize> {
         }
         // Every part `merge` leaves is a token: the bytes are, and each merge joins
         // two parts into a ranked one.
-        let n = if rank(piece).is_some() {
-            1
-        } else {
-            merge(piece).len() - 1
-        };
+        let n = merge(piece).len() - 1;
         let mut memo = memo.borrow_mut();
         if memo.len() >= MEMO_ENTRIES {
             memo.clear();

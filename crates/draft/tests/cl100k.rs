@@ -20,6 +20,20 @@ fn every_token_of_the_vocabulary_has_its_rank() {
     }
     assert_eq!(cl100k::rank(b""), None);
     assert_eq!(cl100k::rank(b"not one token at all"), None);
+    assert_eq!(cl100k::rank(&[b'a'; 300]), None);
+}
+
+/// The vocabulary's tokens by their bytes, as bpe-openai lists them.
+fn vocabulary() -> &'static std::collections::HashMap<Vec<u8>, u32> {
+    static V: std::sync::OnceLock<std::collections::HashMap<Vec<u8>, u32>> =
+        std::sync::OnceLock::new();
+    V.get_or_init(|| {
+        let bpe = &bpe_openai::cl100k_base().bpe;
+        (0u32..)
+            .take(bpe.num_tokens())
+            .map(|id| (bpe.token_bytes(id).to_vec(), id))
+            .collect()
+    })
 }
 
 #[test]
@@ -182,6 +196,27 @@ fn mixed() -> impl Strategy<Value = String> {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    /// The table lookup finds exactly the vocabulary's byte strings: short strings of
+    /// a few letters hit tokens often, near misses (a token and one byte more or less)
+    /// are drawn too.
+    #[test]
+    fn rank_finds_exactly_the_vocabulary(
+        t in proptest::collection::vec(prop_oneof![Just(b' '), Just(b'e'), Just(b'n'), Just(b't'), Just(b'\n'), any::<u8>()], 0..8),
+        id in 0u32..100_256,
+        cut in any::<bool>(),
+        more in any::<u8>(),
+    ) {
+        prop_assert_eq!(cl100k::rank(&t), vocabulary().get(&t).copied());
+        let bpe = &bpe_openai::cl100k_base().bpe;
+        let mut near = bpe.token_bytes(id).to_vec();
+        if cut {
+            near.pop();
+        } else {
+            near.push(more);
+        }
+        prop_assert_eq!(cl100k::rank(&near), vocabulary().get(&near).copied());
+    }
 
     #[test]
     fn same_ids_as_tiktoken_on_tricky_text(t in text(SURE)) {
