@@ -744,12 +744,12 @@ pub fn scope_choices(
                 format!("{dir}/{file}")
             }
         };
-        if let Some(name) = read(&at("Cargo.toml")).and_then(|t| toml_name(&t, &["package"])) {
+        if let Some(name) = read(&at("Cargo.toml")).and_then(|t| toml_name(&t, &[&["package"]])) {
             push(&name, &mut out);
         }
-        if let Some(name) = read(&at("pyproject.toml")).and_then(|t| {
-            toml_name(&t, &["project"]).or_else(|| toml_name(&t, &["tool", "poetry"]))
-        }) {
+        if let Some(name) = read(&at("pyproject.toml"))
+            .and_then(|t| toml_name(&t, &[&["project"], &["tool", "poetry"]]))
+        {
             push(&name, &mut out);
         }
         if let Some(name) = read(&at("package.json")).and_then(|t| {
@@ -766,13 +766,19 @@ pub fn scope_choices(
     out
 }
 
-fn toml_name(text: &str, table: &[&str]) -> Option<String> {
-    let v: toml::Value = toml::from_str(text).ok()?;
-    let mut t = &v;
-    for k in table {
-        t = t.get(k)?;
-    }
-    t.get("name")?.as_str().map(str::to_owned)
+/// The string `name` of the first of `tables` (each a path of keys) that has one, in a
+/// TOML manifest; `None` when the manifest is no valid TOML. The document is parsed
+/// once and read in place: a manifest's other tables are never built as values (a
+/// 20 KB `Cargo.toml` cost twice the instructions so).
+fn toml_name(text: &str, tables: &[&[&str]]) -> Option<String> {
+    let doc = toml::de::DeTable::parse(text).ok()?;
+    tables.iter().find_map(|path| {
+        let mut t = doc.get_ref();
+        for k in *path {
+            t = t.get(*k)?.get_ref().as_table()?;
+        }
+        t.get("name")?.get_ref().as_str().map(str::to_owned)
+    })
 }
 
 /// A name a scope can be: letters, digits, `-`, `_`, `.`; at most 32 chars; not
@@ -791,6 +797,36 @@ mod tests {
 
     fn conv() -> Convention {
         Convention::default()
+    }
+
+    #[test]
+    fn a_manifest_names_its_project() {
+        let cargo = "[workspace]\nmembers = [\"a\"]\n\n[package]\nname = \"jitcommit\"\nversion = \"0.1.0\"\n\n[dependencies]\nname = \"not this\"\n";
+        assert_eq!(
+            toml_name(cargo, &[&["package"]]).as_deref(),
+            Some("jitcommit")
+        );
+        let pep621 = "[project]\nname = \"commitizen\"\n[tool.poetry]\nname = \"old\"\n";
+        let both: &[&[&str]] = &[&["project"], &["tool", "poetry"]];
+        assert_eq!(toml_name(pep621, both).as_deref(), Some("commitizen"));
+        let poetry = "[tool.ruff]\nline-length = 88\n[tool.poetry]\nname = \"cz\"\n";
+        assert_eq!(toml_name(poetry, both).as_deref(), Some("cz"));
+        // A name that is no string, or a table that is no table, passes to the next.
+        let odd = "project = 3\n[tool.poetry]\nname = \"cz\"\n";
+        assert_eq!(toml_name(odd, both).as_deref(), Some("cz"));
+        let number = "[project]\nname = 7\n[tool.poetry]\nname = \"cz\"\n";
+        assert_eq!(toml_name(number, both).as_deref(), Some("cz"));
+        assert_eq!(
+            toml_name("[package]\nversion = \"1\"\n", &[&["package"]]),
+            None
+        );
+        assert_eq!(toml_name("name = \"top\"\n", &[&["package"]]), None);
+        // Not TOML (a duplicate key), not read.
+        assert_eq!(
+            toml_name("[package]\nname = \"a\"\nname = \"b\"\n", &[&["package"]]),
+            None
+        );
+        assert_eq!(toml_name("[package\nname = \"a\"", &[&["package"]]), None);
     }
 
     #[test]
