@@ -1413,7 +1413,7 @@ fn search_cost(len: usize) -> usize {
 struct Keywords {
     /// (keyword, the rules it wakes), sorted by keyword: those starting with the same
     /// three bytes are neighbours.
-    words: Vec<(Vec<u8>, Vec<u16>)>,
+    words: Vec<(Cow<'static, [u8]>, Vec<u16>)>,
     /// One bit per [`trigram`] hash: some keyword starts with three bytes of that hash
     /// (a two-byte keyword with any third byte).
     starts: Box<[u64; 1024]>,
@@ -1431,20 +1431,33 @@ fn trigram(a: u8, b: u8, c: u8) -> usize {
 }
 
 static KEYWORDS: LazyLock<Keywords> = LazyLock::new(|| {
-    let mut by_kw: BTreeMap<Vec<u8>, Vec<u16>> = BTreeMap::new();
-    for (owner, k) in keywords() {
-        by_kw
-            .entry(k.as_bytes().to_ascii_lowercase())
-            .or_default()
-            .extend(owner);
+    // Sorted by keyword, then owner: each keyword's rules in ascending order, as the
+    // rules list them. Keywords are lower case already but for a few: only those are
+    // copied.
+    let mut all: Vec<(Cow<'static, [u8]>, Option<u16>)> = keywords()
+        .map(|(owner, k)| {
+            let k = if k.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(k.as_bytes().to_ascii_lowercase())
+            } else {
+                Cow::Borrowed(k.as_bytes())
+            };
+            (k, owner)
+        })
+        .collect();
+    all.sort_unstable();
+    let mut words: Vec<(Cow<'static, [u8]>, Vec<u16>)> = Vec::new();
+    for (k, owner) in all {
+        match words.last_mut() {
+            Some((w, owners)) if *w == k => owners.extend(owner),
+            _ => words.push((k, owner.into_iter().collect())),
+        }
     }
-    let words: Vec<(Vec<u8>, Vec<u16>)> = by_kw.into_iter().collect();
     let mut starts = Box::new([0u64; 1024]);
     let mut ranges: Vec<([u8; 3], std::ops::Range<usize>)> = Vec::new();
     let (mut two, mut short) = (Vec::new(), Vec::new());
     for (i, (w, _)) in words.iter().enumerate() {
-        let &[a, b, c, ..] = w.as_slice() else {
-            if let &[a, b] = w.as_slice() {
+        let &[a, b, c, ..] = w.as_ref() else {
+            if let &[a, b] = w.as_ref() {
                 for c in 0..=255 {
                     let h = trigram(a, b, c);
                     starts[h >> 6] |= 1 << (h & 63);
@@ -1498,7 +1511,7 @@ fn each_keyword(lower: &[u8], mut f: impl FnMut(usize, usize) -> bool) {
             }
         }
         for &i in &k.two {
-            if k.words[i].0 == [a, b] && !f(at, i) {
+            if *k.words[i].0 == [a, b] && !f(at, i) {
                 return;
             }
         }
