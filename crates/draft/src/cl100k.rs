@@ -99,9 +99,9 @@ fn in_ranges(table: &[u8], cp: u32) -> bool {
 /// The class of `c`: ASCII by its byte, anything else from the build script's
 /// tables of `\p{L}`, `\p{N}` and `\s` (regex-syntax's, the tables the tokenizers'
 /// regexes use: a few KB, read in place).
-fn class(c: char) -> Option<Class> {
+fn class(c: char) -> Class {
     if c.is_ascii() {
-        return Some(if c.is_ascii_alphabetic() {
+        return if c.is_ascii_alphabetic() {
             Class::Letter
         } else if c.is_ascii_digit() {
             Class::Number
@@ -109,10 +109,10 @@ fn class(c: char) -> Option<Class> {
             Class::Space
         } else {
             Class::Other
-        });
+        };
     }
     let cp = u32::from(c);
-    Some(if in_ranges(LETTERS, cp) {
+    if in_ranges(LETTERS, cp) {
         Class::Letter
     } else if in_ranges(NUMBERS, cp) {
         Class::Number
@@ -120,7 +120,7 @@ fn class(c: char) -> Option<Class> {
         Class::Space
     } else {
         Class::Other
-    })
+    }
 }
 
 /// `c` as the contraction alternative `(?i:'s|'t|…)` sees it: Unicode simple case
@@ -199,10 +199,8 @@ fn piece_end(cs: &[(usize, char, Class)], i: usize) -> usize {
 /// Calls `each` with every pretoken of `text`; `None` when a character's class is
 /// not certain.
 fn pretokens(text: &str, mut each: impl FnMut(&[u8]) -> Option<()>) -> Option<()> {
-    let cs: Vec<(usize, char, Class)> = text
-        .char_indices()
-        .map(|(at, c)| class(c).map(|k| (at, c, k)))
-        .collect::<Option<_>>()?;
+    let mut cs: Vec<(usize, char, Class)> = Vec::with_capacity(text.len());
+    cs.extend(text.char_indices().map(|(at, c)| (at, c, class(c))));
     let at = |j: usize| cs.get(j).map_or(text.len(), |x| x.0);
     let mut i = 0;
     while i < cs.len() {
