@@ -299,7 +299,8 @@ const FAST_ROOM: usize = 258;
 
 /// Objects up to this size are inflated whole when only their start is asked for: with
 /// [`FAST_ROOM`] the whole object costs fewer instructions than a prefix whose last 257
-/// bytes take the slow loop (measured on commits, docs/benchmarks.md).
+/// bytes take the slow loop (measured on commits: docs/benchmarks.md, section
+/// `print-context-speed`).
 const WHOLE_BELOW: usize = 1024;
 
 /// The kind of a whole object's entry; `None` for a delta.
