@@ -10,6 +10,7 @@
 //! `GIT_ALTERNATE_OBJECT_DIRECTORIES`). Everything else reads through that one handle.
 
 mod attrs;
+mod cachetree;
 mod commits;
 mod env;
 mod history;

@@ -46,7 +46,7 @@ impl Repo {
 
     /// The tree the index is compared with: HEAD's (the empty tree when unborn), or for an
     /// amend HEAD's first parent's (the empty tree for a root commit).
-    fn staged_base(&self, amend: bool) -> Result<ObjectId, RepoError> {
+    pub(crate) fn staged_base(&self, amend: bool) -> Result<ObjectId, RepoError> {
         if !amend {
             return Ok(self
                 .repo
@@ -150,7 +150,8 @@ impl Repo {
         self.entries_against(tree, rewrites, "HEAD against the index")
     }
 
-    /// `tree` against the index git names, sorted by path.
+    /// `tree` against the index git names, sorted by path: through the index's
+    /// cache-tree, as git reads it, where that can answer (`cachetree`), else through gix.
     fn entries_against(
         &self,
         tree: ObjectId,
@@ -165,11 +166,29 @@ impl Repo {
             return Ok(out);
         }
         let index = self.read_index()?;
+        if rewrites.is_none()
+            && let Some(mut out) = self.tree_index_changes(tree, &index)
+        {
+            sort_entries(&mut out);
+            return Ok(out);
+        }
+        self.gix_entries_against(tree, &index, rewrites, what)
+    }
+
+    /// [`Repo::entries_against`] through gix's `tree_index_status`, which reads every
+    /// tree under `tree`.
+    pub(crate) fn gix_entries_against(
+        &self,
+        tree: ObjectId,
+        index: &gix::index::State,
+        rewrites: Option<gix::diff::Rewrites>,
+        what: &str,
+    ) -> Result<Vec<Entry>, RepoError> {
         let mut out = Vec::new();
         self.repo
             .tree_index_status(
                 &tree,
-                &index,
+                index,
                 None,
                 match rewrites {
                     Some(r) => gix::status::tree_index::TrackRenames::Given(r),
@@ -271,7 +290,7 @@ fn mode_bits(m: gix::index::entry::Mode) -> u32 {
     m.bits()
 }
 
-fn change_from_index(change: &gix::diff::index::ChangeRef<'_, '_>) -> Entry {
+pub(super) fn change_from_index(change: &gix::diff::index::ChangeRef<'_, '_>) -> Entry {
     use gix::diff::index::ChangeRef as C;
     match change {
         C::Addition {

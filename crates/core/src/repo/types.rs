@@ -123,7 +123,7 @@ fn ser_lossy_opt<S: serde::Serializer>(p: &Option<BString>, s: S) -> Result<S::O
 }
 
 /// One changed path with the object ids on both sides, as the diff needs them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Entry {
     pub(crate) change: Change,
     pub(crate) old_id: Option<ObjectId>,
