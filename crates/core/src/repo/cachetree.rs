@@ -55,7 +55,7 @@ impl Repo {
             out: Vec::new(),
             skipped: 0,
         };
-        walk.dir(Some(tree), index.tree(), 0)?;
+        walk.dir(Some(tree), index.tree(), 0, 0)?;
         Some((walk.out, walk.skipped))
     }
 }
@@ -78,14 +78,21 @@ impl Walk<'_> {
         self.index.entries()[i].path(self.index)
     }
 
-    /// The directory `self.path[..prefix]` (empty for the root): `tree` on the tree's
-    /// side (`None`: none there), `cache` its cache-tree entry.
+    /// The directory `self.path[..prefix]` (empty for the root), `depth` directories
+    /// down: `tree` on the tree's side (`None`: none there), `cache` its cache-tree
+    /// entry.
     fn dir(
         &mut self,
         tree: Option<ObjectId>,
         cache: Option<&CacheTree>,
         prefix: usize,
+        depth: usize,
     ) -> Option<()> {
+        // Deeper than this walks (see [`MAX_DEPTH`]): gix's walk, which keeps no stack
+        // frame a level, decides.
+        if depth > MAX_DEPTH {
+            return None;
+        }
         if let (Some(t), Some(c)) = (tree, cache)
             && let Some(n) = c.num_entries.filter(|n| *n > 0)
             && c.id == t
@@ -123,7 +130,7 @@ impl Walk<'_> {
                     self.path.push(b'/');
                     self.added_before();
                     let child = cache.and_then(|c| c.children.iter().find(|c| *c.name == *name));
-                    self.dir(Some(id), child, self.path.len())?;
+                    self.dir(Some(id), child, self.path.len(), depth + 1)?;
                 } else {
                     self.added_before();
                     self.file(mode, id);
@@ -196,6 +203,11 @@ impl Walk<'_> {
         self.at += 1;
     }
 }
+
+/// The deepest directory walked here, a stack frame a level: git's default
+/// `core.maxTreeDepth` is 4096, and a test thread's whole stack 2 MiB. Real trees go a
+/// few dozen levels deep.
+const MAX_DEPTH: usize = 256;
 
 /// Every platform's rules for a path component (gix checks the repository's own, which
 /// these include): a name they turn down is left to gix.

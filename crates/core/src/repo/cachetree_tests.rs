@@ -166,3 +166,35 @@ fn what_gix_must_decide_is_left_to_it() {
     assert_eq!(listed, slow);
     assert_eq!(listed.len(), 1, "{listed:?}");
 }
+
+/// A tree nested deeper than the walk goes is left to gix, which reads it without a
+/// stack frame a level: no overflow, the same staged set.
+#[test]
+fn a_tree_too_deep_is_left_to_gix() {
+    use gix::objs::tree::{Entry as TreeEntry, EntryKind};
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
+    let blob = repo.repo.write_blob(b"deep\n").unwrap().detach();
+    let mut id = blob;
+    let mut kind = EntryKind::Blob;
+    for name in std::iter::once("f").chain(std::iter::repeat_n("d", super::MAX_DEPTH + 2)) {
+        let tree = gix::objs::Tree {
+            entries: vec![TreeEntry {
+                mode: kind.into(),
+                filename: name.into(),
+                oid: id,
+            }],
+        };
+        id = repo.repo.write_object(&tree).unwrap().detach();
+        kind = EntryKind::Tree;
+    }
+    let commit = sb.git(&r, &["commit-tree", &id.to_string(), "-m", "feat: deep"]);
+    sb.git(&r, &["update-ref", "HEAD", commit.trim()]);
+    sb.git(&r, &["read-tree", "--empty"]);
+    let (fast, slow) = both(&r);
+    assert!(fast.is_none());
+    assert_eq!(slow.len(), 1, "{slow:?}");
+    let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
+    assert_eq!(repo.staged_entries(None).unwrap(), slow);
+}
