@@ -2,7 +2,8 @@
 //! after each of many random edits of a repository whose names exercise git's order
 //! (`a`, `a-b`, `a.b`, `a/`, `a0`), with the cache-tree as git leaves it (invalidated
 //! along each staged path, made whole again by `git write-tree`, a commit or a reset),
-//! both list the same changes. What it must leave to gix (a conflict, an intent-to-add
+//! both list the same changes, whatever layout the index file has (version 2 or 4,
+//! split or whole). What it must leave to gix (a conflict, an intent-to-add
 //! entry, a name some platform turns down) reads as `None`, and the staged set is then
 //! gix's.
 
@@ -46,7 +47,13 @@ fn edit(sb: &Sandbox, r: &Path, rng: &mut Rng, step: usize) {
     let git = |args: &[&str]| {
         let _ = sb.git_cmd(r).args(args).output();
     };
-    match rng.below(10) {
+    match rng.below(12) {
+        // The index's own layouts: path compression, a shared part beside it.
+        10 => git(&["update-index", "--index-version", *rng.pick(&["2", "4"])]),
+        11 => git(&[
+            "update-index",
+            *rng.pick(&["--split-index", "--no-split-index"]),
+        ]),
         0..=3 => {
             if std::fs::symlink_metadata(r.join(&p)).is_err()
                 && write_ok(r, &p, format!("{step} café\n"))
