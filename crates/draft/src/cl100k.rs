@@ -3,9 +3,9 @@
 //! bpe-openai deserialises its tables and compiles its pretokenizer regex on first
 //! use (~25 ms, most of a one-file `--print-context`). Here the vocabulary is a
 //! table written by the build script (from bpe-openai's own vocabulary; a token is
-//! found by its hash) and read in place, the pretokenizer is cl100k's regex written out by hand, and each
-//! pretoken is merged as tiktoken's `byte_pair_encode` does: the lowest-ranked
-//! adjacent pair first, leftmost on ties.
+//! found by its hash) and read in place, the pretokenizer is cl100k's regex written
+//! out by hand, and each pretoken is merged as tiktoken's `byte_pair_encode` does:
+//! the lowest-ranked adjacent pair first, leftmost on ties.
 //!
 //! The hand pretokenizer classes a character by the build script's range tables of
 //! `\p{L}`, `\p{N}` and `\s` (taken from regex-syntax, whose Unicode tables the
@@ -196,8 +196,8 @@ fn piece_end(cs: &[(usize, char, Class)], i: usize) -> usize {
     if e == n || e - i < 2 { e } else { e - 1 }
 }
 
-/// Calls `each` with every pretoken of `text`; `None` when a character's class is
-/// not certain.
+/// Calls `each` with every pretoken of `text`, in order; `None` as soon as `each`
+/// gives up (a pretoken too long to merge here).
 fn pretokens(text: &str, mut each: impl FnMut(&[u8]) -> Option<()>) -> Option<()> {
     let mut cs: Vec<(usize, char, Class)> = Vec::with_capacity(text.len());
     cs.extend(text.char_indices().map(|(at, c)| (at, c, class(c))));
