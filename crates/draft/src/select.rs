@@ -231,8 +231,11 @@ pub fn scopes_for(store: &Store, paths: &[String]) -> Vec<String> {
 /// The store's `SCOPE` facts with their matchers, most specific (longest glob) first:
 /// those one of `paths` may match ([`jitcommit_core::facts::may_match`]; the others
 /// match none of them and are not compiled).
-fn scope_matchers<'a>(store: &'a Store, paths: &[String]) -> Vec<(&'a Fact, globset::GlobSet)> {
-    let mut scopes: Vec<(&Fact, globset::GlobSet)> = store
+fn scope_matchers<'a>(
+    store: &'a Store,
+    paths: &[String],
+) -> Vec<(&'a Fact, jitcommit_core::facts::Matcher)> {
+    let mut scopes: Vec<(&Fact, jitcommit_core::facts::Matcher)> = store
         .facts
         .iter()
         .filter(|f| f.class == "SCOPE")

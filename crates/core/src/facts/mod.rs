@@ -70,7 +70,7 @@ impl Fact {
 
     /// Its glob as a matcher (`None` for a fact without one): compile it once and
     /// match every path with it, a compile costs far more than a match.
-    pub fn matcher(&self) -> Option<GlobSet> {
+    pub fn matcher(&self) -> Option<Matcher> {
         self.glob().and_then(|g| compile(g).ok())
     }
 }
@@ -129,13 +129,58 @@ fn rule_parts(key: &str) -> (Option<&str>, &str) {
     }
 }
 
+/// A store glob compiled ([`compile`]).
+#[derive(Debug, Clone)]
+pub enum Matcher {
+    /// A glob without a wildcard (`docs`, `crates/core/`): the path itself and every
+    /// path under it, as its glob set would match them.
+    Literal(String),
+    /// Any other glob.
+    Set(GlobSet),
+}
+
+impl Matcher {
+    /// Whether `path` matches.
+    pub fn is_match(&self, path: &str) -> bool {
+        match self {
+            Matcher::Literal(dir) => path
+                .strip_prefix(dir.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/')),
+            Matcher::Set(set) => set.is_match(path),
+        }
+    }
+}
+
 /// A store glob as a matcher: `*` stays within a directory, `**` crosses them, and a
 /// directory (with or without its trailing `/`) matches every file under it.
 ///
-/// Each glob is built once per thread: a draft checks a store's globs when it loads
-/// the store, then matches the staged paths against them for the prompt and for the
-/// scopes, and building a glob set costs far more than copying one.
-pub fn compile(glob: &str) -> Result<GlobSet, globset::Error> {
+/// A glob of plain path characters only is matched by comparing bytes: building its
+/// glob set (the glob and `glob/**`, a prefix search) cost ~130,000 instructions, a
+/// few per cent of a one-file `--print-context` (docs/benchmarks.md, section
+/// `print-context-speed`). Each other glob is built once per thread: a draft checks a
+/// store's globs when it loads the store, then matches the staged paths against them
+/// for the prompt and for the scopes, and building a glob set costs far more than
+/// copying one.
+pub fn compile(glob: &str) -> Result<Matcher, globset::Error> {
+    let g = glob.trim_end_matches('/');
+    if is_plain(g) {
+        return Ok(Matcher::Literal(g.to_owned()));
+    }
+    Ok(Matcher::Set(compile_set(glob)?))
+}
+
+/// Whether `glob` is made only of characters no glob syntax gives a meaning to (and is
+/// not empty), so that it matches itself and what lies under it, nothing else.
+fn is_plain(glob: &str) -> bool {
+    !glob.is_empty()
+        && glob.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b'+' | b'@')
+        })
+        && !glob.contains("//")
+}
+
+/// `glob` as globset builds it: the glob and everything under it.
+fn compile_set(glob: &str) -> Result<GlobSet, globset::Error> {
     thread_local! {
         static BUILT: std::cell::RefCell<std::collections::HashMap<String, Result<GlobSet, globset::Error>>> =
             Default::default();
@@ -887,6 +932,38 @@ mod tests {
                 compile(&g).map(|_| ()).map_err(|e| e.to_string()),
                 "{:?}", g
             );
+        }
+
+        /// A glob of plain characters, matched by comparing bytes, matches exactly the
+        /// paths its glob set matches: the glob's own path, what lies under it, near
+        /// misses (a longer name, a trailing or doubled `/`) and unrelated paths.
+        #[test]
+        fn a_plain_glob_matches_as_its_glob_set(
+            glob in proptest::collection::vec(0usize..1000, 0..6),
+            tail in proptest::collection::vec(0usize..1000, 0..6),
+            slash in proptest::bool::ANY,
+        ) {
+            const PLAIN: &[&str] = &["a", "b.c", "x-y", "/", "//", "+", "@", "_", ".", "..", "1"];
+            let pick = |parts: &[usize]| -> String {
+                parts.iter().map(|&i| PLAIN[i % PLAIN.len()]).collect()
+            };
+            let g = pick(&glob) + if slash { "/" } else { "" };
+            let set = compile_set(&g);
+            let m = compile(&g);
+            proptest::prop_assert_eq!(set.is_ok(), m.is_ok(), "{:?}", g);
+            let (Ok(set), Ok(m)) = (set, m) else {
+                return Ok(());
+            };
+            let base = g.trim_end_matches('/').to_owned();
+            for p in [
+                base.clone(),
+                format!("{base}/{}", pick(&tail)),
+                format!("{base}{}", pick(&tail)),
+                format!("{base}/"),
+                pick(&tail),
+            ] {
+                proptest::prop_assert_eq!(m.is_match(&p), set.is_match(&p), "{:?} {:?}", g, p);
+            }
         }
 
         /// A path the literal start rules out is one the glob does not match.
