@@ -102,8 +102,8 @@ pub fn select(store: &Store, paths: &[String], diffs: &[(String, &str)]) -> Vec<
             ("RULE", None) => Some(Why::Unscoped),
             // A glob no path can match (by its literal start) is not compiled.
             ("SCOPE" | "PATH" | "RULE", Some(glob)) if !any_may_match(glob, &paths) => None,
-            ("SCOPE" | "PATH" | "RULE", Some(glob)) => compile(glob).ok().and_then(|set| {
-                paths.iter().find(|p| set.is_match(p)).map(|p| Why::Path {
+            ("SCOPE" | "PATH" | "RULE", Some(glob)) => compile(glob).ok().and_then(|m| {
+                paths.iter().find(|p| m.is_match(p)).map(|p| Why::Path {
                     glob: glob.to_owned(),
                     path: (*p).to_owned(),
                 })

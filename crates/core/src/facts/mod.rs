@@ -188,10 +188,9 @@ fn compile_set(glob: &str) -> Result<GlobSet, globset::Error> {
     if let Some(built) = BUILT.with(|b| b.borrow().get(glob).cloned()) {
         return built;
     }
-    let g = glob.trim_end_matches('/');
     let build = || {
         let mut b = GlobSetBuilder::new();
-        for p in [g.to_owned(), format!("{g}/**")] {
+        for p in patterns(glob) {
             b.add(GlobBuilder::new(&p).literal_separator(true).build()?);
         }
         b.build()
@@ -212,11 +211,16 @@ pub fn may_match(glob: &str, path: &str) -> bool {
 /// compiling them: the error is the one [`compile`] gives (a parsed glob of at most
 /// [`MAX_ID`] characters always compiles: the tests try that).
 pub fn check_glob(glob: &str) -> Result<(), globset::Error> {
-    let g = glob.trim_end_matches('/');
-    for p in [g.to_owned(), format!("{g}/**")] {
+    for p in patterns(glob) {
         GlobBuilder::new(&p).literal_separator(true).build()?;
     }
     Ok(())
+}
+
+/// The two patterns a store glob stands for: itself, and everything under it.
+fn patterns(glob: &str) -> [String; 2] {
+    let g = glob.trim_end_matches('/');
+    [g.to_owned(), format!("{g}/**")]
 }
 
 /// The directories a glob's literal start names (`crates/core/` for

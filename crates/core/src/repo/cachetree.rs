@@ -18,6 +18,9 @@ use gix::index::entry::Mode;
 use gix::index::extension::Tree as CacheTree;
 use gix::objs::tree::{EntryKind, EntryMode, name_order};
 
+use gix::diff::index::ChangeRef;
+
+use super::staged::change_from_index;
 use super::types::Entry;
 use super::{ObjectId, Repo};
 
@@ -149,28 +152,26 @@ impl Walk<'_> {
         if self.at < self.index.entries().len() && self.entry_path(self.at) == path.as_bytes() {
             let e = &self.index.entries()[self.at];
             if e.id != id || e.mode != mode {
-                self.out.push(super::staged::change_from_index(
-                    &gix::diff::index::ChangeRef::Modification {
-                        location: Cow::Borrowed(path),
-                        previous_index: 0,
-                        previous_entry_mode: mode,
-                        previous_id: Cow::Borrowed(id.as_ref()),
-                        index: self.at,
-                        entry_mode: e.mode,
-                        id: Cow::Borrowed(e.id.as_ref()),
-                    },
-                ));
+                let change = ChangeRef::Modification {
+                    location: Cow::Borrowed(path),
+                    previous_index: 0,
+                    previous_entry_mode: mode,
+                    previous_id: Cow::Borrowed(id.as_ref()),
+                    index: self.at,
+                    entry_mode: e.mode,
+                    id: Cow::Borrowed(e.id.as_ref()),
+                };
+                self.out.push(change_from_index(&change));
             }
             self.at += 1;
         } else {
-            self.out.push(super::staged::change_from_index(
-                &gix::diff::index::ChangeRef::Deletion {
-                    location: Cow::Borrowed(path),
-                    index: 0,
-                    entry_mode: mode,
-                    id: Cow::Borrowed(id.as_ref()),
-                },
-            ));
+            let change = ChangeRef::Deletion {
+                location: Cow::Borrowed(path),
+                index: 0,
+                entry_mode: mode,
+                id: Cow::Borrowed(id.as_ref()),
+            };
+            self.out.push(change_from_index(&change));
         }
     }
 
@@ -192,14 +193,13 @@ impl Walk<'_> {
 
     fn added(&mut self) {
         let e = &self.index.entries()[self.at];
-        self.out.push(super::staged::change_from_index(
-            &gix::diff::index::ChangeRef::Addition {
-                location: Cow::Borrowed(e.path(self.index)),
-                index: self.at,
-                entry_mode: e.mode,
-                id: Cow::Borrowed(e.id.as_ref()),
-            },
-        ));
+        let change = ChangeRef::Addition {
+            location: Cow::Borrowed(e.path(self.index)),
+            index: self.at,
+            entry_mode: e.mode,
+            id: Cow::Borrowed(e.id.as_ref()),
+        };
+        self.out.push(change_from_index(&change));
         self.at += 1;
     }
 }

@@ -104,6 +104,21 @@ fn bundle(packs: &mut [Pack], hash: gix::hash::Kind, i: usize) -> Option<&pack::
         .as_ref()
 }
 
+/// The compressed data of `entry` in pack `i` (to the pack's end: the stream says where
+/// it stops) and the size its header gives it.
+fn entry_data<'a>(
+    packs: &'a mut [Pack],
+    hash: gix::hash::Kind,
+    i: usize,
+    entry: &pack::data::Entry,
+) -> Option<(&'a [u8], usize)> {
+    let b = bundle(packs, hash, i)?;
+    let input = b
+        .pack
+        .entry_slice(entry.data_offset..b.pack.pack_end() as u64)?;
+    Some((input, usize::try_from(entry.decompressed_size).ok()?))
+}
+
 /// Where a cached entry is: (pack index in the reader, data offset of the entry).
 type Key = (usize, u64);
 
@@ -414,11 +429,7 @@ impl PackReader {
             return Some(kind);
         };
         self.stats.reads += 1;
-        let size = usize::try_from(entry.decompressed_size).ok()?;
-        let b = bundle(&mut self.packs, self.hash, pack)?;
-        let input = b
-            .pack
-            .entry_slice(entry.data_offset..b.pack.pack_end() as u64)?;
+        let (input, size) = entry_data(&mut self.packs, self.hash, pack, &entry)?;
         if size < WHOLE_BELOW {
             if inflate_exact(&mut self.inflate, input, size, out).is_none() {
                 self.stats.fallbacks += 1;
@@ -489,11 +500,7 @@ impl PackReader {
                 }
                 _ => {
                     let kind = kind_of(&at.1.header)?;
-                    let b = bundle(&mut self.packs, self.hash, at.0)?;
-                    let size = usize::try_from(at.1.decompressed_size).ok()?;
-                    let input = b
-                        .pack
-                        .entry_slice(at.1.data_offset..b.pack.pack_end() as u64)?;
+                    let (input, size) = entry_data(&mut self.packs, self.hash, at.0, &at.1)?;
                     let mut buf = Vec::new();
                     inflate_exact(&mut self.inflate, input, size, &mut buf)?;
                     self.stats.bases += 1;
@@ -509,11 +516,7 @@ impl PackReader {
             }
         };
         while let Some(delta) = chain.pop() {
-            let b = bundle(&mut self.packs, self.hash, delta.0)?;
-            let size = usize::try_from(delta.1.decompressed_size).ok()?;
-            let input = b
-                .pack
-                .entry_slice(delta.1.data_offset..b.pack.pack_end() as u64)?;
+            let (input, size) = entry_data(&mut self.packs, self.hash, delta.0, &delta.1)?;
             inflate_exact(&mut self.inflate, input, size, &mut self.delta)?;
             data = Rc::new(apply_delta(&data, &self.delta)?);
             self.stats.deltas += 1;
