@@ -205,3 +205,49 @@ fn a_tree_too_deep_is_left_to_gix() {
     let repo = Repo::discover_with(&r, &GitEnv::default()).unwrap();
     assert_eq!(repo.staged_entries(None).unwrap(), slow);
 }
+
+/// A cache-tree whose counts do not match the index's entries (a tool that wrote the
+/// index wrongly) is not trusted: the walk reads as `None`, and the staged set is gix's.
+#[test]
+fn a_cache_tree_that_miscounts_is_left_to_gix() {
+    let sb = Sandbox::new();
+    let r = sb.init("r");
+    for f in ["a/x", "a/y", "b/z", "c"] {
+        write(&r, f, format!("{f}\n"));
+    }
+    sb.git(&r, &["add", "-A"]);
+    sb.git(&r, &["commit", "-q", "-m", "feat: start"]);
+    write(&r, "c", "changed\n");
+    sb.git(&r, &["add", "c"]);
+    // The cache-tree made whole again: `a` and `b` valid, as git keeps them.
+    sb.git(&r, &["write-tree"]);
+    assert!(matches!(both(&r).0, Some((_, skipped)) if skipped > 0));
+    for (dir, wrong) in [("a", 3), ("a", 1), ("b", 2)] {
+        let path = r.join(".git/index");
+        let mut file =
+            gix::index::File::at(&path, gix::hash::Kind::Sha1, false, Default::default()).unwrap();
+        let tree = file.tree_mut().unwrap();
+        let child = tree
+            .children
+            .iter_mut()
+            .find(|c| *c.name == *dir.as_bytes())
+            .unwrap();
+        let right = child.num_entries;
+        child.num_entries = Some(wrong);
+        file.write(Default::default()).unwrap();
+        let (fast, slow) = both(&r);
+        assert!(fast.is_none(), "{dir} counted {wrong}");
+        assert_eq!(slow.len(), 1, "{slow:?}");
+        // Put it back for the next case.
+        let mut file =
+            gix::index::File::at(&path, gix::hash::Kind::Sha1, false, Default::default()).unwrap();
+        let tree = file.tree_mut().unwrap();
+        tree.children
+            .iter_mut()
+            .find(|c| *c.name == *dir.as_bytes())
+            .unwrap()
+            .num_entries = right;
+        file.write(Default::default()).unwrap();
+        assert!(both(&r).0.is_some());
+    }
+}
