@@ -39,10 +39,10 @@ fn readme_two_lines() -> Vec<String> {
 }
 
 /// CI runs what the README tells a newcomer to run: the README's first `sh` block is
-/// the two commands and nothing else (a comment running onto a second line read as a
-/// third line, a command of its own, to whoever takes the block line by line), and
-/// `.ci/run`'s first commands are those two lines as they stand, in their order,
-/// before anything else.
+/// the two commands and nothing else, one line each (the install command's comment once
+/// ran onto a line of its own, which whoever reads the block line by line takes for
+/// the second command), and `.ci/run`'s first commands are those two lines as they
+/// stand, in their order, before anything else.
 #[test]
 fn ci_runs_the_readmes_two_commands_in_order() {
     let lines = readme_two_lines();
