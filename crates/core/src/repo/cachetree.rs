@@ -14,12 +14,12 @@
 use std::borrow::Cow;
 
 use gix::bstr::ByteSlice;
+use gix::diff::index::ChangeRef;
 use gix::index::entry::Mode;
 use gix::index::extension::Tree as CacheTree;
 use gix::objs::tree::{EntryKind, EntryMode, name_order};
 
-use gix::diff::index::ChangeRef;
-
+use super::probe::MAX_DEPTH;
 use super::staged::change_from_index;
 use super::types::Entry;
 use super::{ObjectId, Repo};
@@ -203,11 +203,6 @@ impl Walk<'_> {
         self.at += 1;
     }
 }
-
-/// The deepest directory walked here, a stack frame a level: git's default
-/// `core.maxTreeDepth` is 4096, and a test thread's whole stack 2 MiB. Real trees go a
-/// few dozen levels deep.
-const MAX_DEPTH: usize = 256;
 
 /// Every platform's rules for a path component (gix checks the repository's own, which
 /// these include): a name they turn down is left to gix.

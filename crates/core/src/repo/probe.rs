@@ -22,7 +22,10 @@ use super::{ObjectId, Repo, RepoError};
 /// (and the older one is dropped).
 const TREE_CACHE_BYTES: usize = 16 * 1024 * 1024;
 
-/// Nesting beyond which a probe gives up (the full diff then decides).
+/// Nesting beyond which a walk of trees on its own stack, a frame a level, gives up: a
+/// probe (the full diff then decides) and the cache-tree walk (gix's walk then
+/// decides). git's default `core.maxTreeDepth` is 4096 and a test thread's whole stack
+/// 2 MiB; real trees go a few dozen levels deep.
 pub(super) const MAX_DEPTH: usize = 256;
 
 /// Trees by id, reused across the commits of a walk, in two generations: a tree read
