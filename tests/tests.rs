@@ -40,6 +40,7 @@ mod jitcommit_doctor;
 mod jitcommit_facts;
 mod jitcommit_init;
 mod lean;
+mod own_repository;
 mod precommit;
 mod precommit_manifest;
 mod readme;
