@@ -11,12 +11,9 @@ use crate::check_support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use crate::install_support::source_root;
 use check_support::*;
 use jitcommit_testkit::{Sandbox, write};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// A pull request: a repository with base and head, and the runner's files.
 struct Pr {
@@ -88,7 +85,7 @@ impl Pr {
             self.runner.join("bin").display(),
             std::env::var("PATH").unwrap_or_default()
         );
-        c.arg(root().join("scripts/action.sh"))
+        c.arg(source_root().join("scripts/action.sh"))
             .arg(step)
             .env("PATH", path)
             .env("GITHUB_ACTIONS", "true")
@@ -214,7 +211,7 @@ fn without_a_cached_build_the_check_is_built_at_the_actions_ref_once() {
             .any(|l| l.starts_with("::error title=subject-format::"))
     );
     let called = std::fs::read_to_string(&args).unwrap();
-    let root = root().display().to_string();
+    let root = source_root().display().to_string();
     let dir_s = dir.display().to_string();
     assert_eq!(
         called.lines().collect::<Vec<_>>(),
@@ -319,7 +316,7 @@ fn other_events_are_refused() {
 
 #[test]
 fn the_action_runs_its_script_with_the_cache_between_the_steps() {
-    let yml = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    let yml = std::fs::read_to_string(source_root().join("action.yml")).unwrap();
     assert!(yml.contains("using: composite"), "{yml}");
     let prepare = yml
         .find("scripts/action.sh\" prepare")
@@ -343,8 +340,9 @@ fn the_action_runs_its_script_with_the_cache_between_the_steps() {
 
 #[test]
 fn the_workflow_example_uses_the_action_on_a_full_checkout() {
-    let yml = std::fs::read_to_string(root().join("examples/ci/github-actions.yml")).unwrap();
-    let action = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    let yml =
+        std::fs::read_to_string(source_root().join("examples/ci/github-actions.yml")).unwrap();
+    let action = std::fs::read_to_string(source_root().join("action.yml")).unwrap();
     assert!(yml.lines().any(|l| l.trim() == "pull_request:"), "{yml}");
     assert!(yml.contains("fetch-depth: 0"), "{yml}");
     assert!(yml.contains("/jitcommit@"), "{yml}");
@@ -355,7 +353,7 @@ fn the_workflow_example_uses_the_action_on_a_full_checkout() {
 
 #[test]
 fn the_gitlab_example_writes_a_code_quality_report() {
-    let yml = std::fs::read_to_string(root().join("examples/ci/gitlab-ci.yml")).unwrap();
+    let yml = std::fs::read_to_string(source_root().join("examples/ci/gitlab-ci.yml")).unwrap();
     assert!(
         yml.contains("codequality: gl-code-quality-report.json"),
         "{yml}"

@@ -4,11 +4,9 @@
 //! CHANGELOG.md is left out: it is generated from the history, and old subjects may
 //! name what was true then.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn source_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::install_support::source_root;
 
 /// Every tracked text file that may cite another, with its lines.
 fn tracked_texts() -> Vec<(String, String)> {

@@ -5,16 +5,12 @@
 //! framework runs the hooks in tests/precommit.rs, a release build.)
 #![allow(clippy::unwrap_used)]
 
-use std::path::PathBuf;
+use crate::install_support::source_root;
 
 use yaml_rust2::{Yaml, YamlLoader};
 
 const NEEDED: (u64, u64, u64) = (2, 21, 0);
 const INSTALL: &str = "pre-commit install --hook-type prepare-commit-msg --hook-type commit-msg";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn version(s: &str) -> (u64, u64, u64) {
     let mut it = s.split('.').map(|p| p.parse::<u64>().unwrap());
@@ -27,7 +23,7 @@ fn version(s: &str) -> (u64, u64, u64) {
 
 #[test]
 fn every_hook_names_a_minimum_pre_commit_version_with_rust_support() {
-    let text = std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).unwrap();
+    let text = std::fs::read_to_string(source_root().join(".pre-commit-hooks.yaml")).unwrap();
     let docs = YamlLoader::load_from_str(&text).unwrap();
     let hooks = docs[0].as_vec().unwrap();
     assert_eq!(hooks.len(), 2);
@@ -45,7 +41,7 @@ fn every_hook_names_a_minimum_pre_commit_version_with_rust_support() {
 
 #[test]
 fn the_readme_pre_commit_section_opens_with_the_install_line() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(source_root().join("README.md")).unwrap();
     let section = readme
         .split_once("## The pre-commit framework\n")
         .unwrap()
