@@ -81,6 +81,9 @@ pub fn main() {
     );
     writeln!(out, "/// gitleaks' rules that have a regex, in file order.").ok();
     writeln!(out, "pub(crate) static GITLEAKS: &[Rule] = &[").ok();
+    // Each keyword with the rules (indices into GITLEAKS) it wakes.
+    let mut by_keyword: std::collections::BTreeMap<Vec<u8>, Vec<usize>> = Default::default();
+    let mut emitted = 0;
     for r in doc
         .get("rules")
         .and_then(toml::Value::as_array)
@@ -106,6 +109,13 @@ pub fn main() {
             .get("entropy")
             .and_then(|e| e.as_float().or_else(|| e.as_integer().map(|i| i as f64)))
             .unwrap_or(0.0);
+        for k in &keywords {
+            by_keyword
+                .entry(k.clone().into_bytes())
+                .or_default()
+                .push(emitted);
+        }
+        emitted += 1;
         let (allow, stopwords) = allow_lists(r);
         match need::need(regex, group, entropy, &allow) {
             Some(n) => {
@@ -130,6 +140,18 @@ pub fn main() {
     }
     out.push_str("];\n");
     out.push_str(&needs);
+    out.push_str("];\n");
+    // The keyword table `redact` searches, sorted here rather than at every draft.
+    out.push_str(
+        "/// gitleaks' keywords in ASCII lower case, sorted by their bytes, each once, with\n\
+         /// the rules of [`GITLEAKS`] it wakes (their indices there, ascending, once for\n\
+         /// each time the rule lists it).\n\
+         pub(crate) static GITLEAKS_KEYWORDS: &[(&[u8], &[u16])] = &[\n",
+    );
+    for (k, owners) in &by_keyword {
+        let k = k.iter().map(|b| format!("\\x{b:02x}")).collect::<String>();
+        writeln!(out, "    (b\"{k}\", &{owners:?}),").ok();
+    }
     out.push_str("];\n");
     let dest =
         PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("gitleaks_rules.rs");

@@ -856,13 +856,34 @@ fn keywords() -> impl Iterator<Item = (Option<u16>, &'static str)> {
     let of_rules = rules()
         .enumerate()
         .flat_map(|(i, r)| r.keywords.iter().map(move |k| (Some(i as u16), *k)));
-    of_rules.chain(
-        B64_ANCHORS
-            .iter()
-            .chain(HEX_ANCHORS)
-            .chain(MARKER_WORDS)
-            .map(|k| (None, *k)),
-    )
+    of_rules.chain(anchor_keywords())
+}
+
+/// [`keywords`] but gitleaks' rules': [`LOCAL`]'s and the anchors.
+fn own_keywords() -> impl Iterator<Item = (Option<u16>, &'static str)> {
+    let of_rules = LOCAL
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| r.keywords.iter().map(move |k| (Some(i as u16), *k)));
+    of_rules.chain(anchor_keywords())
+}
+
+/// The keywords that wake no rule: the anchors and key markers.
+fn anchor_keywords() -> impl Iterator<Item = (Option<u16>, &'static str)> {
+    B64_ANCHORS
+        .iter()
+        .chain(HEX_ANCHORS)
+        .chain(MARKER_WORDS)
+        .map(|k| (None, *k))
+}
+
+/// `k` in ASCII lower case, copied only when it has an upper-case letter.
+fn lower_keyword(k: &'static str) -> Cow<'static, [u8]> {
+    if k.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(k.as_bytes().to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(k.as_bytes())
+    }
 }
 
 /// Every keyword with the rules it wakes, in keyword order.
@@ -1149,12 +1170,12 @@ fn woken_by_search(line: &str, taken: &[(usize, usize)]) -> (bool, Vec<u16>) {
 fn woken_by_table(lower: &[u8], taken: &[(usize, usize)]) -> (bool, Vec<u16>) {
     let mut cands: Vec<u16> = Vec::new();
     let mut any = false;
-    let words = &KEYWORDS.words;
+    let k = &*KEYWORDS;
     each_keyword(lower, |start, i| {
-        let (w, owners) = &words[i];
+        let (w, owners) = &k.words[i];
         if !overlaps(start, start + w.len(), taken) {
             any = true;
-            cands.extend_from_slice(owners);
+            cands.extend_from_slice(&k.owners[owners.clone()]);
         }
         true
     });
@@ -1411,9 +1432,11 @@ fn search_cost(len: usize) -> usize {
 /// The keywords in ASCII lower case with the rules each wakes, sorted, and which
 /// three bytes they start with (or which two bytes they are), for [`holds_keyword`] and [`woken`].
 struct Keywords {
-    /// (keyword, the rules it wakes), sorted by keyword: those starting with the same
-    /// three bytes are neighbours.
-    words: Vec<(Cow<'static, [u8]>, Vec<u16>)>,
+    /// (keyword, where in `owners` the rules it wakes are), sorted by keyword: those
+    /// starting with the same three bytes are neighbours.
+    words: Vec<(Cow<'static, [u8]>, std::ops::Range<usize>)>,
+    /// The rules each keyword wakes, one range of them per keyword.
+    owners: Vec<u16>,
     /// One bit per [`trigram`] hash: some keyword starts with three bytes of that hash
     /// (a two-byte keyword with any third byte).
     starts: Box<[u64; 1024]>,
@@ -1431,26 +1454,42 @@ fn trigram(a: u8, b: u8, c: u8) -> usize {
 }
 
 static KEYWORDS: LazyLock<Keywords> = LazyLock::new(|| {
-    // Sorted by keyword, then owner: each keyword's rules in ascending order, as the
-    // rules list them. Keywords are lower case already but for a few: only those are
-    // copied.
-    let mut all: Vec<(Cow<'static, [u8]>, Option<u16>)> = keywords()
-        .map(|(owner, k)| {
-            let k = if k.bytes().any(|b| b.is_ascii_uppercase()) {
-                Cow::Owned(k.as_bytes().to_ascii_lowercase())
-            } else {
-                Cow::Borrowed(k.as_bytes())
-            };
-            (k, owner)
-        })
+    // gitleaks' keywords come sorted from the build script (`GITLEAKS_KEYWORDS`); only
+    // jitcommit's own (its rules' and the anchors, a few dozen) are sorted here, by
+    // keyword, then owner. The two lists are merged: a keyword in both wakes its rules
+    // in rule order, jitcommit's first. Keywords are lower case already but for a few:
+    // only those are copied.
+    let mut local: Vec<(Cow<'static, [u8]>, Option<u16>)> = own_keywords()
+        .map(|(owner, k)| (lower_keyword(k), owner))
         .collect();
-    all.sort_unstable();
-    let mut words: Vec<(Cow<'static, [u8]>, Vec<u16>)> = Vec::new();
-    for (k, owner) in all {
-        match words.last_mut() {
-            Some((w, owners)) if *w == k => owners.extend(owner),
-            _ => words.push((k, owner.into_iter().collect())),
+    local.sort_unstable();
+    let theirs = table::GITLEAKS_KEYWORDS;
+    let offset = LOCAL.len() as u16;
+    let mut words: Vec<(Cow<'static, [u8]>, std::ops::Range<usize>)> =
+        Vec::with_capacity(local.len() + theirs.len());
+    let mut owners: Vec<u16> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let next: Cow<'static, [u8]> = match (local.get(i), theirs.get(j)) {
+            (Some((l, _)), Some((t, _))) if l.as_ref() > *t => Cow::Borrowed(*t),
+            (Some((l, _)), _) => l.clone(),
+            (None, Some((t, _))) => Cow::Borrowed(*t),
+            (None, None) => break,
+        };
+        let from = owners.len();
+        while let Some((k, owner)) = local.get(i)
+            && *k == next
+        {
+            owners.extend(*owner);
+            i += 1;
         }
+        if let Some((k, rules)) = theirs.get(j)
+            && *k == next.as_ref()
+        {
+            owners.extend(rules.iter().map(|r| r + offset));
+            j += 1;
+        }
+        words.push((next, from..owners.len()));
     }
     let mut starts = Box::new([0u64; 1024]);
     let mut ranges: Vec<([u8; 3], std::ops::Range<usize>)> = Vec::new();
@@ -1477,6 +1516,7 @@ static KEYWORDS: LazyLock<Keywords> = LazyLock::new(|| {
     }
     Keywords {
         words,
+        owners,
         starts,
         ranges,
         two,
@@ -2061,6 +2101,25 @@ mod tests {
         for (i, r) in LOCAL.iter().enumerate() {
             assert!(compiled(i).is_some(), "{} does not compile", r.id);
         }
+    }
+
+    #[test]
+    fn the_keyword_table_holds_every_rules_keywords_with_their_rules() {
+        // gitleaks' keywords come sorted from the build script and are merged with
+        // jitcommit's own at run time: the table must be what the rules themselves say.
+        let k = &*KEYWORDS;
+        let table: Vec<(&[u8], &[u16])> = k
+            .words
+            .iter()
+            .map(|(w, r)| (w.as_ref(), &k.owners[r.clone()]))
+            .collect();
+        let owners = keyword_owners();
+        let expected: Vec<(&[u8], &[u16])> = owners
+            .iter()
+            .map(|(w, o)| (w.as_bytes(), o.as_slice()))
+            .collect();
+        assert_eq!(table, expected);
+        assert!(table.len() > 300);
     }
 
     #[test]
