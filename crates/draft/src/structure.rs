@@ -76,7 +76,7 @@ impl WordPatterns {
     /// style`). Allowing them where none follows another instead kept the model's
     /// drafts as often and agreed with the human's type less often (docs/quality.md).
     pub fn new(bank: &[String], types: &[String]) -> WordPatterns {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = foldhash::HashSet::default();
         let banked: Vec<&str> = bank
             .iter()
             .map(String::as_str)
@@ -199,11 +199,10 @@ const CODE_KEYWORDS: &[&str] = &[
 /// (the first two are in every summary's grammar anyway).
 pub fn change_words(state: &StagedState, scopes: &[String], shown: &Classifier) -> Vec<String> {
     // word → (weight, first seen), so the order is deterministic.
-    let mut seen: std::collections::HashMap<String, (usize, usize)> =
-        std::collections::HashMap::new();
+    let mut seen: foldhash::HashMap<String, (usize, usize)> = foldhash::HashMap::default();
     // Words judged not to be bank words: most identifiers repeat, so each is judged once.
-    let mut refused: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let left_out: std::collections::HashSet<&str> = FUNCTION_WORDS
+    let mut refused: foldhash::HashSet<String> = foldhash::HashSet::default();
+    let left_out: foldhash::HashSet<&str> = FUNCTION_WORDS
         .iter()
         .chain(SUMMARY_VERBS)
         .chain(CODE_KEYWORDS)
