@@ -859,7 +859,8 @@ fn keywords() -> impl Iterator<Item = (Option<u16>, &'static str)> {
     of_rules.chain(anchor_keywords())
 }
 
-/// [`keywords`] but gitleaks' rules': [`LOCAL`]'s and the anchors.
+/// [`keywords`] without gitleaks' rules' (the build script sorts those): [`LOCAL`]'s
+/// and the anchors.
 fn own_keywords() -> impl Iterator<Item = (Option<u16>, &'static str)> {
     let of_rules = LOCAL
         .iter()
