@@ -151,7 +151,7 @@ fn pre_commit_framework_drafts_rejects_and_accepts_real_commits() {
             format!("http://127.0.0.1:{port}").into(),
         ),
     ];
-    for (k, v) in real_rust_homes().into_iter().chain(shared_build_env()) {
+    for (k, v) in real_rust_homes().into_iter().chain(head_build_env(&source)) {
         vars.push((k.into(), v.into()));
     }
     let env = Env {
@@ -362,4 +362,28 @@ fn pre_commit_framework_drafts_rejects_and_accepts_real_commits() {
         "the reuse command of a rejected amend amends: {}",
         text(&o)
     );
+}
+
+#[test]
+fn head_builds_share_the_build_directory_only_while_the_work_tree_is_head() {
+    let sb = Sandbox::new();
+    let src = sb.init("src");
+    write(&src, "build.rs", "fn main() {}\n");
+    sb.git(&src, &["add", "build.rs"]);
+    sb.git(&src, &["commit", "-q", "-m", "build: a build script"]);
+    let [_, (_, shared)] = shared_build_env();
+    let build_dir = |src: &Path| head_build_env(src)[1].1.clone();
+    assert!(work_tree_is_head(&src));
+    assert_eq!(build_dir(&src), shared);
+    // An untracked file is not built: still HEAD.
+    write(&src, "notes.txt", "x\n");
+    assert_eq!(build_dir(&src), shared);
+    // An edited build script, staged or not, is not HEAD's: its own directory.
+    write(&src, "build.rs", "fn main() { println!(\"edited\"); }\n");
+    assert!(!work_tree_is_head(&src));
+    assert_eq!(build_dir(&src), head_build_dir(&shared));
+    sb.git(&src, &["add", "build.rs"]);
+    assert_eq!(build_dir(&src), head_build_dir(&shared));
+    sb.git(&src, &["commit", "-q", "-m", "build: edit it"]);
+    assert_eq!(build_dir(&src), shared);
 }

@@ -136,6 +136,43 @@ pub fn shared_build_env() -> [(&'static str, PathBuf); 2] {
     ]
 }
 
+/// [`shared_build_env`] for a build of `source`'s committed HEAD, which the pre-commit
+/// framework makes from its own clone: the shared build directory while the work tree
+/// is HEAD, else [`head_build_dir`]. Cargo keys a workspace crate's build script by its
+/// path inside the workspace and judges it fresh by modification times, so HEAD's build
+/// in the shared directory left HEAD's build script where the next `./install.sh` of the
+/// edited work tree ran it as up to date: the installed drafter held HEAD's generated
+/// rule table, not the work tree's.
+pub fn head_build_env(source: &Path) -> [(&'static str, PathBuf); 2] {
+    let [(target_var, target), (build_var, build)] = shared_build_env();
+    let build = if work_tree_is_head(source) {
+        build
+    } else {
+        head_build_dir(&build)
+    };
+    [(target_var, target), (build_var, build)]
+}
+
+/// The build directory of HEAD's builds while the work tree differs from HEAD, kept
+/// between runs beside the shared one so that they compile only what changed.
+pub fn head_build_dir(shared: &Path) -> PathBuf {
+    shared.join("head-build")
+}
+
+/// Whether the tracked files of `source`'s work tree and index are HEAD's (untracked
+/// files are not built unless a tracked one names them).
+pub fn work_tree_is_head(source: &Path) -> bool {
+    Command::new("git")
+        .args(["diff", "--quiet", "HEAD", "--"])
+        .current_dir(source)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_WORK_TREE")
+        .stdin(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// Panics with a message naming what installs it unless `dash` runs.
 pub fn require_dash() {
     let ok = Command::new("dash")
