@@ -59,6 +59,25 @@ def cases(source, rng, limit):
     return out[-limit:] if limit else out
 
 
+def replayed(source, todo, prefix):
+    """Each of `todo` (as `cases` lists them) replayed in one scratch clone of `source`:
+    checked out at its first parent, its tree staged with `git read-tree -m -u`. Yields
+    (commit, subject, message, clone, env), the clone's hermetic environment."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as work:
+        home = os.path.join(work, "home")
+        os.makedirs(home)
+        env = hermetic_env(home)
+        repo = os.path.join(work, "repo")
+        git("clone", "-q", "--no-checkout", source, repo, env=env)
+        git("config", "user.name", "bench", cwd=repo, env=env)
+        git("config", "user.email", "bench@example.invalid", cwd=repo, env=env)
+        for c, subject, message in todo:
+            git("checkout", "-q", "-f", "--detach", c + "^", cwd=repo, env=env)
+            git("clean", "-qfdx", cwd=repo, env=env)
+            git("read-tree", "-m", "-u", "HEAD", c, cwd=repo, env=env)
+            yield c, subject, message, repo, env
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin-dir", required=True, help="directory holding jitcommit-draft")
@@ -72,36 +91,25 @@ def main():
     todo = cases(a.source, a.range, a.limit)
     results = []
     t0 = time.time()
-    with tempfile.TemporaryDirectory(prefix="jitcommit-offline-") as work:
-        home = os.path.join(work, "home")
-        os.makedirs(home)
-        env = hermetic_env(home)
-        repo = os.path.join(work, "repo")
-        git("clone", "-q", "--no-checkout", a.source, repo, env=env)
-        git("config", "user.name", "bench", cwd=repo, env=env)
-        git("config", "user.email", "bench@example.invalid", cwd=repo, env=env)
-        for c, subject, message in todo:
-            git("checkout", "-q", "-f", "--detach", c + "^", cwd=repo, env=env)
-            git("clean", "-qfdx", cwd=repo, env=env)
-            git("read-tree", "-m", "-u", "HEAD", c, cwd=repo, env=env)
-            r = run_hook(bin_dir, repo, env)
-            text = r["message"]
-            got = score.parse(text)
-            human = score.parse(subject + "\n")
-            human_breaking = score.parse(message)["breaking"]
-            results.append({
-                "commit": c[:7],
-                "human": subject,
-                "draft": text.splitlines()[0] if text.strip() else "",
-                "type_human": human["type"],
-                "type_draft": got["type"],
-                "rouge_l": score.rouge_l(got["summary"] or "", human["summary"] or ""),
-                "breaking_human": human_breaking,
-                "breaking_draft": got["breaking"],
-                "files": len(git("diff", "--cached", "--name-only", cwd=repo,
-                                 env=env).splitlines()),
-                "hook_exit": r["exit"],
-            })
+    for c, subject, message, repo, env in replayed(a.source, todo, "jitcommit-offline-"):
+        r = run_hook(bin_dir, repo, env)
+        text = r["message"]
+        got = score.parse(text)
+        human = score.parse(subject + "\n")
+        human_breaking = score.parse(message)["breaking"]
+        results.append({
+            "commit": c[:7],
+            "human": subject,
+            "draft": text.splitlines()[0] if text.strip() else "",
+            "type_human": human["type"],
+            "type_draft": got["type"],
+            "rouge_l": score.rouge_l(got["summary"] or "", human["summary"] or ""),
+            "breaking_human": human_breaking,
+            "breaking_draft": got["breaking"],
+            "files": len(git("diff", "--cached", "--name-only", cwd=repo,
+                             env=env).splitlines()),
+            "hook_exit": r["exit"],
+        })
     secs = time.time() - t0
     n = len(results)
     if not n:

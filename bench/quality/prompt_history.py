@@ -19,12 +19,10 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from offline import cases, hermetic_env  # noqa: E402  (the offline bench's replay)
-from run import git  # noqa: E402
+from offline import cases, replayed  # noqa: E402  (the offline bench's replay)
 
 SUBJECTS = re.compile(r"# Recent subjects\n.*?<evidence[^>]*>\n(.*?)</evidence>", re.S)
 COUNTED = re.compile(r"types of the last (\d+) commits")
@@ -50,32 +48,23 @@ def main():
     todo = cases(a.source, None, a.limit)
     ref = builds[0][0]
     shown, counted, diff = collections.Counter(), collections.Counter(), collections.Counter()
-    with tempfile.TemporaryDirectory(prefix="jitcommit-prompt-history-") as work:
-        home = os.path.join(work, "home")
-        os.makedirs(home)
-        env = hermetic_env(home)
-        repo = os.path.join(work, "repo")
-        git("clone", "-q", "--no-checkout", a.source, repo, env=env)
-        for c, _, _ in todo:
-            git("checkout", "-q", "-f", "--detach", c + "^", cwd=repo, env=env)
-            git("clean", "-qfdx", cwd=repo, env=env)
-            git("read-tree", "-m", "-u", "HEAD", c, cwd=repo, env=env)
-            out = {}
-            for name, path in builds:
-                r = subprocess.run([path, "--print-context"], cwd=repo, env=env,
-                                   capture_output=True, text=True, check=True)
-                out[name] = (r.stdout, *history_of(r.stdout))
-            for name, _ in builds:
-                text, subjects, k = out[name]
-                shown[name] += len(subjects)
-                counted[name] += k
-                if name == ref:
-                    continue
-                rtext, rsubjects, rk = out[ref]
-                diff[name, "the same prompt"] += text == rtext
-                diff[name, "fewer subjects"] += len(subjects) < len(rsubjects)
-                diff[name, "other subjects"] += subjects != rsubjects
-                diff[name, "fewer commits counted"] += k < rk
+    for _, _, _, repo, env in replayed(a.source, todo, "jitcommit-prompt-history-"):
+        out = {}
+        for name, path in builds:
+            r = subprocess.run([path, "--print-context"], cwd=repo, env=env,
+                               capture_output=True, text=True, check=True)
+            out[name] = (r.stdout, *history_of(r.stdout))
+        for name, _ in builds:
+            text, subjects, k = out[name]
+            shown[name] += len(subjects)
+            counted[name] += k
+            if name == ref:
+                continue
+            rtext, rsubjects, rk = out[ref]
+            diff[name, "the same prompt"] += text == rtext
+            diff[name, "fewer subjects"] += len(subjects) < len(rsubjects)
+            diff[name, "other subjects"] += subjects != rsubjects
+            diff[name, "fewer commits counted"] += k < rk
     n = len(todo)
     if not n:
         print("no commits replayed")
