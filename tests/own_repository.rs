@@ -19,14 +19,9 @@ const FIRST_CONFORMING_BASE: &str = "8c08e36d2012a210136fe98c3098db5b89deb96f";
 /// Runs one of the built binaries in the checkout, outside any git environment the
 /// tests were started in (a hook's `GIT_DIR` or `GIT_INDEX_FILE` would point elsewhere).
 fn run_in_checkout(bin: &str, args: &[&str]) -> (bool, String) {
-    let out = Command::new(bin)
+    let out = jitcommit_testkit::scrub_git_env(&mut Command::new(bin))
         .args(args)
         .current_dir(source_root())
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
-        .env_remove("GIT_OBJECT_DIRECTORY")
-        .env_remove("GIT_ALTERNATE_OBJECT_DIRECTORIES")
         .output()
         .unwrap_or_else(|e| panic!("{bin} runs: {e}"));
     let text = format!(
@@ -40,7 +35,7 @@ fn run_in_checkout(bin: &str, args: &[&str]) -> (bool, String) {
 
 /// A failure's hint when the checkout lacks history these checks read.
 fn shallow_hint() -> &'static str {
-    let shallow = Command::new("git")
+    let shallow = jitcommit_testkit::scrub_git_env(&mut Command::new("git"))
         .args(["rev-parse", "--is-shallow-repository"])
         .current_dir(source_root())
         .output()

@@ -162,12 +162,9 @@ pub fn head_build_dir(shared: &Path) -> PathBuf {
 /// Whether the tracked files of `source`'s work tree and index are HEAD's (untracked
 /// files are not built unless a tracked one names them).
 pub fn work_tree_is_head(source: &Path) -> bool {
-    Command::new("git")
+    jitcommit_testkit::scrub_git_env(&mut Command::new("git"))
         .args(["diff", "--quiet", "HEAD", "--"])
         .current_dir(source)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_INDEX_FILE")
-        .env_remove("GIT_WORK_TREE")
         .stdin(Stdio::null())
         .status()
         .is_ok_and(|s| s.success())

@@ -145,9 +145,7 @@ impl Sandbox {
 /// Makes `c` hermetic: scrubbed `GIT_*`, no system or global config, `HOME` = `home`,
 /// pinned identities and dates.
 pub fn hermetic(c: &mut Command, home: &Path) {
-    for v in SCRUBBED {
-        c.env_remove(v);
-    }
+    scrub_git_env(c);
     c.env("HOME", home)
         .env("XDG_CONFIG_HOME", home.join(".config"))
         .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -161,6 +159,16 @@ pub fn hermetic(c: &mut Command, home: &Path) {
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("LC_ALL", "C")
         .env("TZ", "UTC");
+}
+
+/// Removes from `c` the `GIT_*` variables that point git at another repository, index
+/// or object store, or change what it does (a test started from a git hook inherits
+/// them); the user's own configuration stays.
+pub fn scrub_git_env(c: &mut Command) -> &mut Command {
+    for v in SCRUBBED {
+        c.env_remove(v);
+    }
+    c
 }
 
 /// Panics with the command's output unless it succeeded.
