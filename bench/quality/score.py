@@ -196,6 +196,13 @@ def gate(parsed, paths, diff_set, placeholder_ok=False):
     names = {_norm(p) for p in paths} | {_norm(p.rsplit("/", 1)[-1]) for p in paths}
     if low in names:
         why.append("summary is a path")
+    elif " " in low and low.split(" ", 1)[1].strip("`'\"") in names:
+        why.append("summary names only a path")
+    if URL.search(summary):
+        why.append("summary holds a URL or a Markdown link")
+    cut = cut_off(summary, paths, diff_set)
+    if cut:
+        why.append(f"summary is cut: {cut}")
     if VERSION.match(summary):
         why.append("summary is a version string")
     if low and low in diff_set:
@@ -223,6 +230,44 @@ def gate(parsed, paths, diff_set, placeholder_ok=False):
             why.append(f"bullet for {path} repeats a word")
             break
     return why
+
+
+URL = re.compile(r"://|\[[^\]]*\]\(")
+DANGLING = {"and", "or", "the", "a", "an", "of", "to", "in", "for", "with", "from", "by", "on",
+            "as", "at", "into"}
+
+
+def cut_off(summary, paths, diff_set):
+    """Why a summary reads as cut mid-word or mid-phrase (issue 45: a length bound that
+    falls inside a word), or None: it ends in a dangling word or punctuation, leaves a
+    bracket or quote open, or its last word is the start of a longer word of the staged
+    paths or the diff and is no word of them itself (`pyproject.tom`)."""
+    s = summary.rstrip()
+    if not s:
+        return None
+    last = s.split()[-1].lower()
+    if last in DANGLING:
+        return f"ends in {last!r}"
+    if s[-1] in ",;:-(/":
+        return f"ends in {s[-1]!r}"
+    for o, c in ("()", "[]", "{}"):
+        if s.count(o) > s.count(c):
+            return f"leaves {o!r} open"
+    if s.count("`") % 2:
+        return "leaves a backtick open"
+    word = re.sub(r"^[^A-Za-z0-9]+|[^A-Za-z0-9]+$", "", last)
+    if len(word) >= 3:
+        known = set()
+        for p in paths:
+            known.update(re.split(r"[/]", p.lower()))
+        for line in diff_set:
+            known.update(re.findall(r"[a-z0-9_.-]+", line))
+        known = {k.strip(".-_") for k in known}
+        if word not in known and any(k.startswith(word) and len(k) > len(word) for k in known):
+            longer = min((k for k in known if k.startswith(word) and len(k) > len(word)), key=len)
+            if "." in word or "." in longer or len(longer) - len(word) <= 2:
+                return f"{word!r} reads as the start of {longer!r}"
+    return None
 
 
 def tokens(text):
