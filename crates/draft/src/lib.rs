@@ -12,7 +12,8 @@
 //!   worth, which the pieces, the structure and the offline draft read; [`select`]: the facts that apply to a change;
 //!   [`redact`]: secrets out of everything sent (gitleaks' rules, rules/).
 //! - [`offline`]: the draft from the repository alone; [`quality`]: the draft-quality
-//!   gate (its rule id and doc are core's, for `--explain`).
+//!   gate (its rule id and doc are core's, for `--explain`); [`words`]: the word lists
+//!   and verb tables both read (data/words.toml).
 //! - [`tokens`], [`cl100k`]: exact BPE token counting; [`client`], [`discover`],
 //!   [`openai`], [`wire`], [`answer`], [`settings`]: the model clients and their
 //!   personal settings.
@@ -44,6 +45,7 @@ pub mod settings;
 pub mod structure;
 pub mod tokens;
 pub mod wire;
+pub mod words;
 
 pub use answer::{AnswerError, parse_answer};
 pub use client::{Client, ClientError, PromptInput, Reply};

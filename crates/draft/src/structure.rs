@@ -14,6 +14,7 @@
 use crate::answer::DraftJson;
 use crate::classify::Classifier;
 use crate::redact;
+use crate::words::{CODE_KEYWORDS, FUNCTION_WORDS, POINTING_WORDS, SUMMARY_VERBS};
 use jitcommit_core::config::{Convention, DEFAULT_TYPES};
 use jitcommit_core::message::{self, Bullet, Message, Subject, Target, Trailer};
 use jitcommit_core::repo::StagedState;
@@ -29,22 +30,6 @@ const MAX_MANIFEST_DIRS: usize = 64;
 const ANY_TYPE_CHARS: usize = 10;
 /// The summary's room is never below this, however long the enums are.
 const MIN_SUMMARY_CHARS: usize = 20;
-
-/// The verbs a summary may open with on a grammar-constrained server: the imperative
-/// openings of human Conventional-Commits subjects (this repository's history and
-/// cocogitto's, where `add`, `fix`, `update`, `use` and `remove` open half of them).
-/// A summary that opens with one of these cannot be the filler a small model writes
-/// when it may open freely (`this is a bug that has been fixed`, `feat 1024853967-…`,
-/// `there is a fix`).
-#[rustfmt::skip]
-pub const SUMMARY_VERBS: &[&str] = &[
-    "add", "allow", "avoid", "build", "bump", "check", "clean", "count", "document", "drop",
-    "extract", "fix", "format", "handle", "ignore", "implement", "improve", "keep", "let",
-    "limit", "make", "match", "merge", "move", "name", "open", "parse", "prove", "read",
-    "record", "refactor", "regenerate", "remove", "rename", "replace", "report", "resolve",
-    "retry", "run", "set", "show", "simplify", "skip", "speed", "split", "stop", "support",
-    "test", "trace", "update", "use", "write",
-];
 
 /// The word shapes of a draft for a grammar-constrained server (llama.cpp's converter
 /// takes `pattern` into the grammar, see the model crate's wire), built from the
@@ -151,42 +136,6 @@ pub const MAX_BANK_WORDS: usize = 300;
 /// redaction and word count stay a small part of its draft (a 500-file
 /// `--print-context` spent 147 M instructions on 512 KB, docs/draft.md).
 const MAX_BANK_BYTES: usize = 32 * 1024;
-
-/// The English words a summary may use beside the change's own: articles,
-/// prepositions, conjunctions, pronouns and quantifiers, and a few adverbs of the
-/// kind human subjects use (`once`, `only`, `instead`). No verb of comment (`is`,
-/// `has`), no noun (what the summary names comes from the change) and none of
-/// [`POINTING_WORDS`].
-#[rustfmt::skip]
-pub const FUNCTION_WORDS: &[&str] = &[
-    "a", "about", "across", "after", "again", "against", "all", "along", "also", "always",
-    "an", "and", "any", "around", "as", "at", "back", "because", "before", "behind", "below", "beside",
-    "between", "both", "but", "by", "down", "during", "each", "early", "either", "else",
-    "empty", "even", "every", "few", "first", "for", "from", "fewer", "here", "how", "if",
-    "in", "inside", "instead", "into", "its", "last", "late", "less", "like", "many", "more",
-    "most", "much", "neither", "never", "new", "next", "no", "none", "nor", "not", "now",
-    "of", "off", "old", "on", "once", "one", "only", "onto", "or", "other", "out", "outside",
-    "over", "own", "per", "same", "since", "so", "some", "still", "such", "than", "that",
-    "the", "their", "then", "three",
-    "through", "to", "too", "two", "under", "unless", "until", "up", "upon", "via", "what",
-    "when", "where", "whether", "which", "while", "who", "whole", "why", "with", "within",
-    "without", "yet",
-];
-
-/// Words that point at something instead of naming it, never a summary's: with them
-/// SmolLM2-135M wrote `update this to fix this` and `fix this in the next commit`.
-/// Left out of the bank too (`this` is a keyword of several languages).
-const POINTING_WORDS: &[&str] = &["it", "them", "there", "these", "they", "this", "those"];
-
-/// Keywords and type names of common languages: in a diff they are frequent and say
-/// nothing about the change, so they are no words of a summary.
-#[rustfmt::skip]
-const CODE_KEYWORDS: &[&str] = &[
-    "assert", "assert_eq", "bool", "const", "crate", "def", "dyn", "elif", "enum", "err",
-    "false", "fn", "func", "impl", "int", "mod", "mut", "nil", "none", "null", "ok", "pub",
-    "ref", "self", "some", "static", "str", "string", "struct", "super", "true", "u8",
-    "u16", "u32", "u64", "usize", "i32", "i64", "var", "vec", "void",
-];
 
 /// The change's own words, the most frequent first, at most [`MAX_BANK_WORDS`]: the
 /// names of the staged paths (directories, file names and their stems, old paths of

@@ -7,6 +7,7 @@ use super::source::{
     added_items, added_parameters, changed_public_items, contains_word, documents_only, has_code,
     new_public_items, split_sign, stem,
 };
+use crate::words::VERSION_FILES;
 use jitcommit_core::config::Convention;
 use jitcommit_core::repo::{ChangeKind, FileDiff, StagedState, TypeHistory};
 
@@ -212,29 +213,6 @@ pub(super) fn infer_type(
 
 /// The scope of a release commit, as the README's release step writes it.
 pub(super) const RELEASE_SCOPE: &str = "release";
-
-/// Files a release commit may change beside the changelog: the manifests that carry
-/// the version and the lock files that repeat it.
-pub(super) const VERSION_FILES: &[&str] = &[
-    "cargo.toml",
-    "cargo.lock",
-    "pyproject.toml",
-    "uv.lock",
-    "poetry.lock",
-    "package.json",
-    "package-lock.json",
-    "npm-shrinkwrap.json",
-    "version",
-    "version.txt",
-    "__version__.py",
-    "_version.py",
-    "version.py",
-    "__init__.py",
-    "setup.py",
-    "setup.cfg",
-    ".cz.toml",
-    ".bumpversion.cfg",
-];
 
 /// The version a release commit releases: CHANGELOG.md (any directory, any case) is
 /// the only changed file besides [`VERSION_FILES`], and its diff adds exactly one

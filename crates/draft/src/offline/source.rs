@@ -6,6 +6,7 @@ use jitcommit_core::repo::{ChangeKind, FileDiff, StagedState};
 
 use super::kind::{Class, classify};
 use super::lossy;
+use crate::words::{DEFINERS, MODIFIERS};
 
 /// A module's name: its file name without the extension (`src/report.py` → `report`).
 pub(super) fn stem(path: &str) -> &str {
@@ -249,53 +250,6 @@ pub(super) fn function_name(header: &str) -> Option<String> {
     let name: String = name.chars().take(40).collect();
     (!name.is_empty()).then_some(name)
 }
-
-/// Words that may come before a definition's keyword.
-pub(super) const MODIFIERS: &[&str] = &[
-    "pub",
-    "pub(crate)",
-    "pub(super)",
-    "pub(self)",
-    "async",
-    "unsafe",
-    "extern",
-    "export",
-    "default",
-    "static",
-    "public",
-    "private",
-    "protected",
-    "internal",
-    "abstract",
-    "final",
-    "override",
-    "virtual",
-    "inline",
-    "open",
-    "data",
-    "sealed",
-];
-
-/// Keywords that start a definition, and whether the name follows them directly.
-pub(super) const DEFINERS: &[&str] = &[
-    "fn",
-    "def",
-    "class",
-    "struct",
-    "enum",
-    "trait",
-    "mod",
-    "func",
-    "function",
-    "interface",
-    "type",
-    "const",
-    "impl",
-    "union",
-    "macro_rules!",
-    "module",
-    "object",
-];
 
 /// The longest name [`defined_name`] gives; a longer one is cut.
 pub(super) const NAME_CHARS: usize = 64;

@@ -9,25 +9,9 @@ use super::source::{
     NAME_CHARS, added_items, defined_name, has_code, hunk_change, signed_lines, split_sign, stem,
 };
 use super::{MAX_BULLETS, lossy};
+use crate::words::CONTAINERS;
 use jitcommit_core::config::Convention;
 use jitcommit_core::repo::{ChangeKind, FileDiff, StagedState};
-
-/// Directories that hold components rather than being one.
-pub(super) const CONTAINERS: &[&str] = &[
-    "crates",
-    "packages",
-    "libs",
-    "lib",
-    "apps",
-    "src",
-    "cmd",
-    "internal",
-    "pkg",
-    "modules",
-    "plugins",
-    "services",
-    "components",
-];
 
 pub(super) fn infer_scope(paths: &[String], conv: &Convention) -> Option<String> {
     let dirs: Vec<Vec<&str>> = paths
