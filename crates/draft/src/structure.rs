@@ -190,7 +190,7 @@ pub fn change_words(state: &StagedState, scopes: &[String], shown: &Classifier) 
     for f in &state.files {
         let paths = std::iter::once(&f.change.path).chain(f.change.old_path.as_ref());
         for p in paths {
-            let p = redact::redact_text(&String::from_utf8_lossy(p)).text;
+            let p = redact::gate(&String::from_utf8_lossy(p));
             for seg in p.split('/') {
                 add(seg, PATH_WEIGHT);
                 if let Some((stem, _)) = seg.rsplit_once('.') {
@@ -212,7 +212,7 @@ pub fn change_words(state: &StagedState, scopes: &[String], shown: &Classifier) 
             if bytes > MAX_BANK_BYTES {
                 break 'files;
             }
-            let body = redact::redact_diff_body(&h.body).text;
+            let body = redact::gate_diff_body(&h.body);
             for line in body.lines() {
                 let Some(line) = line.strip_prefix(['+', '-']) else {
                     continue;
@@ -353,7 +353,7 @@ impl Structure {
             let mut used: Vec<(&String, &usize)> = history.scopes.iter().collect();
             used.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
             for (s, _) in used.into_iter().take(HISTORY_SCOPES) {
-                if valid_scope(s) && redact::redact_text(s).text == *s && !scopes.contains(s) {
+                if valid_scope(s) && *redact::gate(s) == *s && !scopes.contains(s) {
                     scopes.push(s.clone());
                 }
             }
@@ -392,7 +392,7 @@ impl Structure {
                 FixedBullet {
                     verb: b.verb,
                     target: b.target,
-                    key: redact::redact_text(&path).text,
+                    key: redact::gate(&path).into_inner(),
                     tool_words,
                 }
             })
