@@ -192,13 +192,6 @@ pub struct PromptInput<'a> {
     pub store: &'a facts::Store,
 }
 
-impl PromptInput<'_> {
-    /// The prompt within the convention's own window: [`build_for`].
-    pub fn build(&self) -> Result<Prompt, DoesNotFit> {
-        build_for(self)
-    }
-}
-
 /// The omission note: counts of cuts, then the diffs not shown at all, by name
 /// (the first [`NOTE_NAMES`]).
 fn omission_note(pieces: &[Piece], levels: &[usize]) -> String {

@@ -35,6 +35,8 @@ use regex::bytes::{Captures, Regex, RegexBuilder};
 
 use jitcommit_core::repo::{FileDiff, StagedState};
 
+use crate::words::{B64_ANCHORS, HEX_ANCHORS, MARKER_WORDS};
+
 /// One detection rule: a regex, the keywords that must occur on a line before it
 /// is tried, and which part of a match is the secret.
 #[derive(Debug)]
@@ -149,45 +151,6 @@ pub struct Redaction {
 pub const ENTROPY_THRESHOLD: f64 = 3.5;
 /// Minimum length of a value judged by entropy alone.
 pub const MIN_ASSIGNED_LEN: usize = 16;
-
-const B64_ANCHORS: &[&str] = &[
-    // base64 of common token prefixes at offset 0: ghp_ gho_ ghs_ github_pat_ glpat-
-    // xoxb- AKIA sk-proj sk_live_ -----BEGIN
-    "z2hwx",
-    "z2hvx",
-    "z2hzx",
-    "z2l0ahvix3bhdf",
-    "z2xwyxqt",
-    "ege94y",
-    "qutjq",
-    "c2stchjvai",
-    "c2tfbgl2zv",
-    "ls0tls1crudjti",
-];
-const HEX_ANCHORS: &[&str] = &[
-    // hex of common token prefixes: ghp_ gho_ ghs_ ghu_ ghr_ github_pat_ glpat- xoxb-
-    // xoxp- AKIA sk- sk_live_ -----BEGIN password
-    "6768705f",
-    "67686f5f",
-    "6768735f",
-    "6768755f",
-    "6768725f",
-    "6769746875625f7061745f",
-    "676c7061742d",
-    "786f78622d",
-    "786f78702d",
-    "414b4941",
-    "736b2d",
-    "736b5f6c6976655f",
-    "2d2d2d2d2d424547494e",
-    "70617373776f7264",
-];
-const MARKER_WORDS: &[&str] = &[
-    "private key",
-    "putty-user-key",
-    "private-lines",
-    "private-mac",
-];
 
 /// jitcommit's own rules, tried before gitleaks' (their ids name the first match).
 pub static LOCAL: &[Rule] = &[

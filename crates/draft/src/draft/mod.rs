@@ -40,7 +40,6 @@ use crate::{offline, prompt, quality, select};
 use ask::ask;
 use check::{Accepted, Checker, Rejected, check};
 pub use compose::{compose, with_prompt_input};
-use gather::Gathered;
 pub use gather::{
     READ_FILES, REPO_BUDGET_CEILING, SUBJECTS_ENV, convention, fact_store, gather, partial,
     path_history, staged_names,
@@ -238,22 +237,15 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
         Err(e) => (None, Some(e.clone())),
     };
     // Gather.
-    let Gathered {
-        staged,
-        conv,
-        paths,
-        store,
-        names,
-        partial,
-        history,
-    } = gather(repo, settings.as_ref(), events)?;
-    let state = &staged.state;
+    let g = gather(repo, settings.as_ref(), events)?;
+    let (conv, history, partial) = (&g.conv, &g.history, &g.partial);
+    let state = &g.staged.state;
     let offline_draft = |why: String| -> Result<Drafted, DraftError> {
-        let scope = select::scope_of_all(&store, &names);
-        let m = offline::draft_in(state, &conv, &history.types, scope)
+        let scope = select::scope_of_all(&g.store, &g.names);
+        let m = offline::draft_in(state, conv, &history.types, scope)
             .map_err(|_| DraftError::NothingStaged)?;
         Ok(Drafted::Offline {
-            text: render(m, &conv, intent.map_or(Words::None, Words::Intent)),
+            text: render(m, conv, intent.map_or(Words::None, Words::Intent)),
             why: shown(&why),
             partial: partial.clone(),
         })
@@ -280,7 +272,7 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
         client.guards().line()
     ));
     // Redact once, then compose.
-    let p = match with_prompt_input(repo, &staged, &conv, &history, &store, intent, |input| {
+    let p = match with_prompt_input(repo, &g.staged, conv, history, &g.store, intent, |input| {
         compose(Some(&client), deadline, input)
     }) {
         Ok(p) => p,
@@ -318,8 +310,8 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
         structure: &p.structure,
         small: guards.small,
         evidence: &evidence,
-        conv: &conv,
-        paths: &paths,
+        conv,
+        paths: &g.paths,
         keep,
         debug: &debug,
     };

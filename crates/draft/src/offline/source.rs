@@ -6,7 +6,7 @@ use jitcommit_core::repo::{ChangeKind, FileDiff, StagedState};
 
 use super::kind::{Class, classify};
 use super::lossy;
-use crate::words::{DEFINERS, MODIFIERS};
+use crate::words::{BRANCH_OPENINGS, DEFINERS, IMPORT_OPENINGS, MODIFIERS, NO_CODE_EXTENSIONS};
 
 /// A module's name: its file name without the extension (`src/report.py` → `report`).
 pub(super) fn stem(path: &str) -> &str {
@@ -360,10 +360,7 @@ pub(super) fn has_code(f: &FileDiff) -> bool {
         && !f.submodule
         && f.linguist.is_none()
         && matches!(classify(&path), Class::Source | Class::Test)
-        && !matches!(
-            ext,
-            "md" | "txt" | "snap" | "json" | "toml" | "yaml" | "yml" | "lock" | "csv" | "html"
-        )
+        && !NO_CODE_EXTENSIONS.contains(&ext)
 }
 
 /// A definition others can use: `pub` (not `pub(crate)`), `export`, `public`, a Go name
@@ -626,16 +623,7 @@ pub(super) fn hunk_change(f: &FileDiff, h: &jitcommit_core::repo::Hunk) -> Optio
         });
     }
     let import = |t: &&str| {
-        [
-            "import ",
-            "from ",
-            "use ",
-            "#include",
-            "require(",
-            "export * from",
-        ]
-        .iter()
-        .any(|k| t.starts_with(k))
+        IMPORT_OPENINGS.iter().any(|k| t.starts_with(k))
             || (t.contains("require(") && t.starts_with("const "))
     };
     if minus.iter().chain(&plus).all(import) {
@@ -669,12 +657,7 @@ pub(super) fn hunk_change(f: &FileDiff, h: &jitcommit_core::repo::Hunk) -> Optio
     }
     let branch = |t: &&str| {
         let t = t.trim_start_matches("} ");
-        [
-            "if ", "if(", "elif ", "else", "match ", "case ", "switch ", "switch(", "when ",
-            "except", "catch", "guard ",
-        ]
-        .iter()
-        .any(|k| t.starts_with(k))
+        BRANCH_OPENINGS.iter().any(|k| t.starts_with(k))
     };
     let in_item = item.as_ref().map_or(String::new(), |n| format!(" in {n}"));
     if plus.iter().any(|t| branch(t) && !minus.contains(t)) {

@@ -9,7 +9,7 @@ use super::source::{
     NAME_CHARS, added_items, defined_name, has_code, hunk_change, signed_lines, split_sign, stem,
 };
 use super::{MAX_BULLETS, lossy};
-use crate::words::CONTAINERS;
+use crate::words::{CONTAINERS, DOC_COMMENT_MARKERS, PURPOSE_AUXILIARIES, PURPOSE_DETERMINERS};
 use jitcommit_core::config::Convention;
 use jitcommit_core::repo::{ChangeKind, FileDiff, StagedState};
 
@@ -148,10 +148,7 @@ pub(super) fn purpose(f: &FileDiff, name: &str) -> Option<String> {
                 if t.starts_with("#[") || t.starts_with('@') {
                     continue;
                 }
-                let Some(c) = ["///", "//!", "//", "/**", "*", "#"]
-                    .iter()
-                    .find_map(|m| t.strip_prefix(m))
-                else {
+                let Some(c) = DOC_COMMENT_MARKERS.iter().find_map(|m| t.strip_prefix(m)) else {
                     break;
                 };
                 let c = c.trim().trim_end_matches("*/").trim();
@@ -186,16 +183,10 @@ pub(super) fn purpose(f: &FileDiff, name: &str) -> Option<String> {
     }
     let lower = first.to_ascii_lowercase();
     let rest = words[1..].join(" ");
-    if matches!(
-        lower.as_str(),
-        "a" | "an" | "the" | "this" | "that" | "these" | "those" | "one" | "some" | "all"
-    ) {
+    if PURPOSE_DETERMINERS.contains(&lower.as_str()) {
         return Some(format!("for {lower} {rest}"));
     }
-    if matches!(
-        lower.as_str(),
-        "is" | "are" | "was" | "has" | "can" | "will" | "should" | "must"
-    ) {
+    if PURPOSE_AUXILIARIES.contains(&lower.as_str()) {
         return None;
     }
     Some(format!("to {} {rest}", imperative(&lower)))
