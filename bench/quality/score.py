@@ -17,18 +17,6 @@ SCAFFOLD_PHRASES = [
     "stat line", "user-words", "<evidence", "</evidence", "evidence>", "json schema",
     "trimmed=", "additionalProperties", "<why?>", "Fix these problems",
 ]
-# A draft that talks about the prompt or the message instead of the change (issue 14's
-# "says nothing"), and summaries that open with a comment: the same lists as
-# crates/core/src/rules/quality.rs.
-SELF_REFERENCE = [
-    "the evidence", "this evidence", "this summary", "the summary of this",
-    "summary of the change", "summary of the evidence", "summary of the staged",
-]
-FILLER_OPENINGS = [
-    "this is ", "this has ", "this was ", "this will ", "it is ", "it was ", "there is ",
-    "there are ", "there was ",
-]
-TYPE_NOT_VERB = {"feat", "perf", "chore", "ci", "docs"}
 SCAFFOLD_SCOPES = {
     "breaking", "type", "scope", "summary", "bullets", "verb", "path", "what_why",
     "default", "none", "null", "string", "boolean", "enum", "schema", "evidence",
@@ -37,16 +25,21 @@ SCAFFOLD_SCOPES = {
 
 
 def _word_list(name):
-    """A word list of structure.rs (FUNCTION_WORDS, SUMMARY_VERBS), read from the
-    source so the two never differ."""
+    """A word list of crates/draft/data/words.toml, the one the drafter builds its
+    constants from, so the two never differ."""
     import pathlib
-    src = pathlib.Path(__file__).resolve().parents[2] / "crates/draft/src/structure.rs"
-    m = re.search(r"pub const " + name + r": &\[&str\] = &\[(.*?)\];", src.read_text(), re.S)
-    return set(re.findall(r'"([^"]+)"', m.group(1))) if m else set()
+    import tomllib
+    path = pathlib.Path(__file__).resolve().parents[2] / "crates/draft/data/words.toml"
+    return tomllib.loads(path.read_text())[name]["words"]
 
 
-FUNCTION_WORDS = _word_list("FUNCTION_WORDS")
-SUMMARY_VERBS = _word_list("SUMMARY_VERBS")
+# A draft that talks about the prompt or the message instead of the change (issue 14's
+# "says nothing"), and summaries that open with a comment: crates/draft/src/quality.rs's.
+SELF_REFERENCE = _word_list("SELF_REFERENCE")
+FILLER_OPENINGS = _word_list("FILLER_OPENINGS")
+TYPE_NOT_VERB = set(_word_list("TYPE_NOT_VERB"))
+FUNCTION_WORDS = set(_word_list("FUNCTION_WORDS"))
+SUMMARY_VERBS = set(_word_list("SUMMARY_VERBS"))
 TYPES = {"feat", "fix", "perf", "refactor", "docs", "test", "tests", "build", "ci", "chore",
          "revert", "style"}
 
