@@ -266,7 +266,7 @@ fn the_history_fit_and_the_adoption_point_are_reported() {
     let d = detail(&r.jc(&["doctor", "--format", "json"]));
     assert!(
         d.contains(&format!(
-            "5 pass the convention, 5 the Conventional Commits grammar; adoption point {}",
+            "5 pass the convention (and 1 more as the adoption point's history), 5 the Conventional Commits grammar; adoption point {}",
             &head[..12]
         )),
         "{d}"

@@ -516,7 +516,9 @@ fn hooks(repo: &Repo, out: &mut Vec<Check>) {
     }
 }
 
-fn convention(repo: &Repo, out: &mut Vec<Check>) -> Option<config::Convention> {
+/// The convention in force for the next commit (docs/check.md, "Before the project
+/// adopts a convention"): the file's, or the built-in one fitted to the recent history.
+fn convention(repo: &Repo, out: &mut Vec<Check>) -> Option<config::Loaded> {
     let Some(root) = repo.work_dir() else {
         out.push(info(
             "convention",
@@ -524,33 +526,44 @@ fn convention(repo: &Repo, out: &mut Vec<Check>) -> Option<config::Convention> {
         ));
         return None;
     };
-    match convention::discover_in_dir(root) {
+    let found = convention::discover_in_dir(root).map_err(|e| {
+        let mut detail = e.to_string();
+        let mut s = std::error::Error::source(&e);
+        while let Some(c) = s {
+            detail.push_str(&format!(": {c}"));
+            s = c.source();
+        }
+        (
+            detail,
+            format!(
+                "fix {} (see `jitcommit-check --dump-config`)",
+                e.path().display()
+            ),
+        )
+    });
+    let found = found.and_then(|l| {
+        jitcommit_core::fit::in_force(repo, l, repo.head_commit(), &[]).map_err(|e| {
+            (
+                e.to_string(),
+                "check the repository with git fsck".to_owned(),
+            )
+        })
+    });
+    match found {
         Ok(l) => {
             let from = match &l.origin {
                 Origin::Builtin => "built-in defaults (no .commit-convention.toml, pyproject.toml or Cargo.toml table)".to_owned(),
+                o @ Origin::Fitted { .. } => format!("{o}: jitcommit init --write writes it down with an adoption point"),
                 o => o.to_string(),
             };
             out.push(ok(
                 "convention",
                 format!("{from}; types {}", l.convention.types.join(", ")),
             ));
-            Some(l.convention)
+            Some(l)
         }
-        Err(e) => {
-            let mut detail = e.to_string();
-            let mut s = std::error::Error::source(&e);
-            while let Some(c) = s {
-                detail.push_str(&format!(": {c}"));
-                s = c.source();
-            }
-            out.push(fail(
-                "convention",
-                detail,
-                format!(
-                    "fix {} (see `jitcommit-check --dump-config`)",
-                    e.path().display()
-                ),
-            ));
+        Err((detail, fix)) => {
+            out.push(fail("convention", detail, fix));
             None
         }
     }
@@ -675,10 +688,11 @@ fn model(repo: &Repo, conv: Option<&config::Convention>, out: &mut Vec<Check>) {
     }
 }
 
-/// Runs `jitcommit doctor`.
-/// How the history fits the convention, and its adoption point (docs/check.md,
-/// "Adopting an existing history"): information, never a failure.
-fn history_fit(repo: &Repo, conv: &config::Convention, out: &mut Vec<Check>) {
+/// How the history fits the convention in force, and its adoption point (docs/check.md,
+/// "Adopting an existing history"): a failure where the convention would refuse most of
+/// the recent commits, whose fix is the command that adopts the project's way.
+fn history_fit(repo: &Repo, loaded: &config::Loaded, out: &mut Vec<Check>) {
+    let conv = &loaded.convention;
     let point = match &conv.adopted {
         None => "no adoption point (adopted): every commit is held to the convention".to_owned(),
         Some(id) if repo.is_commit(id) => format!(
@@ -687,24 +701,60 @@ fn history_fit(repo: &Repo, conv: &config::Convention, out: &mut Vec<Check>) {
         ),
         Some(id) => format!("adoption point {id} is not a commit of this repository"),
     };
-    let detail = match crate::fit::read(repo, conv, crate::fit::LAST) {
-        Ok(fit) if fit.read == 0 => format!("no commits yet; {point}"),
-        Ok(fit) => format!(
-            "of the last {} commits {} pass the convention, {} the Conventional Commits grammar; {point}{}",
-            fit.read,
-            fit.gate,
-            fit.spec,
-            if fit.gate < fit.read && conv.adopted.is_none() {
-                " (`jitcommit init` proposes a convention and adoption point that fit)"
-            } else {
-                ""
-            }
-        ),
-        Err(e) => format!("cannot read the history: {e}; {point}"),
+    let fit = match crate::fit::read(repo, conv, crate::fit::LAST) {
+        Ok(fit) => fit,
+        Err(e) => {
+            out.push(info(
+                "history",
+                format!("cannot read the history: {e}; {point}"),
+            ));
+            return;
+        }
     };
-    out.push(info("history", detail));
+    let read = fit.seen.read;
+    if read == 0 {
+        out.push(info("history", format!("no commits yet; {point}")));
+        return;
+    }
+    let refused = read - fit.gate - fit.adopted;
+    let detail = format!(
+        "of the last {read} commits {} pass the convention{}, {} the Conventional Commits grammar; {point}{}",
+        fit.gate,
+        if fit.adopted > 0 {
+            format!(
+                " (and {} more as the adoption point's history)",
+                fit.adopted
+            )
+        } else {
+            String::new()
+        },
+        fit.seen.spec,
+        if refused > 0 && conv.adopted.is_none() {
+            " (`jitcommit init` proposes a convention and adoption point that fit)"
+        } else {
+            ""
+        }
+    );
+    if refused * 2 > read {
+        let fix = match loaded.origin {
+            Origin::File { .. } => {
+                "jitcommit init --write --force   (proposes the convention the history follows, with an adoption point; it replaces the one there)"
+            }
+            _ => {
+                "jitcommit init --write   (writes the convention the history follows, with an adoption point)"
+            }
+        };
+        out.push(fail(
+            "history",
+            format!("{detail}: the convention in force would refuse {refused} of them, so commits written the project's way are refused"),
+            fix,
+        ));
+    } else {
+        out.push(info("history", detail));
+    }
 }
 
+/// Runs `jitcommit doctor`.
 pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     use lexopt::prelude::*;
     let mut p = lexopt::Parser::from_args(args);
@@ -730,10 +780,10 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     let mut checks = Vec::new();
     hooks(&repo, &mut checks);
     let conv = convention(&repo, &mut checks);
-    if let Some(c) = &conv {
-        history_fit(&repo, c, &mut checks);
+    if let Some(l) = &conv {
+        history_fit(&repo, l, &mut checks);
     }
-    model(&repo, conv.as_ref(), &mut checks);
+    model(&repo, conv.as_ref().map(|l| &l.convention), &mut checks);
     let all_ok = checks.iter().all(|c| c.status != "fail");
     if json {
         let v = serde_json::json!({ "ok": all_ok, "checks": checks });

@@ -204,27 +204,27 @@ fn loadable(mut c: Convention, unmapped: &mut Vec<String>) -> Convention {
 /// the adoption point.
 fn history_report(before: &crate::fit::Fit, after: &crate::fit::Fit, conv: &Convention) -> String {
     use crate::fit::counts;
-    let n = before.read;
+    let (seen, n) = (&before.seen, before.seen.read);
     if n == 0 {
         return "History: no commits yet; the convention holds from the first one\n".to_owned();
     }
     let mut r = format!(
         "History: the last {n} commits: {} pass the convention as imported, {} the Conventional Commits grammar, {} the proposed convention ({} merges, reverts or fixups exempt)\n",
-        before.gate, before.spec, after.gate, before.exempt
+        before.gate, seen.spec, after.gate, seen.exempt
     );
-    if before.release_subjects > 0 {
+    if seen.release_subjects > 0 {
         r.push_str(&format!(
             "Release commits: {} titled with a bare version (v1.2.3): exempt = [… \"release\"]\n",
-            before.release_subjects
+            seen.release_subjects
         ));
     }
-    r.push_str(&format!("Types used: {}\n", counts(&before.types, 12)));
-    r.push_str(&format!("Scopes used: {}\n", counts(&before.scopes, 12)));
+    r.push_str(&format!("Types used: {}\n", counts(&seen.types, 12)));
+    r.push_str(&format!("Scopes used: {}\n", counts(&seen.scopes, 12)));
     r.push_str(&format!(
         "Bodies: {} prose, {} with bullets, {} subject only{}\n",
-        before.prose_bodies,
-        before.bullet_bodies,
-        before.subject_only,
+        seen.prose_bodies,
+        seen.bullet_bodies,
+        seen.subject_only,
         match conv.body {
             config::BodyPolicy::Free => ": body = \"free\"",
             config::BodyPolicy::Optional => ": body = \"optional\"",
@@ -287,7 +287,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
                 let path = path.strip_prefix(&root).unwrap_or(&path).to_owned();
                 Some(Origin::File { path, table }.to_string())
             }
-            Origin::Builtin => None,
+            Origin::Builtin | Origin::Fitted { .. } => None,
         },
         Err(e) => Some(format!(
             "{} (which does not parse: {e})",
