@@ -160,6 +160,17 @@ is_ours() {
 	[ -f "$1" ] && grep -q "^$MARK" "$1" 2>/dev/null
 }
 
+# shim_file HOOK: where HOOK's shim is or goes: hook_file, or <hook>.legacy where the
+# pre-commit framework moved jitcommit's shim when it installed its own hook (it runs
+# <hook>.legacy first; the shim then leaves to it what its config runs too).
+shim_file() {
+	f=$(hook_file "$1")
+	if [ "$layout" = file ] && ! is_ours "$f" && is_ours "$f.legacy"; then
+		f=$f.legacy
+	fi
+	printf '%s' "$f"
+}
+
 # ---- the target repository and its hooks folder ---------------------------------
 
 if [ -n "$server" ]; then
@@ -286,7 +297,8 @@ manager=$(hook_manager)
 if [ "$uninstall" = 1 ]; then
 	changed=0
 	for h in $hooks_wanted; do
-		f=$(hook_file "$h")
+		f=$(shim_file "$h")
+		base=$(hook_file "$h")
 		if is_ours "$f"; then
 			rm -f -- "$f"
 			say "removed   $f"
@@ -295,8 +307,8 @@ if [ "$uninstall" = 1 ]; then
 			say "kept      $f (not written by jitcommit)"
 			continue
 		fi
-		if [ -e "$f.local" ] || [ -L "$f.local" ]; then
-			mv -- "$f.local" "$f"
+		if [ -e "$base.local" ] || [ -L "$base.local" ]; then
+			mv -- "$base.local" "$f"
 			say "restored  $f (from $h.local)"
 			changed=1
 		fi
@@ -313,7 +325,7 @@ fi
 # ---- preflight: refuse before changing anything ---------------------------------
 
 [ -n "$manager" ] || for h in $hooks_wanted; do
-	f=$(hook_file "$h")
+	f=$(shim_file "$h")
 	if [ "$layout" = dir ] && { [ -e "$f" ] || [ -L "$f" ]; } && ! is_ours "$f"; then
 		die "refusing to install $h: $f exists and is not jitcommit's. Rename or remove it, then run install.sh again. Nothing was changed."
 	fi
@@ -439,7 +451,10 @@ trap 'rm -f -- "$tmp"' EXIT
 
 changed=0
 for h in $hooks_wanted; do
-	f=$(hook_file "$h")
+	f=$(shim_file "$h")
+	case $f in
+	*.legacy) say "chained   $f (pre-commit's $h runs it first; each hook runs once)" ;;
+	esac
 	mkdir -p -- "$(dirname -- "$f")"
 	# The shim with the binaries' directory and the line prefix written in (awk: no
 	# quoting trouble with any character in the path; single quotes are escaped for sh).

@@ -337,3 +337,128 @@ fn a_server_install_does_not_rebuild_a_current_check() {
     assert_ne!(code(&o), 0);
     assert!(stderr(&o).contains("cargo not found"), "{}", stderr(&o));
 }
+
+/// Issue 48, items 2 and 3: the pre-commit framework's system hooks beside
+/// install.sh's shims, installed in either order: every commit is drafted once, and
+/// `install.sh --uninstall` finds the shims wherever pre-commit moved them.
+#[test]
+fn pre_commit_system_hooks_and_the_shims_draft_once_in_either_order() {
+    let pc = crate::precommit::pre_commit_exe();
+    let source = source_root();
+    let sb = Sandbox::new();
+    let rev = sb.git(&source, &["rev-parse", "HEAD"]).trim().to_owned();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut dirs = vec![pc.parent().unwrap().to_path_buf(), built_bin_dir()];
+    dirs.extend(std::env::split_paths(
+        &crate::install_support::path_without_jitcommit(),
+    ));
+    let path = std::env::join_paths(dirs).unwrap();
+    let run = |cwd: &Path, program: &Path, args: &[&str], envs: &[(&str, &str)]| {
+        let mut c = sb.cmd(program, cwd);
+        c.args(args)
+            .env("PATH", &path)
+            .env("PRE_COMMIT_HOME", crate::precommit::pre_commit_home())
+            .env("JITCOMMIT_URL", format!("http://127.0.0.1:{closed}"));
+        for (k, v) in envs {
+            c.env(k, v);
+        }
+        crate::check_support::run(c)
+    };
+    for shims_first in [true, false] {
+        let r = sb.init(if shims_first {
+            "shims-first"
+        } else {
+            "pc-first"
+        });
+        write(
+            &r,
+            ".pre-commit-config.yaml",
+            format!(
+                "repos:\n- repo: {}\n  rev: {rev}\n  hooks:\n  - id: jitcommit-draft-system\n  - id: jitcommit-check-system\n",
+                source.display()
+            ),
+        );
+        sb.git(&r, &["add", "."]);
+        sb.git(&r, &["commit", "-q", "-m", "chore: use jitcommit"]);
+        let install = || {
+            let o = crate::install_support::install(&sb, &r, &path, &["--no-build"]);
+            assert_eq!(code(&o), 0, "{}", stderr(&o));
+            stdout(&o)
+        };
+        let pre_commit = || {
+            let o = run(
+                &r,
+                &pc,
+                &[
+                    "install",
+                    "--hook-type",
+                    "prepare-commit-msg",
+                    "--hook-type",
+                    "commit-msg",
+                ],
+                &[],
+            );
+            assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+        };
+        if shims_first {
+            install();
+            pre_commit();
+            assert!(r.join(".git/hooks/prepare-commit-msg.legacy").is_file());
+            assert!(install().contains("chained"), "install.sh finds the chain");
+        } else {
+            pre_commit();
+            install();
+        }
+        // An editor that keeps what it was shown, and aborts the commit.
+        let shown = sb.path().join(format!("shown-{shims_first}"));
+        let editor = sb.path().join(format!("editor-{shims_first}.sh"));
+        std::fs::write(
+            &editor,
+            format!("#!/bin/sh\ncp \"$1\" '{}'\nexit 1\n", shown.display()),
+        )
+        .unwrap();
+        crate::check_support::make_executable(&editor);
+        write(&r, "a.txt", "a\n");
+        sb.git(&r, &["add", "a.txt"]);
+        let o = run(
+            &r,
+            Path::new("git"),
+            &["commit"],
+            &[("GIT_EDITOR", editor.to_str().unwrap())],
+        );
+        assert_ne!(code(&o), 0, "the editor aborts");
+        let text = std::fs::read_to_string(&shown).unwrap();
+        let drafts = text
+            .lines()
+            .filter(|l| l.starts_with("# jitcommit: offline draft"))
+            .count();
+        assert_eq!(drafts, 1, "shims first: {shims_first}\n{text}");
+        assert_eq!(
+            text.lines()
+                .filter(|l| l.starts_with("- Add: a.txt"))
+                .count(),
+            1,
+            "{text}"
+        );
+        // A bad message is refused once, not twice.
+        let o = run(&r, Path::new("git"), &["commit", "-m", "updated a"], &[]);
+        assert_ne!(code(&o), 0);
+        let err = stderr(&o) + &stdout(&o);
+        assert_eq!(err.matches("subject-format").count(), 1, "{err}");
+        // The doctor sees the chain, and the uninstall finds the shims.
+        let o = sb
+            .cmd(built_bin_dir().join("jitcommit"), &r)
+            .arg("doctor")
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert!(stdout(&o).contains("chained hook"), "{}", stdout(&o));
+        let o = crate::install_support::install(&sb, &r, &path, &["--uninstall"]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(stdout(&o).contains("removed"), "{}", stdout(&o));
+    }
+}
