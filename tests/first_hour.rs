@@ -462,3 +462,99 @@ fn pre_commit_system_hooks_and_the_shims_draft_once_in_either_order() {
         assert!(stdout(&o).contains("removed"), "{}", stdout(&o));
     }
 }
+
+/// The README's first screen: the first hour's commands, as written there, run one
+/// after the other in an existing project (install.sh with `--no-build`: the tests run
+/// the binaries cargo built for them), then a commit written the project's way, its
+/// first push to the new server, and a bad commit pushed on top.
+#[test]
+fn the_readmes_first_hour_runs_as_written() {
+    let readme = std::fs::read_to_string(source_root().join("README.md")).unwrap();
+    let (head, rest) = readme
+        .split_once("**The first hour on an existing project**")
+        .expect("the README's first screen names the first hour");
+    assert!(
+        head.lines().count() < 20,
+        "on the first screen: {} lines before it",
+        head.lines().count()
+    );
+    let block = rest
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .unwrap();
+    let commands: Vec<&str> = block
+        .lines()
+        .map(|l| l.split('#').next().unwrap().trim())
+        .collect();
+    for needed in [
+        "install.sh",
+        "jitcommit doctor",
+        "jitcommit init --write",
+        "pre-commit install",
+        "install.sh --server",
+    ] {
+        assert!(
+            commands.iter().any(|c| c.contains(needed)),
+            "{needed}: {commands:?}"
+        );
+    }
+
+    let sb = Sandbox::new();
+    let r = existing_project(&sb, 60);
+    let server = sb.init_bare("project.git");
+    write(
+        &r,
+        ".pre-commit-config.yaml",
+        format!(
+            "repos:\n- repo: {}\n  rev: {}\n  hooks:\n  - id: jitcommit-draft-system\n  - id: jitcommit-check-system\n",
+            source_root().display(),
+            sb.git(&source_root(), &["rev-parse", "HEAD"]).trim()
+        ),
+    );
+    let pc = crate::precommit::pre_commit_exe();
+    let mut dirs = vec![pc.parent().unwrap().to_path_buf(), built_bin_dir()];
+    dirs.extend(std::env::split_paths(
+        &crate::install_support::path_without_jitcommit(),
+    ));
+    let path = std::env::join_paths(dirs).unwrap();
+    let install = format!("dash '{}'", source_root().join("install.sh").display());
+    for command in &commands {
+        let mut run = command
+            .replace("/path/to/jitcommit/install.sh", &install)
+            .replace("/srv/git/project.git", server.to_str().unwrap());
+        if run.starts_with(&install) {
+            run.push_str(" --no-build");
+        }
+        let o = crate::check_support::run({
+            let mut c = sb.cmd("sh", &r);
+            c.args(["-c", &run])
+                .env("PATH", &path)
+                .env("PRE_COMMIT_HOME", crate::precommit::pre_commit_home());
+            c
+        });
+        assert_eq!(code(&o), 0, "`{run}`:\n{}{}", stdout(&o), stderr(&o));
+    }
+    let hooks = |args: &[&str]| {
+        crate::check_support::run({
+            let mut c = sb.git_cmd(&r);
+            c.args(args).env("PATH", &path);
+            c
+        })
+    };
+    // init wrote .commit-convention.toml: the project has no pyproject.toml.
+    assert!(r.join(".commit-convention.toml").is_file());
+    sb.git(&r, &["add", "."]);
+    let o = hooks(&["commit", "-q", "-m", "chore: use jitcommit"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    write(&r, "a.txt", "a\n");
+    sb.git(&r, &["add", "a.txt"]);
+    let o = hooks(&["commit", "-q", "-m", "fix(parser): accept a trailing comma"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let url = server.to_str().unwrap();
+    let o = hooks(&["push", "-q", url, "main"]);
+    assert_eq!(code(&o), 0, "the first push: {}", stderr(&o));
+    commit_unchecked(&sb, &r, "b.txt", "updated b");
+    let o = hooks(&["push", "-q", url, "main"]);
+    assert_ne!(code(&o), 0, "a bad commit on top: {}", stderr(&o));
+}
