@@ -600,10 +600,38 @@ fn base_url(s: &Settings) -> String {
     b
 }
 
+/// Why a probe got no usable answer.
+enum ProbeError {
+    /// No answer within the probe's deadline: a busy server, which may still draft
+    /// within the draft's own deadline.
+    Slow(String),
+    /// Refused, unreachable, or an answer that says no.
+    Failed(String),
+}
+
+impl From<String> for ProbeError {
+    fn from(s: String) -> Self {
+        ProbeError::Failed(s)
+    }
+}
+
+/// `url: e` as a probe error: a timeout is slowness, anything else a failure.
+fn probe_err(url: &str, e: &ureq::Error) -> ProbeError {
+    match e {
+        ureq::Error::Timeout(_) => {
+            ProbeError::Slow(format!("{url}: no answer within the probe's deadline"))
+        }
+        e => ProbeError::Failed(format!("{url}: {e}")),
+    }
+}
+
+/// How long doctor waits for the server (at most the draft's own deadline).
+const PROBE_SECS: u64 = 5;
+
 /// Asks the server whether it answers and, when it says, the model's context window.
-fn probe(s: &Settings) -> Result<Option<usize>, String> {
+fn probe(s: &Settings) -> Result<Option<usize>, ProbeError> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(s.timeout.min(Duration::from_secs(5))))
+        .timeout_global(Some(s.timeout.min(Duration::from_secs(PROBE_SECS))))
         .http_status_as_error(false)
         .proxy(None)
         .build()
@@ -616,16 +644,16 @@ fn probe(s: &Settings) -> Result<Option<usize>, String> {
             let mut r = agent
                 .post(&url)
                 .send_json(serde_json::json!({ "model": model }))
-                .map_err(|e| format!("{url}: {e}"))?;
+                .map_err(|e| probe_err(&url, &e))?;
             let status = r.status().as_u16();
             let body: serde_json::Value = r.body_mut().read_json().unwrap_or_default();
             if status == 404 {
-                return Err(format!(
-                    "{url}: the server answers, but has no model {model:?}"
-                ));
+                return Err(
+                    format!("{url}: the server answers, but has no model {model:?}").into(),
+                );
             }
             if status != 200 {
-                return Err(format!("{url}: HTTP {status}"));
+                return Err(format!("{url}: HTTP {status}").into());
             }
             let ctx = body["model_info"].as_object().and_then(|m| {
                 m.iter()
@@ -640,9 +668,9 @@ fn probe(s: &Settings) -> Result<Option<usize>, String> {
             if let Some(k) = &s.api_key {
                 req = req.header("Authorization", &format!("Bearer {}", k.expose()));
             }
-            let r = req.call().map_err(|e| format!("{url}: {e}"))?;
+            let r = req.call().map_err(|e| probe_err(&url, &e))?;
             if r.status().as_u16() != 200 {
-                return Err(format!("{url}: HTTP {}", r.status().as_u16()));
+                return Err(format!("{url}: HTTP {}", r.status().as_u16()).into());
             }
             // llama.cpp says its context window at /props.
             let props = agent
@@ -696,7 +724,14 @@ fn model(repo: &Repo, conv: Option<&config::Convention>, out: &mut Vec<Check>) {
                 None => out.push(info("budget", format!("{budget} prompt tokens ({configured} − {} reserved); the server does not say its context window", ctx_cfg.reserve_output_tokens))),
             }
         }
-        Err(e) => out.push(fail(
+        Err(ProbeError::Slow(e)) => out.push(info(
+            "server",
+            format!(
+                "slow: {e} ({PROBE_SECS} s); a busy server may still draft: a draft waits up to {} s (jitcommit.timeout) before it falls back to offline",
+                settings.timeout.as_secs()
+            ),
+        )),
+        Err(ProbeError::Failed(e)) => out.push(fail(
             "server",
             format!("does not answer: {e} (drafts fall back to offline)"),
             match settings.provider {
