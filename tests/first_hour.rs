@@ -558,3 +558,41 @@ fn the_readmes_first_hour_runs_as_written() {
     let o = hooks(&["push", "-q", url, "main"]);
     assert_ne!(code(&o), 0, "a bad commit on top: {}", stderr(&o));
 }
+
+/// Issue 48, item 8: install.sh's closing lines follow the setup: a model already set
+/// drafts (no "offline" hint), init is named, and the uninstall hint names the
+/// `--root` of a `--prefix` install.
+#[test]
+fn install_sh_says_what_is_true_of_this_setup() {
+    let sb = Sandbox::new();
+    let prefix = sb.path().join("prefix");
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    for b in ["jitcommit-draft", "jitcommit-check"] {
+        std::fs::copy(built_bin_dir().join(b), prefix.join("bin").join(b)).unwrap();
+    }
+    let p = prefix.to_str().unwrap();
+    let path = crate::install_support::path_without_jitcommit();
+    let r = sb.init("r");
+    let out = crate::install_support::install_ok(&sb, &r, &path, &["--no-build", "--prefix", p]);
+    assert!(out.contains("drafted offline until you"), "{out}");
+    assert!(out.contains("jitcommit init --write"), "{out}");
+    sb.git(&r, &["config", "jitcommit.model", "qwen2.5-coder:7b"]);
+    let out = crate::install_support::install_ok(&sb, &r, &path, &["--no-build", "--prefix", p]);
+    assert!(!out.contains("offline"), "{out}");
+    assert!(out.contains("qwen2.5-coder:7b drafts the message"), "{out}");
+    let out = crate::install_support::install_ok(&sb, &r, &path, &["--uninstall", "--prefix", p]);
+    assert!(
+        out.contains(&format!("cargo uninstall jitcommit --root {p}")),
+        "{out}"
+    );
+    // The README's OpenAI-compatible example sets the model it needs.
+    let readme = std::fs::read_to_string(source_root().join("README.md")).unwrap();
+    let example = readme
+        .split_once("jitcommit.provider openai")
+        .unwrap()
+        .1
+        .split("```")
+        .next()
+        .unwrap();
+    assert!(example.contains("jitcommit.model"), "{example}");
+}
