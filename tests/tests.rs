@@ -30,6 +30,7 @@ mod draft_never_blocks;
 mod draft_server;
 mod draft_structure;
 mod examples;
+mod first_hour;
 mod help_examples;
 mod install;
 mod install_forges;

@@ -26,8 +26,9 @@ project, else .commit-convention.toml. It reads the last 500 commits of HEAD fir
 how many pass the convention and the Conventional Commits grammar, which types and
 scopes they use; it proposes the convention that fits them (their types, body = \"free\"
 where bodies are prose, exempt \"release\" where release commits are titled with a bare
-version, bump-types where a recent release was tagged on commits such as chore alone)
-and the adoption point `adopted` = HEAD: that commit and its
+version, bump-types where a recent release was tagged on commits such as chore alone,
+budget-tokens = the configured model's window where its server says it) and the
+adoption point `adopted` = HEAD: that commit and its
 history are accepted as they are, and every later commit is held to the convention
 (docs/check.md). Imported: commitlint (.commitlintrc,
 .commitlintrc.json/.yaml/.yml; a JavaScript config is a program and is never run:
@@ -204,27 +205,27 @@ fn loadable(mut c: Convention, unmapped: &mut Vec<String>) -> Convention {
 /// the adoption point.
 fn history_report(before: &crate::fit::Fit, after: &crate::fit::Fit, conv: &Convention) -> String {
     use crate::fit::counts;
-    let n = before.read;
+    let (seen, n) = (&before.seen, before.seen.read);
     if n == 0 {
         return "History: no commits yet; the convention holds from the first one\n".to_owned();
     }
     let mut r = format!(
         "History: the last {n} commits: {} pass the convention as imported, {} the Conventional Commits grammar, {} the proposed convention ({} merges, reverts or fixups exempt)\n",
-        before.gate, before.spec, after.gate, before.exempt
+        before.gate, seen.spec, after.gate, seen.exempt
     );
-    if before.release_subjects > 0 {
+    if seen.release_subjects > 0 {
         r.push_str(&format!(
             "Release commits: {} titled with a bare version (v1.2.3): exempt = [… \"release\"]\n",
-            before.release_subjects
+            seen.release_subjects
         ));
     }
-    r.push_str(&format!("Types used: {}\n", counts(&before.types, 12)));
-    r.push_str(&format!("Scopes used: {}\n", counts(&before.scopes, 12)));
+    r.push_str(&format!("Types used: {}\n", counts(&seen.types, 12)));
+    r.push_str(&format!("Scopes used: {}\n", counts(&seen.scopes, 12)));
     r.push_str(&format!(
         "Bodies: {} prose, {} with bullets, {} subject only{}\n",
-        before.prose_bodies,
-        before.bullet_bodies,
-        before.subject_only,
+        seen.prose_bodies,
+        seen.bullet_bodies,
+        seen.subject_only,
         match conv.body {
             config::BodyPolicy::Free => ": body = \"free\"",
             config::BodyPolicy::Optional => ": body = \"optional\"",
@@ -237,6 +238,23 @@ fn history_report(before: &crate::fit::Fit, after: &crate::fit::Fit, conv: &Conv
         ));
     }
     r
+}
+
+/// The context window of the configured model (git config `jitcommit.model`, or
+/// `JITCOMMIT_MODEL`) as its server says it, asked as a draft asks it
+/// (`jitcommit_drafter::discover`), with where it came from; `None` without a model or
+/// an answer within five seconds.
+fn model_window(repo: &jitcommit_core::repo::Repo) -> Option<(usize, String)> {
+    use jitcommit_drafter::{Client, Flags, Settings, Window};
+    let git =
+        jitcommit_drafter::settings::git_lookup(|k| repo.config_string(k), |k| repo.config_bool(k));
+    let settings = Settings::from_process_env(&Flags::default(), &git).ok()?;
+    settings.model.as_ref()?;
+    let ctx = config::ContextSettings::default();
+    let mut client = Client::new(&settings, Window::of(&ctx)).ok()?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let info = client.discover(deadline);
+    Some((info.window?, info.window_from.clone()?))
 }
 
 /// Runs `jitcommit init`.
@@ -287,7 +305,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
                 let path = path.strip_prefix(&root).unwrap_or(&path).to_owned();
                 Some(Origin::File { path, table }.to_string())
             }
-            Origin::Builtin => None,
+            Origin::Builtin | Origin::Fitted { .. } => None,
         },
         Err(e) => Some(format!(
             "{} (which does not parse: {e})",
@@ -300,7 +318,12 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     let before = crate::fit::read(&repo, &imported, crate::fit::LAST)?;
     let conv = crate::fit::propose(&imported, &before);
     let (no_bump_releases, release_types) = crate::fit::release_bumps(&repo, &conv)?;
-    let conv = crate::fit::propose_bumps(&conv, &release_types);
+    let mut conv = crate::fit::propose_bumps(&conv, &release_types);
+    // The prompt's budget: the configured model's window, where its server says it.
+    let window = model_window(&repo);
+    if let Some((w, _)) = &window {
+        conv.context.budget_tokens = *w;
+    }
     let after = crate::fit::read(&repo, &conv, crate::fit::LAST)?;
     let text = text_for(&conv, target);
     let place = match target.table() {
@@ -329,6 +352,11 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
                 .map(|t| format!("{t} = \"patch\""))
                 .collect::<Vec<_>>()
                 .join(", ")
+        ));
+    }
+    if let Some((w, from)) = &window {
+        report.push_str(&format!(
+            "Budget: the configured model's window is {w} tokens ({from}): budget-tokens = {w}\n"
         ));
     }
     eprint!("{report}");

@@ -363,6 +363,13 @@ pub enum Origin {
     },
     /// No config file: [`Convention::default`].
     Builtin,
+    /// No config file: [`Convention::default`] fitted to the newest `commits` commits of
+    /// the history before the commit checked (the `fit` module): what the gates hold a
+    /// project to before it adopts a convention.
+    Fitted {
+        /// How many commits it was fitted to.
+        commits: usize,
+    },
 }
 
 impl std::fmt::Display for Origin {
@@ -374,6 +381,10 @@ impl std::fmt::Display for Origin {
             } => write!(f, "{} [{t}]", path.display()),
             Origin::File { path, table: None } => write!(f, "{}", path.display()),
             Origin::Builtin => f.write_str("built-in defaults"),
+            Origin::Fitted { commits } => write!(
+                f,
+                "built-in defaults fitted to the last {commits} commits (no convention file)"
+            ),
         }
     }
 }
