@@ -298,7 +298,10 @@ fn the_region_is_found_replaced_and_kept_apart_from_hand_text() {
     assert_eq!(again, file.replace(&b1, &b2));
     assert_eq!(
         region::find("x\n<!-- jitcommit changelog end -->\n"),
-        Err(RegionError::StrayEnd { line: 2 })
+        Err(RegionError::StrayEnd {
+            line: 2,
+            end: region::END
+        })
     );
     assert_eq!(
         region::find(&format!("{b1}{b1}")),
@@ -306,7 +309,11 @@ fn the_region_is_found_replaced_and_kept_apart_from_hand_text() {
     );
     assert_eq!(
         region::find("<!-- jitcommit changelog begin -->\n"),
-        Err(RegionError::Unterminated { line: 1 })
+        Err(RegionError::Unterminated {
+            line: 1,
+            begin: region::BEGIN,
+            end: region::END
+        })
     );
     let fresh = region::splice(None, &b2).unwrap();
     assert!(fresh.starts_with(region::PREAMBLE));
