@@ -22,8 +22,15 @@ jitcommit):
 - init: `jitcommit init` on the clone: how many of the last 500 commits pass the
   convention it proposes.
 
+The project's changelog is its CHANGELOG.md (with changelogs/CHANGELOG-*.md, where
+older releases were moved) or its CHANGELOG.rst (python-semantic-release's layout).
+A repository given as `PATH@pre` is measured on its last six releases that were
+preceded by pre-release tags of the same version (v3.4.0-rc.1 … v3.4.0): the releases
+a project whose releases pass through pre-releases makes.
+
 Run by hand, not by CI:
     python3 bench/adoption.py /work/bench-repos/cocogitto+cocogitto ...
+    python3 bench/adoption.py /work/bench-repos/vuejs+core@pre
     JITCOMMIT_DIR=target/release python3 bench/adoption.py REPO...   # prebuilt binaries
     RECORD=1 python3 bench/adoption.py REPO...   # and write its section of docs/benchmarks.md
 The clones' work trees are checked out at release parents and restored to their
@@ -97,11 +104,76 @@ def their_entries(changelog):
     return out
 
 
-def releases(repo, changelog_versions):
+RST_HEADING = re.compile(r"^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?) \(\d{4}-\d\d-\d\d\)$")
+RST_HASH = re.compile(r"`([0-9a-f]{7,40})`_")
+
+
+def their_entries_rst(changelog):
+    """their_entries for python-semantic-release's .rst layout: `v1.2.3 (date)` over
+    `===`, sections over `---`, `* ` entries with indented continuation lines."""
+    out, version, in_feat = {}, None, False
+    lines = changelog.splitlines()
+    entry = None
+
+    def flush():
+        if entry is not None and version and in_feat:
+            h = RST_HASH.findall(entry)
+            desc = re.sub(r"^\*\*[^*]*\*\*:\s*", "", entry)
+            desc = re.split(r"\s\(`", desc)[0]
+            out[version].append((h[-1] if h else None, norm(desc)))
+
+    for i, line in enumerate(lines):
+        under = lines[i + 1] if i + 1 < len(lines) else ""
+        if re.fullmatch(r"=+", under) and RST_HEADING.match(line):
+            flush()
+            entry = None
+            version, in_feat = RST_HEADING.match(line).group(1), False
+            out.setdefault(version, [])
+            continue
+        if re.fullmatch(r"-+", under) and line.strip():
+            flush()
+            entry = None
+            in_feat = bool(re.search(r"Features|Bug Fixes", line))
+            continue
+        if line.startswith("* "):
+            flush()
+            entry = line[2:]
+        elif entry is not None and line.startswith("  ") and line.strip():
+            entry += " " + line.strip()
+        elif not line.strip() and entry is not None:
+            flush()
+            entry = None
+    flush()
+    return out
+
+
+def read_changelog(repo):
+    """version -> their feat/fix entries, from whichever changelog the project keeps."""
+    rst = os.path.join(repo, "CHANGELOG.rst")
+    if os.path.exists(rst) and not os.path.exists(os.path.join(repo, "CHANGELOG.md")):
+        with open(rst, encoding="utf-8") as f:
+            return their_entries_rst(f.read())
+    texts = []
+    with open(os.path.join(repo, "CHANGELOG.md"), encoding="utf-8") as f:
+        texts.append(f.read())
+    older = os.path.join(repo, "changelogs")
+    if os.path.isdir(older):
+        for name in sorted(os.listdir(older)):
+            if name.endswith(".md"):
+                with open(os.path.join(older, name), encoding="utf-8") as f:
+                    texts.append(f.read())
+    return their_entries("\n".join(texts))
+
+
+def releases(repo, changelog_versions, pre=False):
     tags = []
-    for t in git(repo, "tag", "--merged", "HEAD").split():
+    names = git(repo, "tag", "--merged", "HEAD").split()
+    pre_released = {re.sub(r"^v|-.*$", "", t) for t in names if "-" in t}
+    for t in names:
         v = version_of(t)
         if v and re.sub(r"^v", "", t) in changelog_versions and "-" not in t:
+            if pre and re.sub(r"^v", "", t) not in pre_released:
+                continue
             tags.append((v, t))
     tags.sort()
     return [t for _, t in tags][-6:]
@@ -144,8 +216,10 @@ def bump_at_parents(repo, tags):
             git(repo, "checkout", "-q", "--detach", parent)
             p = run([JC, "bump", "--format", "json"], repo)
             got = json.loads(p.stdout)["next"] if p.returncode == 0 else None
-            # The level the changelog's own release data asks for at the same commit.
-            log = jc_json(repo, "changelog", "--format", "json", "--unreleased")
+            # The level the changelog's own release data asks for at the same commit: the
+            # release bump proposes, which collects the pre-releases of its version.
+            log = jc_json(repo, "changelog", "--format", "json", "--unreleased",
+                          *(["--tag", got] if got else []))
             rel = log["releases"][0] if log and log["releases"] else None
             level = "none"
             if rel:
@@ -204,11 +278,11 @@ def main(repos):
     permissive.close()
     totals = {"entries": [0, 0], "bump": [0, 0], "adopted": [0, 0], "disagree": 0, "stricter": 0, "commits": 0}
     rows = []
-    for repo in repos:
-        name = os.path.basename(repo.rstrip("/"))
-        with open(os.path.join(repo, "CHANGELOG.md"), encoding="utf-8") as f:
-            theirs = their_entries(f.read())
-        tags = releases(repo, set(theirs))
+    for arg in repos:
+        repo, _, mode = arg.partition("@")
+        name = os.path.basename(repo.rstrip("/")) + (" (releases after pre-releases)" if mode == "pre" else "")
+        theirs = read_changelog(repo)
+        tags = releases(repo, set(theirs), pre=mode == "pre")
         total, found, missed = entries_found(repo, tags, theirs)
         print(f"## {name} ({git(repo, 'rev-parse', '--short=12', 'HEAD').strip()})")
         print(f"releases: {', '.join(tags)}")
