@@ -16,9 +16,12 @@ fn commit(r: &Repo<'_>, file: &str, subject: &str) {
     r.commit(file, &format!("{n}{subject}\n"), subject);
 }
 
+/// A release's sections: name → the subjects listed.
+type Sections = Vec<(String, Vec<String>)>;
+
 /// `jitcommit changelog --format json`: release version → the subjects it lists
 /// (`type(scope): summary`), by section name.
-fn listed(r: &Repo<'_>) -> Vec<(String, Vec<(String, Vec<String>)>)> {
+fn listed(r: &Repo<'_>) -> Vec<(String, Sections)> {
     let o = r.jc(&["changelog", "--format", "json"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -38,7 +41,7 @@ fn listed(r: &Repo<'_>) -> Vec<(String, Vec<(String, Vec<String>)>)> {
         .unwrap()
         .iter()
         .map(|rel| {
-            let mut sections: Vec<(String, Vec<String>)> = Vec::new();
+            let mut sections: Sections = Vec::new();
             let breaking: Vec<String> = rel["breaking"]
                 .as_array()
                 .unwrap()
@@ -67,7 +70,7 @@ fn listed(r: &Repo<'_>) -> Vec<(String, Vec<(String, Vec<String>)>)> {
         .collect()
 }
 
-fn owned(v: &[(&str, &[&str])]) -> Vec<(String, Vec<String>)> {
+fn owned(v: &[(&str, &[&str])]) -> Sections {
     v.iter()
         .map(|(n, e)| ((*n).to_owned(), e.iter().map(|s| (*s).to_owned()).collect()))
         .collect()
@@ -379,9 +382,7 @@ fn a_release_collects_its_pre_releases_or_each_keeps_its_own_section() {
     write(&r.dir, ".commit-convention.toml", "body = \"optional\"\n");
     r.git(&["add", "."]);
     pre_released(&r);
-    let versions = |l: &[(String, Vec<(String, Vec<String>)>)]| {
-        l.iter().map(|(v, _)| v.clone()).collect::<Vec<_>>()
-    };
+    let versions = |l: &[(String, Sections)]| l.iter().map(|(v, _)| v.clone()).collect::<Vec<_>>();
     let l = listed(&r);
     assert_eq!(versions(&l), ["1.1.0", "1.0.0"]);
     assert_eq!(
