@@ -576,3 +576,39 @@ fn changelog_never_writes_one_format_into_another() {
     let o = r.jc(&["changelog", "--check", "NEWS.txt", "--format", "rst"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
 }
+
+/// cocogitto lists every built-in type under its own title unless cog.toml omits it
+/// (cocogitto's own cog.toml omits chore and test, MIT licence).
+#[test]
+fn init_gives_cog_types_cocogitto_s_sections() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    write(
+        &r.dir,
+        "cog.toml",
+        "[commit_types]\nchore = { omit_from_changelog = true }\ntest = { omit_from_changelog = true }\n",
+    );
+    r.git(&["add", "cog.toml"]);
+    mixed_history(&r);
+    let o = r.jc(&["init", "--write"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        listed(&r),
+        vec![(
+            "1.0.0".to_owned(),
+            owned(&[
+                ("Features", &["feat: add the parser"]),
+                ("Bug Fixes", &["fix(cli): keep the exit code"]),
+                ("Documentation", &["docs: explain the flags"]),
+                (
+                    "Build system",
+                    &[
+                        "build(ci): cache the wheels",
+                        "build(deps): bump click to 8.2"
+                    ]
+                ),
+                ("Refactoring", &["refactor: split the parser"]),
+            ])
+        )]
+    );
+}

@@ -183,8 +183,32 @@ pub fn commitlint(name: &str, cfg: &serde_json::Value, imp: &mut Import) {
     }
 }
 
+/// cocogitto's built-in commit types and their changelog titles, in its order
+/// (`default_commit_config` in its settings): it lists every one unless told not to.
+const COG_TYPES: &[(&str, &str)] = &[
+    ("feat", "Features"),
+    ("fix", "Bug Fixes"),
+    ("perf", "Performance Improvements"),
+    ("revert", "Revert"),
+    ("docs", "Documentation"),
+    ("test", "Tests"),
+    ("build", "Build system"),
+    ("ci", "Continuous Integration"),
+    ("refactor", "Refactoring"),
+    ("chore", "Miscellaneous Chores"),
+    ("style", "Style"),
+];
+
 pub fn cog(text: &str, imp: &mut Import) -> Result<(), String> {
     let v: toml::Table = toml::from_str(text).map_err(|e| format!("cog.toml: {e}"))?;
+    for (ty, title) in COG_TYPES {
+        imp.sections
+            .insert((*ty).to_owned(), Some((*title).to_owned()));
+    }
+    imp.type_order = COG_TYPES.iter().map(|(t, _)| (*t).to_owned()).collect();
+    imp.mapped.push(
+        "cog.toml: cocogitto's built-in types → a section each, with its titles (Features, Bug Fixes, Documentation, …)".to_owned(),
+    );
     for (k, val) in &v {
         match k.as_str() {
             "commit_types" => {
@@ -196,9 +220,15 @@ pub fn cog(text: &str, imp: &mut Import) -> Result<(), String> {
                         .and_then(toml::Value::as_bool)
                         == Some(true);
                     let title = spec.get("changelog_title").and_then(|x| x.as_str());
+                    // A built-in type keeps its title unless the file gives one.
+                    let builtin = COG_TYPES.iter().find(|(t, _)| t == ty).map(|(_, n)| *n);
                     imp.sections.insert(
                         ty.clone(),
-                        if omit { None } else { title.map(str::to_owned) },
+                        if omit {
+                            None
+                        } else {
+                            title.or(builtin).map(str::to_owned)
+                        },
                     );
                 }
             }
