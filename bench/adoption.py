@@ -81,8 +81,9 @@ def norm(text):
     return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
 
-def their_entries(changelog):
-    """version -> list of (hash or None, normalized description) of feat/fix entries."""
+def their_entries(changelog, every=False):
+    """version -> list of (hash or None, normalized description) of feat/fix entries
+    (of every section's entries with `every`)."""
     out, version, in_feat = {}, None, False
     for line in changelog.splitlines():
         m = HEADING.match(line)
@@ -90,7 +91,7 @@ def their_entries(changelog):
             version, in_feat = m.group(1), False
             out.setdefault(version, [])
             continue
-        if FEAT.match(line):
+        if FEAT.match(line) or (every and re.match(r"^#{3,4} ", line)):
             in_feat = True
             continue
         if OTHER.match(line):
@@ -108,7 +109,7 @@ RST_HEADING = re.compile(r"^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?) \(\d{4}-\d\d-\
 RST_HASH = re.compile(r"`([0-9a-f]{7,40})`_")
 
 
-def their_entries_rst(changelog):
+def their_entries_rst(changelog, every=False):
     """their_entries for python-semantic-release's .rst layout: `v1.2.3 (date)` over
     `===`, sections over `---`, `* ` entries with indented continuation lines."""
     out, version, in_feat = {}, None, False
@@ -133,7 +134,7 @@ def their_entries_rst(changelog):
         if re.fullmatch(r"-+", under) and line.strip():
             flush()
             entry = None
-            in_feat = bool(re.search(r"Features|Bug Fixes", line))
+            in_feat = every or bool(re.search(r"Features|Bug Fixes", line))
             continue
         if line.startswith("* "):
             flush()
@@ -147,12 +148,13 @@ def their_entries_rst(changelog):
     return out
 
 
-def read_changelog(repo):
-    """version -> their feat/fix entries, from whichever changelog the project keeps."""
+def read_changelog(repo, every=False):
+    """version -> their feat/fix entries (every entry with `every`), from whichever
+    changelog the project keeps."""
     rst = os.path.join(repo, "CHANGELOG.rst")
     if os.path.exists(rst) and not os.path.exists(os.path.join(repo, "CHANGELOG.md")):
         with open(rst, encoding="utf-8") as f:
-            return their_entries_rst(f.read())
+            return their_entries_rst(f.read(), every)
     texts = []
     with open(os.path.join(repo, "CHANGELOG.md"), encoding="utf-8") as f:
         texts.append(f.read())
@@ -162,7 +164,7 @@ def read_changelog(repo):
             if name.endswith(".md"):
                 with open(os.path.join(older, name), encoding="utf-8") as f:
                     texts.append(f.read())
-    return their_entries("\n".join(texts))
+    return their_entries("\n".join(texts), every)
 
 
 def releases(repo, changelog_versions, pre=False):
@@ -183,6 +185,32 @@ def jc_json(repo, *args, config=None):
     cmd = [JC, *args] + (["--config", config] if config else [])
     p = run(cmd, repo)
     return json.loads(p.stdout) if p.stdout.strip() else None
+
+
+def every_entry_after_init(repo, tags, theirs):
+    """Under the convention `init` proposes at HEAD (the project's release tool
+    imported): how many of every entry their changelog lists in these releases ours
+    lists, and how many ours lists that theirs does not."""
+    proposed = run([JC, "init", "--to", "file"], repo, check=True).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+        f.write(proposed)
+    log = jc_json(repo, "changelog", "--format", "json", config=f.name)
+    os.unlink(f.name)
+    total = found = extra = 0
+    for r in log["releases"]:
+        v = r["version"]
+        if v is None or ("v" + v not in tags and v not in tags):
+            continue
+        mine = list(r["breaking"]) + [e for s in r["sections"] for e in s["entries"]]
+        their = theirs.get(v, [])
+        for h, d in their:
+            total += 1
+            if any((h and e["commit"].startswith(h)) or norm(e["summary"]) == d for e in mine):
+                found += 1
+        for e in mine:
+            if not any((h and e["commit"].startswith(h)) or norm(e["summary"]) == d for h, d in their):
+                extra += 1
+    return total, found, extra
 
 
 def entries_found(repo, tags, theirs):
@@ -276,7 +304,7 @@ def main(repos):
     permissive = tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False)
     permissive.write(PERMISSIVE)
     permissive.close()
-    totals = {"entries": [0, 0], "bump": [0, 0], "adopted": [0, 0], "disagree": 0, "stricter": 0, "commits": 0}
+    totals = {"every": [0, 0, 0], "entries": [0, 0], "bump": [0, 0], "adopted": [0, 0], "disagree": 0, "stricter": 0, "commits": 0}
     rows = []
     for arg in repos:
         repo, _, mode = arg.partition("@")
@@ -290,6 +318,8 @@ def main(repos):
         print(f"entries: {found} of {total} feat/fix entries of its CHANGELOG.md found ({pct:.1f}%)")
         for v, h, d in missed:
             print(f"  missed in {v}: {h or '-'} {d}")
+        every_total, every_found, every_extra = every_entry_after_init(repo, tags, read_changelog(repo, every=True))
+        print(f"every entry, after init: {every_found} of {every_total} of its changelog's entries listed; {every_extra} listed that it does not list")
         totals["entries"][0] += found
         totals["entries"][1] += total
         bumps = bump_at_parents(repo, tags)
@@ -307,6 +337,7 @@ def main(repos):
         totals["adopted"][1] += len(bumps)
         row = [name, git(repo, 'rev-parse', '--short=12', 'HEAD').strip(), f"{tags[0]} … {tags[-1]}",
                f"{found} / {total}", f"{right} / {len(bumps)}", f"{adopted_right} / {len(bumps)}"]
+        row.append(f"{every_found} / {every_total}; {every_extra} more")
         disagreements = 0
         for label, config in (("default", None), ("permissive", permissive.name)):
             passed = check_verdicts(repo, config)
@@ -326,6 +357,9 @@ def main(repos):
         else:
             row.append("(init printed no figures)")
         row.insert(6, f"{disagreements} of {len(passed)} × 2")
+        totals["every"][0] += every_found
+        totals["every"][1] += every_total
+        totals["every"][2] += every_extra
         rows.append(row)
         print()
     e, b = totals["entries"], totals["bump"]
@@ -333,12 +367,13 @@ def main(repos):
     print(f"all: entries {e[0]}/{e[1]}, bump {b[0]}/{b[1]} ({a[0]}/{a[1]} after init), verdict disagreements {totals['disagree']} over {totals['commits']} commit verdicts")
     os.unlink(permissive.name)
     table = [
-        "| repository | releases | feat/fix entries found | bump = real tag (default convention) | bump = real tag (after `init` at the release's parent) | verdict disagreements | init: last commits passing the proposed convention |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| repository | releases | feat/fix entries found | every entry of its changelog listed after `init`; listed beyond it | bump = real tag (default convention) | bump = real tag (after `init` at the release's parent) | verdict disagreements | init: last commits passing the proposed convention |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in rows:
-        table.append(f"| {r[0]} (`{r[1]}`) | {r[2]} | {r[3]} | {r[4]} | {r[5]} | {r[6]} | {r[7]} |")
-    table.append(f"| all | {b[1]} | {e[0]} / {e[1]} | {b[0]} / {b[1]} | {a[0]} / {a[1]} | {totals['disagree']} of {totals['commits']} | |")
+        table.append(f"| {r[0]} (`{r[1]}`) | {r[2]} | {r[3]} | {r[7]} | {r[4]} | {r[5]} | {r[6]} | {r[8]} |")
+    ev = totals["every"]
+    table.append(f"| all | {b[1]} | {e[0]} / {e[1]} | {ev[0]} / {ev[1]}; {ev[2]} more | {b[0]} / {b[1]} | {a[0]} / {a[1]} | {totals['disagree']} of {totals['commits']} | |")
     print("\n".join(table))
     if os.environ.get("RECORD"):
         subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "record.py"), "adoption",
