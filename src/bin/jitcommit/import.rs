@@ -278,6 +278,36 @@ pub fn versionrc(name: &str, v: &serde_json::Value, imp: &mut Import) {
     }
 }
 
+impl Import {
+    /// `changelog.breaking-before-1` from the setting `from` names: `major` when a
+    /// breaking change before 1.0.0 makes 1.0.0.
+    fn zero_major(&mut self, from: String, major: bool) {
+        let (level, word) = if major {
+            (ZeroMajor::Major, "major")
+        } else {
+            (ZeroMajor::Minor, "minor")
+        };
+        self.breaking_before_1 = Some(level);
+        self.mapped
+            .push(format!("{from} → changelog.breaking-before-1 = \"{word}\""));
+    }
+
+    /// `changelog.tag-pattern` from a release tool's tag template `v` (`v{version}`,
+    /// `v$version`), or why not.
+    fn tag_format(&mut self, name: &str, v: &Value) {
+        match v.as_str().and_then(tag_template) {
+            Some(p) => {
+                self.mapped
+                    .push(format!("{name}: tag_format {v} → changelog.tag-pattern"));
+                self.tag_pattern = Some(p);
+            }
+            None => self.unmapped.push(format!(
+                "{name}: tag_format {v} (not a template of the whole version)"
+            )),
+        }
+    }
+}
+
 /// The convention the imports describe, on top of the built-in one.
 pub fn apply(imp: &Import) -> Convention {
     let mut c = Convention::default();
@@ -485,27 +515,12 @@ pub fn semantic_release(name: &str, cfg: &Value, imp: &mut Import) {
                 }
             }
             "major_on_zero" => {
-                let major = v.as_bool() != Some(false);
-                imp.breaking_before_1 = Some(if major {
-                    ZeroMajor::Major
-                } else {
-                    ZeroMajor::Minor
-                });
-                imp.mapped.push(format!(
-                    "{name}: major_on_zero = {v} → changelog.breaking-before-1 = \"{}\"",
-                    if major { "major" } else { "minor" }
-                ));
+                imp.zero_major(
+                    format!("{name}: major_on_zero = {v}"),
+                    v.as_bool() != Some(false),
+                );
             }
-            "tag_format" => match v.as_str().and_then(tag_template) {
-                Some(p) => {
-                    imp.mapped
-                        .push(format!("{name}: tag_format {v} → changelog.tag-pattern"));
-                    imp.tag_pattern = Some(p);
-                }
-                None => imp.unmapped.push(format!(
-                    "{name}: tag_format {v} (not a `{{version}}` template)"
-                )),
-            },
+            "tag_format" => imp.tag_format(name, v),
             "changelog" => psr_changelog(name, v, imp),
             // How it publishes, not what a commit or a release is.
             "version_variables"
@@ -534,10 +549,7 @@ pub fn semantic_release(name: &str, cfg: &Value, imp: &mut Import) {
     }
     if !obj.contains_key("major_on_zero") {
         // Its default: a breaking change before 1.0.0 makes 1.0.0.
-        imp.breaking_before_1 = Some(ZeroMajor::Major);
-        imp.mapped.push(format!(
-            "{name}: major_on_zero (default true) → changelog.breaking-before-1 = \"major\""
-        ));
+        imp.zero_major(format!("{name}: major_on_zero (default true)"), true);
     }
     if !obj.contains_key("tag_format") {
         imp.tag_pattern = tag_template("v{version}");
@@ -677,40 +689,55 @@ pub fn commitizen(name: &str, cfg: &Value, imp: &mut Import) {
     for (k, v) in obj {
         match k.as_str() {
             "major_version_zero" => {
-                let minor = v.as_bool() == Some(true);
-                imp.breaking_before_1 = Some(if minor { ZeroMajor::Minor } else { ZeroMajor::Major });
-                imp.mapped.push(format!(
-                    "{name}: major_version_zero = {v} → changelog.breaking-before-1 = \"{}\"",
-                    if minor { "minor" } else { "major" }
-                ));
+                imp.zero_major(
+                    format!("{name}: major_version_zero = {v}"),
+                    v.as_bool() != Some(true),
+                );
             }
-            "tag_format" => match v.as_str().and_then(tag_template) {
-                Some(p) => {
-                    imp.mapped.push(format!("{name}: tag_format {v} → changelog.tag-pattern"));
-                    imp.tag_pattern = Some(p);
-                }
-                None => imp.unmapped.push(format!(
-                    "{name}: tag_format {v} (not a `$version` template)"
-                )),
-            },
+            "tag_format" => imp.tag_format(name, v),
             "changelog_merge_prerelease" => {
                 let collect = v.as_bool() == Some(true);
-                imp.prereleases = Some(if collect { Prereleases::Collect } else { Prereleases::Own });
+                imp.prereleases = Some(if collect {
+                    Prereleases::Collect
+                } else {
+                    Prereleases::Own
+                });
                 imp.mapped.push(format!(
                     "{name}: changelog_merge_prerelease = {v} → changelog.prereleases = \"{}\"",
                     if collect { "collect" } else { "own" }
                 ));
             }
             "version_scheme" if v.as_str() == Some("pep440") => imp.unmapped.push(format!(
-                "{name}: version_scheme \"pep440\" (a pre-release tag such as 1.0.0rc1 is not a semantic version: its commits fall to the release)"
+                "{name}: version_scheme \"pep440\" (a pre-release tag such as 1.0.0rc1 is \
+                 not a semantic version: its commits fall to the release)"
             )),
-            "name" | "customize" | "change_type_map" | "change_type_order" | "bump_map"
-            | "version" | "version_files" | "version_provider" | "version_scheme"
-            | "update_changelog_on_bump" | "annotated_tag" | "gpg_sign" | "changelog_file"
-            | "changelog_incremental" | "changelog_start_rev" | "bump_message"
-            | "pre_bump_hooks" | "post_bump_hooks" | "use_shortcuts" | "style"
-            | "major_version_zero_bump_map" | "encoding" | "retry_after_failure"
-            | "allow_abort" | "changelog_format" | "template" | "extras" => {}
+            "name"
+            | "customize"
+            | "change_type_map"
+            | "change_type_order"
+            | "bump_map"
+            | "version"
+            | "version_files"
+            | "version_provider"
+            | "version_scheme"
+            | "update_changelog_on_bump"
+            | "annotated_tag"
+            | "gpg_sign"
+            | "changelog_file"
+            | "changelog_incremental"
+            | "changelog_start_rev"
+            | "bump_message"
+            | "pre_bump_hooks"
+            | "post_bump_hooks"
+            | "use_shortcuts"
+            | "style"
+            | "major_version_zero_bump_map"
+            | "encoding"
+            | "retry_after_failure"
+            | "allow_abort"
+            | "changelog_format"
+            | "template"
+            | "extras" => {}
             other => imp
                 .unmapped
                 .push(format!("{name}: {other} has no jitcommit setting")),
@@ -930,15 +957,7 @@ pub fn release_please(name: &str, cfg: &Value, imp: &mut Import) {
         shown.join(", ")
     ));
     let minor = opts.get("bump-minor-pre-major").and_then(Value::as_bool) == Some(true);
-    imp.breaking_before_1 = Some(if minor {
-        ZeroMajor::Minor
-    } else {
-        ZeroMajor::Major
-    });
-    imp.mapped.push(format!(
-        "{name}: bump-minor-pre-major = {minor} → changelog.breaking-before-1 = \"{}\"",
-        if minor { "minor" } else { "major" }
-    ));
+    imp.zero_major(format!("{name}: bump-minor-pre-major = {minor}"), !minor);
     if opts
         .get("bump-patch-for-minor-pre-major")
         .and_then(Value::as_bool)

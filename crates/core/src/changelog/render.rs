@@ -82,15 +82,7 @@ fn release(out: &mut String, r: &Release, links: &Links) {
             );
         }
     }
-    match not_listed(r) {
-        Some(parts) => {
-            let _ = write!(out, "\nNot listed: {parts}.\n");
-        }
-        None if r.breaking.is_empty() && r.sections.is_empty() && r.others.is_empty() => {
-            out.push_str("\nNo changes.\n");
-        }
-        None => {}
-    }
+    closing(out, r);
 }
 
 /// Why a commit listed under "Other commits" is not an entry.
@@ -101,6 +93,20 @@ fn other_why(kind: OtherKind) -> &'static str {
         OtherKind::Fixup => "fixup",
         OtherKind::Release => "release",
         OtherKind::NonConforming => "not following the convention",
+    }
+}
+
+/// A release's last line, the same in both formats: what it leaves out, counted, or
+/// that it has no changes.
+fn closing(out: &mut String, r: &Release) {
+    match not_listed(r) {
+        Some(parts) => {
+            let _ = write!(out, "\nNot listed: {parts}.\n");
+        }
+        None if r.breaking.is_empty() && r.sections.is_empty() && r.others.is_empty() => {
+            out.push_str("\nNo changes.\n");
+        }
+        None => {}
     }
 }
 
@@ -442,15 +448,7 @@ fn rst_release(out: &mut String, r: &Release, links: &Links) {
             );
         }
     }
-    match not_listed(r) {
-        Some(parts) => {
-            let _ = write!(out, "\nNot listed: {parts}.\n");
-        }
-        None if r.breaking.is_empty() && r.sections.is_empty() && r.others.is_empty() => {
-            out.push_str("\nNo changes.\n");
-        }
-        None => {}
-    }
+    closing(out, r);
 }
 
 fn rst_id(full: &str, short: &str, links: &Links) -> String {
