@@ -88,6 +88,22 @@ fn mixed_history(r: &Repo<'_>) {
     r.git(&["tag", "v1.0.0"]);
 }
 
+/// `file` holding `text`, committed with [`mixed_history`], then `jitcommit init
+/// --write`: its stderr (what was imported, mapped and not mapped).
+fn adopted(r: &Repo<'_>, file: &str, text: &str) -> String {
+    write(&r.dir, file, text);
+    r.git(&["add", file]);
+    mixed_history(r);
+    let o = r.jc(&["init", "--write"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    stderr(&o)
+}
+
+/// The changelog of [`mixed_history`]'s one release: these sections.
+fn release_1_0(sections: &[(&str, &[&str])]) -> Vec<(String, Sections)> {
+    vec![("1.0.0".to_owned(), owned(sections))]
+}
+
 /// python-semantic-release's documented `exclude_commit_patterns` (its docs,
 /// docs/configuration/configuration.rst, MIT licence), with `major_on_zero` and
 /// `tag_format` as documented there.
@@ -116,12 +132,7 @@ exclude_commit_patterns = [
 fn init_reads_python_semantic_release_and_the_changelog_lists_what_it_lists() {
     let sb = Sandbox::new();
     let r = Repo::new(&sb, "r");
-    write(&r.dir, "pyproject.toml", PSR);
-    r.git(&["add", "pyproject.toml"]);
-    mixed_history(&r);
-    let o = r.jc(&["init", "--write"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let err = stderr(&o);
+    let err = adopted(&r, "pyproject.toml", PSR);
     assert!(
         err.contains("Imported: pyproject.toml [tool.semantic_release]"),
         "{err}"
@@ -138,15 +149,12 @@ fn init_reads_python_semantic_release_and_the_changelog_lists_what_it_lists() {
     // refactor, the other build or the chore it excludes.
     assert_eq!(
         listed(&r),
-        vec![(
-            "1.0.0".to_owned(),
-            owned(&[
-                ("Features", &["feat: add the parser"]),
-                ("Bug Fixes", &["fix(cli): keep the exit code"]),
-                ("Build System", &["build(deps): bump click to 8.2"]),
-                ("Documentation", &["docs: explain the flags"]),
-            ])
-        )]
+        release_1_0(&[
+            ("Features", &["feat: add the parser"]),
+            ("Bug Fixes", &["fix(cli): keep the exit code"]),
+            ("Build System", &["build(deps): bump click to 8.2"]),
+            ("Documentation", &["docs: explain the flags"]),
+        ])
     );
     // Excluded commits still count for the next version, as python-semantic-release's do.
     commit(&r, "a.py", "refactor!: drop the old flags");
@@ -196,12 +204,7 @@ major_version_zero = true
 fn init_reads_commitizen_sections_and_bump_map() {
     let sb = Sandbox::new();
     let r = Repo::new(&sb, "r");
-    write(&r.dir, ".cz.toml", CZ);
-    r.git(&["add", ".cz.toml"]);
-    mixed_history(&r);
-    let o = r.jc(&["init", "--write"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let err = stderr(&o);
+    let err = adopted(&r, ".cz.toml", CZ);
     assert!(
         err.contains("Imported: .cz.toml [tool.commitizen]"),
         "{err}"
@@ -210,14 +213,11 @@ fn init_reads_commitizen_sections_and_bump_map() {
     // commitizen lists feat, fix, refactor and perf, in its change_type_order.
     assert_eq!(
         listed(&r),
-        vec![(
-            "1.0.0".to_owned(),
-            owned(&[
-                ("Feat", &["feat: add the parser"]),
-                ("Fix", &["fix(cli): keep the exit code"]),
-                ("Refactor", &["refactor: split the parser"]),
-            ])
-        )]
+        release_1_0(&[
+            ("Feat", &["feat: add the parser"]),
+            ("Fix", &["fix(cli): keep the exit code"]),
+            ("Refactor", &["refactor: split the parser"]),
+        ])
     );
     // A refactor alone is a patch release to commitizen.
     commit(&r, "a.py", "refactor: inline the reader");
@@ -306,14 +306,11 @@ fn init_reads_git_cliff_parsers_skips_and_tags() {
     );
     assert_eq!(
         listed(&r),
-        vec![(
-            "1.0.0".to_owned(),
-            owned(&[
-                ("🚀 Features", &["feat: add the parser"]),
-                ("📚 Documentation", &["docs: explain"]),
-                ("⚙️ Miscellaneous Tasks", &["chore: tidy"]),
-            ])
-        )]
+        release_1_0(&[
+            ("🚀 Features", &["feat: add the parser"]),
+            ("📚 Documentation", &["docs: explain"]),
+            ("⚙️ Miscellaneous Tasks", &["chore: tidy"]),
+        ])
     );
 }
 
@@ -338,17 +335,11 @@ const RELEASE_PLEASE: &str = r#"{
 fn init_reads_release_please_sections_hidden_and_pre_major() {
     let sb = Sandbox::new();
     let r = Repo::new(&sb, "r");
-    write(&r.dir, "release-please-config.json", RELEASE_PLEASE);
-    r.git(&["add", "release-please-config.json"]);
-    mixed_history(&r);
+    let err = adopted(&r, "release-please-config.json", RELEASE_PLEASE);
     r.git(&["tag", "v0.4.0"]);
-    let o = r.jc(&["init", "--write"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(
-        stderr(&o)
-            .contains("bump-minor-pre-major = true → changelog.breaking-before-1 = \"minor\""),
-        "{}",
-        stderr(&o)
+        err.contains("bump-minor-pre-major = true → changelog.breaking-before-1 = \"minor\""),
+        "{err}"
     );
     assert_eq!(
         listed(&r)[0].1,
@@ -583,32 +574,25 @@ fn changelog_never_writes_one_format_into_another() {
 fn init_gives_cog_types_cocogitto_s_sections() {
     let sb = Sandbox::new();
     let r = Repo::new(&sb, "r");
-    write(
-        &r.dir,
+    adopted(
+        &r,
         "cog.toml",
         "[commit_types]\nchore = { omit_from_changelog = true }\ntest = { omit_from_changelog = true }\n",
     );
-    r.git(&["add", "cog.toml"]);
-    mixed_history(&r);
-    let o = r.jc(&["init", "--write"]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(
         listed(&r),
-        vec![(
-            "1.0.0".to_owned(),
-            owned(&[
-                ("Features", &["feat: add the parser"]),
-                ("Bug Fixes", &["fix(cli): keep the exit code"]),
-                ("Documentation", &["docs: explain the flags"]),
-                (
-                    "Build system",
-                    &[
-                        "build(ci): cache the wheels",
-                        "build(deps): bump click to 8.2"
-                    ]
-                ),
-                ("Refactoring", &["refactor: split the parser"]),
-            ])
-        )]
+        release_1_0(&[
+            ("Features", &["feat: add the parser"]),
+            ("Bug Fixes", &["fix(cli): keep the exit code"]),
+            ("Documentation", &["docs: explain the flags"]),
+            (
+                "Build system",
+                &[
+                    "build(ci): cache the wheels",
+                    "build(deps): bump click to 8.2"
+                ]
+            ),
+            ("Refactoring", &["refactor: split the parser"]),
+        ])
     );
 }
