@@ -496,7 +496,7 @@ fn changelog_writes_restructuredtext_into_an_rst_file_and_checks_it() {
         "{text}"
     );
     assert!(
-        text.contains("\nFixed\n-----\n\n* keep \\`exit\\` codes (``"),
+        text.contains("\nFixed\n-----\n\n* keep ``exit`` codes (``"),
         "{text}"
     );
     assert!(text.ends_with(".. jitcommit changelog end\n"), "{text}");

@@ -503,11 +503,59 @@ fn rst_entry(out: &mut String, e: &Entry, links: &Links) {
     }
 }
 
-/// Commit text as reStructuredText that renders as that text: every character that
-/// can open markup (emphasis, literals, references, substitutions, roles, targets,
-/// footnotes) is escaped with a backslash, and line breaks and other control
-/// characters become spaces, so the text stays on its list item's line.
+/// Commit text as reStructuredText that renders as that text: a `` `code` `` span
+/// becomes an inline literal (``` ``code`` ```, as python-semantic-release writes
+/// them), and outside them every character that can open markup (emphasis, literals,
+/// references, substitutions, roles, targets, footnotes) is escaped with a backslash.
+/// Line breaks and other control characters become spaces, so the text stays on its
+/// list item's line.
 pub fn escape_rst(text: &str) -> String {
+    let text: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let parts: Vec<&str> = text.split('`').collect();
+    // Code spans only where every backtick pairs up.
+    if parts.len() < 3 || parts.len().is_multiple_of(2) {
+        return escape_rst_plain(&text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, part) in parts.iter().enumerate() {
+        if i % 2 == 0 {
+            out.push_str(&escape_rst_plain(part));
+            continue;
+        }
+        let literal = !part.is_empty()
+            && !part.starts_with(' ')
+            && !part.ends_with(' ')
+            && !part.contains("``");
+        if !literal {
+            out.push_str("\\`");
+            out.push_str(&escape_rst_plain(part));
+            out.push_str("\\`");
+            continue;
+        }
+        // A literal must follow a space or a start, and be followed by a space, an end
+        // or punctuation; an escaped space (which renders as nothing) joins it to text.
+        let before = parts[i - 1].chars().next_back();
+        let after = parts.get(i + 1).and_then(|p| p.chars().next());
+        if before.is_some_and(|c| !c.is_whitespace() && !matches!(c, '-' | '/' | ':')) {
+            out.push_str("\\ ");
+        }
+        out.push_str("``");
+        out.push_str(part);
+        out.push_str("``");
+        if after.is_some_and(|c| {
+            !c.is_whitespace() && !matches!(c, '-' | '/' | ':' | '.' | ',' | ';' | '!' | '?' | ')')
+        }) {
+            out.push_str("\\ ");
+        }
+    }
+    out
+}
+
+/// [`escape_rst`] for text with no code span: every markup character escaped.
+fn escape_rst_plain(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

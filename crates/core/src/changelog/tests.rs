@@ -624,3 +624,26 @@ proptest::proptest! {
         proptest::prop_assert!(problems.is_empty(), "{:?}\n{}", problems, md);
     }
 }
+
+/// Commit text in reStructuredText: code spans become inline literals joined to the
+/// text around them by escaped spaces where needed, every other markup character is
+/// escaped, and an unpaired backtick stays a backtick.
+#[test]
+fn rst_text_renders_as_the_text_it_is() {
+    let cases = [
+        ("use `x` here", "use ``x`` here"),
+        ("(`x`)", "(\\ ``x``)"),
+        ("a`x`b", "a\\ ``x``\\ b"),
+        ("`x`.", "``x``."),
+        ("one ` tick", "one \\` tick"),
+        ("`` x ``", "\\`\\` x \\`\\`"),
+        (
+            "*bold* _u_ |s| [1]_ <a>",
+            "\\*bold\\* \\_u\\_ \\|s\\| \\[1\\]\\_ \\<a\\>",
+        ),
+        ("line\nbreak", "line break"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(super::escape_rst(text), want, "{text:?}");
+    }
+}
