@@ -40,6 +40,7 @@ mod jitcommit_changelog;
 mod jitcommit_doctor;
 mod jitcommit_facts;
 mod jitcommit_init;
+mod jitcommit_release_tools;
 mod lean;
 mod own_repository;
 mod precommit;

@@ -10,7 +10,10 @@ use jitcommit_core::config::{self, Convention, Origin};
 use jitcommit_core::convention;
 
 use crate::error::{Error, usage};
-use crate::import::{Import, apply, cog, commitlint, parse_json_or_yaml, versionrc};
+use crate::import::{
+    Import, apply, cog, commitizen, commitlint, git_cliff, parse_json_or_yaml, release_please,
+    semantic_release, versionrc,
+};
 use crate::{Outcome, print};
 
 const HELP: &str = "\
@@ -33,7 +36,14 @@ history are accepted as they are, and every later commit is held to the conventi
 (docs/check.md). Imported: commitlint (.commitlintrc,
 .commitlintrc.json/.yaml/.yml; a JavaScript config is a program and is never run:
 convert it to .commitlintrc.json), cog.toml, .versionrc(.json): types, scopes,
-subject length, changelog sections. Whatever cannot be mapped is listed.
+subject length, changelog sections. The release tool: python-semantic-release
+(pyproject.toml [tool.semantic_release], releaserc.toml), commitizen ([tool.commitizen],
+.cz.toml, cz.json, .cz.yaml), git-cliff (cliff.toml, [tool.git-cliff],
+[workspace.metadata.git-cliff]) and release-please (release-please-config.json): its
+types, the sections it lists and the types it hides, the commits it excludes, what
+each type bumps and a breaking change before 1.0.0, its tag format and the tags it
+ignores. `Mapped:` lines say what each setting became; whatever cannot be mapped is
+listed.
 
 OPTIONS:
     --write          write the file
@@ -137,7 +147,140 @@ fn import(root: &Path) -> Result<Import, Error> {
             imp.read.push(name.to_owned());
         }
     }
+    release_tools(root, &mut imp)?;
     Ok(imp)
+}
+
+/// A TOML file of the work tree as JSON; a parse error names the file, line and column.
+fn toml_file(root: &Path, name: &str) -> Result<Option<serde_json::Value>, Error> {
+    let Some(text) = read(root, name)? else {
+        return Ok(None);
+    };
+    let table: toml::Table = toml::from_str(&text).map_err(|e| {
+        Error::Message(format!(
+            "{}: {}",
+            root.join(name).display(),
+            e.to_string().trim_end()
+        ))
+    })?;
+    Ok(Some(serde_json::to_value(table).unwrap_or_default()))
+}
+
+/// A JSON or YAML file of the work tree; a parse error names the file and line.
+fn json_file(root: &Path, name: &str) -> Result<Option<serde_json::Value>, Error> {
+    let Some(text) = read(root, name)? else {
+        return Ok(None);
+    };
+    parse_json_or_yaml(&root.join(name).display().to_string(), &text)
+        .map(Some)
+        .map_err(Error::Message)
+}
+
+/// The value at a dotted path of `v`.
+fn at<'a>(v: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
+    path.split('.').try_fold(v, |v, k| v.get(k))
+}
+
+/// The project's release tool: python-semantic-release, commitizen, git-cliff and
+/// release-please, wherever each keeps its config (docs/changelog.md, "Importing a
+/// release tool").
+fn release_tools(root: &Path, imp: &mut Import) -> Result<(), Error> {
+    type Reader = fn(&str, &serde_json::Value, &mut Import);
+    let pyproject = toml_file(root, "pyproject.toml")?;
+    let cargo = toml_file(root, "Cargo.toml")?;
+    let mut found: Vec<(String, serde_json::Value, Reader)> = Vec::new();
+    let mut take =
+        |file: &str, doc: Option<&serde_json::Value>, tables: &[&str], reader: Reader| {
+            for table in tables {
+                if let Some(v) = doc.and_then(|d| {
+                    if table.is_empty() {
+                        Some(d)
+                    } else {
+                        at(d, table)
+                    }
+                }) {
+                    let name = if table.is_empty() {
+                        file.to_owned()
+                    } else {
+                        format!("{file} [{table}]")
+                    };
+                    found.push((name, v.clone(), reader));
+                    return true;
+                }
+            }
+            false
+        };
+    // python-semantic-release: pyproject.toml, else releaserc.toml / releaserc.json.
+    if !take(
+        "pyproject.toml",
+        pyproject.as_ref(),
+        &["tool.semantic_release"],
+        semantic_release,
+    ) {
+        let toml = toml_file(root, "releaserc.toml")?;
+        if !take(
+            "releaserc.toml",
+            toml.as_ref(),
+            &["tool.semantic_release", "semantic_release"],
+            semantic_release,
+        ) {
+            let json = json_file(root, "releaserc.json")?;
+            take(
+                "releaserc.json",
+                json.as_ref(),
+                &["semantic_release"],
+                semantic_release,
+            );
+        }
+    }
+    // commitizen: pyproject.toml, .cz.toml, cz.toml, .cz.json, cz.json, .cz.yaml, cz.yaml.
+    let mut cz = take(
+        "pyproject.toml",
+        pyproject.as_ref(),
+        &["tool.commitizen"],
+        commitizen,
+    );
+    for name in [".cz.toml", "cz.toml"] {
+        if !cz {
+            let doc = toml_file(root, name)?;
+            cz = take(name, doc.as_ref(), &["tool.commitizen"], commitizen);
+        }
+    }
+    for name in [".cz.json", "cz.json", ".cz.yaml", "cz.yaml"] {
+        if !cz {
+            let doc = json_file(root, name)?;
+            cz = take(name, doc.as_ref(), &["commitizen"], commitizen);
+        }
+    }
+    // git-cliff: cliff.toml, else the manifests' tables.
+    let cliff = toml_file(root, "cliff.toml")?;
+    if !take("cliff.toml", cliff.as_ref(), &[""], git_cliff)
+        && !take(
+            "pyproject.toml",
+            pyproject.as_ref(),
+            &["tool.git-cliff"],
+            git_cliff,
+        )
+    {
+        take(
+            "Cargo.toml",
+            cargo.as_ref(),
+            &["workspace.metadata.git-cliff", "package.metadata.git-cliff"],
+            git_cliff,
+        );
+    }
+    let rp = json_file(root, "release-please-config.json")?;
+    take(
+        "release-please-config.json",
+        rp.as_ref(),
+        &[""],
+        release_please,
+    );
+    for (name, v, reader) in found {
+        reader(&name, &v, imp);
+        imp.read.push(name);
+    }
+    Ok(())
 }
 
 /// The convention as the text of `target`'s table.
@@ -333,10 +476,14 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
 
     let mut report = String::new();
     if imp.read.is_empty() {
-        report
-            .push_str("Imported: nothing (no commitlint, cog or standard-version config found)\n");
+        report.push_str(
+            "Imported: nothing (no commitlint, cog, standard-version, python-semantic-release, commitizen, git-cliff or release-please config found)\n",
+        );
     } else {
         report.push_str(&format!("Imported: {}\n", imp.read.join(", ")));
+    }
+    for m in &imp.mapped {
+        report.push_str(&format!("Mapped: {m}\n"));
     }
     for u in &imp.unmapped {
         report.push_str(&format!("Not mapped: {u}\n"));
