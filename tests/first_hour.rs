@@ -281,6 +281,20 @@ fn a_stricter_start_checks_the_first_push_and_summarises_thousands_of_findings()
     assert!(remote.len() < 100, "{} lines:\n{text}", remote.len());
 }
 
+/// A gate fails closed: a `jitcommit.checkFirstPush` value git cannot read as a
+/// boolean (a typo) checks the first push, as `true` does; only `false` leaves it out.
+#[test]
+fn a_misspelt_check_first_push_checks_the_first_push() {
+    let sb = Sandbox::new();
+    let r = existing_project(&sb, 30);
+    for (value, refused) in [("ture", true), ("yes", true), ("off", false)] {
+        let (bare, _) = server(&sb, &format!("typo-{value}.git"), &[]);
+        sb.git(&bare, &["config", "jitcommit.checkFirstPush", value]);
+        let o = git_try(&sb, &r, &["push", bare.to_str().unwrap(), "main"], &[]);
+        assert_eq!(code(&o) != 0, refused, "{value}: {}", stderr(&o));
+    }
+}
+
 /// A server install after a client one builds nothing when the installed check is
 /// this source's current build; a source file newer than the build makes it build.
 #[test]
