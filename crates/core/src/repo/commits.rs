@@ -280,7 +280,15 @@ impl Repo {
     /// The commits `git rev-list <spec>` lists, oldest first: `A..B` (reachable from B, not
     /// from A; an empty side means HEAD) or a single revision (it and all its ancestors).
     pub fn rev_range(&self, spec: &str) -> Result<Vec<ObjectId>, RepoError> {
-        let (hidden, tip) = match spec.split_once("..") {
+        let (tips, hidden) = self.range_ends(spec)?;
+        let ids = self.walk(&tips, hidden, true)?;
+        self.refuse_shallow_boundary(&ids)?;
+        Ok(ids)
+    }
+
+    /// The tips and the hidden commits of `spec` as [`Repo::rev_range`] reads it.
+    pub fn range_ends(&self, spec: &str) -> Result<(Vec<ObjectId>, Vec<ObjectId>), RepoError> {
+        Ok(match spec.split_once("..") {
             Some((a, b)) => {
                 if b.starts_with('.') {
                     return Err(RepoError::UnknownRevision {
@@ -290,13 +298,10 @@ impl Repo {
                 }
                 let a = if a.is_empty() { "HEAD" } else { a };
                 let b = if b.is_empty() { "HEAD" } else { b };
-                (vec![self.resolve_commit(a)?], self.resolve_commit(b)?)
+                (vec![self.resolve_commit(b)?], vec![self.resolve_commit(a)?])
             }
-            None => (Vec::new(), self.resolve_commit(spec)?),
-        };
-        let ids = self.walk(&[tip], hidden, true)?;
-        self.refuse_shallow_boundary(&ids)?;
-        Ok(ids)
+            None => (vec![self.resolve_commit(spec)?], Vec::new()),
+        })
     }
 
     /// In a shallow clone, an error when `ids` holds a boundary commit whose recorded
@@ -398,10 +403,39 @@ impl Repo {
         self.walk(tips, hidden.to_vec(), true)
     }
 
-    /// `tip` and all its ancestors (`git rev-list <tip>`), in no particular order: what
-    /// an adoption point accepts. Nothing is kept for message reads.
-    pub fn ancestry(&self, tip: ObjectId) -> Result<Vec<ObjectId>, RepoError> {
-        self.walk(&[tip], Vec::new(), false)
+    /// Of the commits [`Repo::commits_between`] lists for `tips` and `hidden`, those that
+    /// `point` or its ancestors hold: what an adoption point accepts. They are the ones
+    /// that the same walk with `point` hidden as well leaves out (`git rev-list <tips>
+    /// --not <hidden> <point>`), so the cost follows the commits listed, never the length
+    /// of the history below the point. Nothing is kept for message reads.
+    pub fn held_by(
+        &self,
+        listed: &[ObjectId],
+        tips: &[ObjectId],
+        hidden: &[ObjectId],
+        point: ObjectId,
+    ) -> Result<gix::hashtable::HashSet<ObjectId>, RepoError> {
+        if listed.is_empty() {
+            return Ok(Default::default());
+        }
+        let mut hidden = hidden.to_vec();
+        hidden.push(point);
+        let rest: gix::hashtable::HashSet<ObjectId> =
+            self.walk(tips, hidden, false)?.into_iter().collect();
+        Ok(listed
+            .iter()
+            .copied()
+            .filter(|id| !rest.contains(id))
+            .collect())
+    }
+
+    /// The parents of `commit`, as stored.
+    pub fn parent_ids(&self, commit: ObjectId) -> Result<Vec<ObjectId>, RepoError> {
+        Ok(self
+            .find_commit(commit)?
+            .parent_ids()
+            .map(|p| p.detach())
+            .collect())
     }
 
     /// `id` peeled through annotated tags to a commit: `Some(commit)`, or `None` when it

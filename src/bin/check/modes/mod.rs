@@ -221,62 +221,52 @@ fn check_stored(
     })
 }
 
-/// The commits each adoption point accepts as they are (docs/check.md, "Adopting an
-/// existing history"): the adoption point and its ancestors, walked once per point. The
-/// point comes from the convention the run already trusts (the work tree's or
-/// `--config` for `--range`; the server's policy for a push), never from the commits
-/// being checked; a commit can only be "before the adoption point" by being its
-/// ancestor, which its id proves.
-#[derive(Default)]
-pub struct Adoption {
-    points: std::collections::HashMap<String, std::collections::HashSet<ObjectId>>,
+/// The adoption point of `conv` (docs/check.md, "Adopting an existing history") when it
+/// names a commit of the repository. The point comes from the convention the run already
+/// trusts (the work tree's or `--config` for `--range`; the server's policy for a push),
+/// never from the commits being checked.
+pub fn adoption_point(repo: &Repo, conv: &Convention) -> Option<ObjectId> {
+    let point = conv.adopted.as_ref()?;
+    let id = ObjectId::from_hex(point.as_bytes()).ok()?;
+    repo.is_commit(point).then_some(id)
 }
 
-impl Adoption {
-    /// Whether `conv`'s adoption point accepts `id` (false when there is none, or when
-    /// its commit is not in the repository).
-    pub fn accepts(
-        &mut self,
-        repo: &Repo,
-        conv: &Convention,
-        id: ObjectId,
-    ) -> Result<bool, CheckError> {
-        let Some(point) = &conv.adopted else {
-            return Ok(false);
-        };
-        if !self.points.contains_key(point) {
-            let set = match ObjectId::from_hex(point.as_bytes()) {
-                Ok(tip) if repo.is_commit(point) => repo.ancestry(tip)?.into_iter().collect(),
-                _ => Default::default(),
-            };
-            self.points.insert(point.clone(), set);
-        }
-        Ok(self.points.get(point).is_some_and(|set| set.contains(&id)))
-    }
+/// For each of `ids`, the commits the walk from `tips` hiding `hidden` lists, whether
+/// `conv`'s adoption point accepts it: whether it is the point or one of its ancestors,
+/// which its id proves. One more walk of the same commits answers for all of them
+/// ([`Repo::held_by`]): the cost follows the commits checked, not the history's length.
+pub fn adopted(
+    repo: &Repo,
+    conv: &Convention,
+    ids: &[ObjectId],
+    tips: &[ObjectId],
+    hidden: &[ObjectId],
+) -> Result<Vec<bool>, CheckError> {
+    let Some(point) = adoption_point(repo, conv) else {
+        return Ok(vec![false; ids.len()]);
+    };
+    let held = repo.held_by(ids, tips, hidden, point)?;
+    Ok(ids.iter().map(|id| held.contains(id)).collect())
 }
 
-/// [`check_commits`] for `jobs`, except the commits an adoption point accepts: those are
-/// reported as they are, exempt as `adopted`, without a check. Reports come in the
-/// order of `jobs`.
+/// [`check_commits`] for `jobs`, except the commits an adoption point accepts (`adopted`,
+/// one flag per job, from [`adopted`]): those are reported as they are, exempt as
+/// `adopted`, without a check. Reports come in the order of `jobs`.
 pub fn check_adopted_commits(
     repo: &Repo,
     jobs: &[Job<'_>],
+    adopted: &[bool],
     fixups: bool,
 ) -> Result<Vec<Report>, CheckError> {
-    let mut adoption = Adoption::default();
-    let mut adopted = Vec::with_capacity(jobs.len());
-    for job in jobs {
-        adopted.push(adoption.accepts(repo, job.1, job.0)?);
-    }
     let todo: Vec<Job<'_>> = jobs
         .iter()
-        .zip(&adopted)
+        .zip(adopted)
         .filter(|(_, a)| !**a)
         .map(|(j, _)| *j)
         .collect();
     let mut checked = check_commits(repo, &todo, fixups)?.into_iter();
     let mut out = Vec::with_capacity(jobs.len());
-    for (job, a) in jobs.iter().zip(adopted) {
+    for (job, &a) in jobs.iter().zip(adopted) {
         if a {
             let (raw, _) = repo.commit_message_and_parents(job.0)?;
             let text = String::from_utf8_lossy(&raw);

@@ -31,7 +31,8 @@ use jitcommit_core::repo::{self, ObjectId, Repo};
 use crate::args::Settings;
 use crate::error::CheckError;
 use crate::modes::{
-    Outcome, builtin, check_adopted_commits, convention_at, finish_history, store_broken, tracing,
+    Outcome, adopted, builtin, check_adopted_commits, convention_at, finish_history, store_broken,
+    tracing,
 };
 use crate::output::{Printer, Style, short};
 
@@ -275,10 +276,14 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     }
     let mut seen = HashSet::new();
     let mut checked: Vec<(ObjectId, usize, Option<&str>)> = Vec::new();
+    let mut accepted_as_adopted = Vec::new();
     for (policy, hidden, tips, refs) in &groups {
-        for id in repo.commits_between(tips, hidden)? {
+        let ids = repo.commits_between(tips, hidden)?;
+        let held = adopted(&repo, &policies[*policy].0.convention, &ids, tips, hidden)?;
+        for (id, a) in ids.into_iter().zip(held) {
             if seen.insert((id, *policy)) {
                 checked.push((id, *policy, (refs.len() == 1).then(|| refs[0])));
+                accepted_as_adopted.push(a);
             }
         }
     }
@@ -290,7 +295,7 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
         })
         .collect();
     // `fixup!` and friends are exempt on a server only when its own policy says so.
-    let mut reports = check_adopted_commits(&repo, &jobs, fixed.is_some())?;
+    let mut reports = check_adopted_commits(&repo, &jobs, &accepted_as_adopted, fixed.is_some())?;
 
     let mut out_lock = crate::output::stdout();
     let mut out = Printer::new(&mut out_lock, settings.format, Style::plain());
