@@ -9,6 +9,9 @@ use gix::bstr::BStr;
 use super::types::Entry;
 use super::{Change, ChangeKind, ObjectId, Repo, RepoError};
 
+/// A commit's raw message, its number of parents and its `encoding` header.
+type StoredMessage = (Vec<u8>, usize, Option<Vec<u8>>);
+
 /// How many commits' tree and first parent are remembered before starting over.
 const LINKS_KEPT: usize = 100_000;
 
@@ -203,13 +206,38 @@ impl Repo {
         self.commit_message_and_parents(commit).map(|(msg, _)| msg)
     }
 
-    /// The raw message of `commit` and how many parents it has (what backs a merge's
-    /// exemption), from one read of the commit: the one the walk that listed it kept,
-    /// if any (each kept commit is handed out once).
+    /// The message of `commit` as git presents it (see [`Repo::commit_message_as_shown`];
+    /// as stored when its encoding cannot be decoded) and how many parents it has (what
+    /// backs a merge's exemption).
     pub fn commit_message_and_parents(
         &self,
         commit: ObjectId,
     ) -> Result<(Vec<u8>, usize), RepoError> {
+        let (msg, parents, _) = self.commit_message_as_shown(commit)?;
+        Ok((msg, parents))
+    }
+
+    /// The message of `commit` as git presents it (`git log`: decoded from the encoding
+    /// its `encoding` header names, see [`crate::rules::encoding::as_git_shows`]), how many
+    /// parents it has, and the name of that encoding when this tool cannot decode it (the
+    /// message is then as stored). From one read of the commit: the one the walk that
+    /// listed it kept, if any (each kept commit is handed out once).
+    pub fn commit_message_as_shown(
+        &self,
+        commit: ObjectId,
+    ) -> Result<super::ShownMessage, RepoError> {
+        let (raw, parents, encoding) = self.stored_message(commit)?;
+        Ok(match encoding {
+            None => (raw, parents, None),
+            Some(label) => match crate::rules::encoding::as_git_shows(&raw, Some(&label)) {
+                Ok(text) => (text.into_owned(), parents, None),
+                Err(name) => (raw, parents, Some(name)),
+            },
+        })
+    }
+
+    /// The raw message of `commit`, its number of parents and its `encoding` header.
+    fn stored_message(&self, commit: ObjectId) -> Result<StoredMessage, RepoError> {
         let kept = self.walked.borrow_mut().remove(&commit);
         // One pass over the headers for the tree, the parents and the message: gix's
         // `message_raw` and `parent_ids().count()` each parse the whole commit, author
@@ -217,22 +245,27 @@ impl Repo {
         // parsing each commit three times). A commit that does not parse cleanly takes
         // the calls below, which report it as before.
         if let Some(mut data) = kept {
+            let encoding = header_encoding(&data);
             // The message is the kept commit's tail: moved down, not copied.
             if let Some((tree, first, parents, at)) = read_headers(&data, commit.kind()) {
                 data.drain(..at);
-                return Ok(self.remember_read(commit, (tree, first, parents, data)));
+                let (msg, parents) = self.remember_read(commit, (tree, first, parents, data));
+                return Ok((msg, parents, encoding));
             }
             if let Some(read) = tree_parents_message(&data, commit.kind()) {
-                return Ok(self.remember_read(commit, read));
+                let (msg, parents) = self.remember_read(commit, read);
+                return Ok((msg, parents, encoding));
             }
         }
         let c = self.find_commit(commit)?;
+        let encoding = header_encoding(&c.data);
         if let Some(read) = tree_parents_message(&c.data, c.id.kind()) {
-            return Ok(self.remember_read(commit, read));
+            let (msg, parents) = self.remember_read(commit, read);
+            return Ok((msg, parents, encoding));
         }
         self.remember_links(commit, &c)?;
         let msg = c.message_raw().map_err(|e| self.object_err(commit, e))?;
-        Ok((msg.to_vec(), c.parent_ids().count()))
+        Ok((msg.to_vec(), c.parent_ids().count(), encoding))
     }
 
     /// Remembers the links of a commit read by [`tree_parents_message`]; its message and
@@ -681,6 +714,20 @@ pub(super) fn read_headers(
         }
         at += n;
     }
+}
+
+/// The value of the `encoding` header of commit `data` (the headers end at the first
+/// empty line; a continuation line starts with a space and is no header of its own).
+fn header_encoding(data: &[u8]) -> Option<Vec<u8>> {
+    for line in data.split(|&b| b == b'\n') {
+        if line.is_empty() {
+            return None;
+        }
+        if let Some(value) = line.strip_prefix(b"encoding ") {
+            return Some(value.to_vec());
+        }
+    }
+    None
 }
 
 /// [`tree_parents_message`] by gix's commit parser.

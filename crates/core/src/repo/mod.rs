@@ -25,6 +25,10 @@ mod types;
 mod userdiff;
 mod walk;
 
+/// A stored message as git presents it, the commit's number of parents, and the
+/// encoding it names when this tool cannot decode it ([`Repo::commit_message_as_shown`]).
+pub type ShownMessage = (Vec<u8>, usize, Option<String>);
+
 use std::path::{Path, PathBuf};
 
 /// git's file-type bits of a mode.

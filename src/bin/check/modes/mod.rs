@@ -13,7 +13,7 @@ use std::io::Write as _;
 
 use jitcommit_core::config::{self, Convention, Loaded};
 use jitcommit_core::convention;
-use jitcommit_core::repo::{ObjectId, Repo, RepoError, SharedRepo};
+use jitcommit_core::repo::{ObjectId, Repo, RepoError, SharedRepo, ShownMessage};
 use jitcommit_core::rules;
 
 use crate::args::Settings;
@@ -190,7 +190,7 @@ impl RepoSource<'_> {
 fn check_stored(
     repo: &RepoSource<'_>,
     (id, conv, trace): Job<'_>,
-    (raw, parents): &(Vec<u8>, usize),
+    (raw, parents, undecodable): &ShownMessage,
     fixups: bool,
 ) -> Result<Report, CheckError> {
     let is_commit = |hex: &str| repo.get().is_ok_and(|r| r.is_commit(hex));
@@ -209,6 +209,14 @@ fn check_stored(
         let proved = !conv.coverage && repo.commit_changes_all(id, paths)?;
         rules::traced_set(paths, proved, || repo.commit_changes_for_tracing(id)).map(Some)
     })?;
+    // A message git shows re-encoded from an encoding this tool cannot decode is judged
+    // on nothing anyone sees: a finding, whatever the stored bytes say.
+    let mut checked = checked;
+    if let Some(name) = undecodable {
+        checked
+            .findings
+            .insert(0, rules::encoding::undecodable(name));
+    }
     let (cleaned, exempt, findings) = engine::printable(checked);
     let subject = cleaned.lines().next().unwrap_or("").to_string();
     Ok(Report {
@@ -309,7 +317,7 @@ pub fn check_commits(
 ) -> Result<Vec<Report>, CheckError> {
     let messages = jobs
         .iter()
-        .map(|job| repo.commit_message_and_parents(job.0))
+        .map(|job| repo.commit_message_as_shown(job.0))
         .collect::<Result<Vec<_>, _>>()?;
     // Each run is checked newest first (the jobs come oldest first) and its reports put
     // back in order. A repacked pack stores a tree's newest version whole and each older
@@ -319,7 +327,7 @@ pub fn check_commits(
     // large enough that a chain no longer fits the cache the cost grows with the tree
     // size times the chain length (bench/trace-scaling.sh: 6.4x `git log --raw` at 64k
     // files, against 0.69x at 16k).
-    let run = |source: RepoSource<'_>, jobs: &[Job<'_>], messages: &[(Vec<u8>, usize)]| {
+    let run = |source: RepoSource<'_>, jobs: &[Job<'_>], messages: &[ShownMessage]| {
         let mut reports = jobs
             .iter()
             .zip(messages)
