@@ -44,19 +44,8 @@ impl Client {
 
     /// A commit with `parents`, committed at `time` seconds.
     fn commit(&self, msg: &str, time: i64, parents: &[&str]) -> String {
-        let mut c = self.sb.git_cmd(&self.r);
-        c.args(["commit-tree", &self.tree, "-m", msg]);
-        for p in parents {
-            c.args(["-p", p]);
-        }
-        let date = format!("@{} +0000", 1_700_000_000 + time);
-        let out = c
-            .env("GIT_COMMITTER_DATE", &date)
-            .env("GIT_AUTHOR_DATE", &date)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+        self.sb
+            .commit_tree_at(&self.r, &self.tree, msg, time, parents)
     }
 
     /// Writes the policy with `extra` lines.

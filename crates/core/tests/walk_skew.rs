@@ -32,19 +32,11 @@ impl History {
 
     /// A commit with `parents`, committed at `time` seconds (author and committer).
     fn commit(&self, msg: &str, time: i64, parents: &[ObjectId]) -> ObjectId {
-        let mut c = self.sb.git_cmd(&self.r);
-        c.args(["commit-tree", &self.tree, "-m", msg]);
-        for p in parents {
-            c.args(["-p", &p.to_string()]);
-        }
-        let date = format!("@{} +0000", 1_700_000_000 + time);
-        let out = c
-            .env("GIT_COMMITTER_DATE", &date)
-            .env("GIT_AUTHOR_DATE", &date)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-        oid(&String::from_utf8_lossy(&out.stdout))
+        let parents: Vec<String> = parents.iter().map(ToString::to_string).collect();
+        let parents: Vec<&str> = parents.iter().map(String::as_str).collect();
+        oid(&self
+            .sb
+            .commit_tree_at(&self.r, &self.tree, msg, time, &parents))
     }
 
     /// `git rev-list --reverse <args>`: oldest first, as the walk lists.
