@@ -314,7 +314,17 @@ impl Repo {
     /// from A; an empty side means HEAD) or a single revision (it and all its ancestors).
     pub fn rev_range(&self, spec: &str) -> Result<Vec<ObjectId>, RepoError> {
         let (tips, hidden) = self.range_ends(spec)?;
-        let ids = self.walk(&tips, hidden, true)?;
+        self.range_between(&tips, &hidden)
+    }
+
+    /// [`Repo::rev_range`] of the ends [`Repo::range_ends`] gave (resolving a revision
+    /// such as `HEAD~50000` walks that many commits: once is enough).
+    pub fn range_between(
+        &self,
+        tips: &[ObjectId],
+        hidden: &[ObjectId],
+    ) -> Result<Vec<ObjectId>, RepoError> {
+        let ids = self.walk(tips, hidden.to_vec(), true)?;
         self.refuse_shallow_boundary(&ids)?;
         Ok(ids)
     }

@@ -30,7 +30,7 @@ pub fn run(settings: &Settings, spec: &str) -> Result<Outcome, CheckError> {
     run_ids(settings, |repo| {
         let (tips, hidden) = repo.range_ends(spec)?;
         Ok(Selection {
-            ids: repo.rev_range(spec)?,
+            ids: repo.range_between(&tips, &hidden)?,
             tips,
             hidden,
         })
