@@ -155,7 +155,7 @@ fn shape() -> impl Strategy<Value = Shape> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
 
     /// `--range A..B`, a single revision, a push's walk (`<tips> --not --all`) and the
     /// adoption walk list what `git rev-list` lists, in its order.

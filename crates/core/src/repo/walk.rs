@@ -219,6 +219,12 @@ impl Repo {
                 starts.push(i);
             }
         }
+        // git reads every commit named before it walks, and a hidden one marks its
+        // parents hidden at once, and through them every named commit below it.
+        for &id in &hidden {
+            let i = g.intern(id);
+            g.hide_parents(i);
+        }
         for i in starts {
             if g.nodes[i as usize].flags & SEEN == 0 {
                 push(&mut queue, &mut g, i);
