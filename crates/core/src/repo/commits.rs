@@ -218,7 +218,7 @@ impl Repo {
     }
 
     /// The message of `commit` as git presents it (`git log`: decoded from the encoding
-    /// its `encoding` header names, see [`crate::rules::encoding::as_git_shows`]), how many
+    /// its `encoding` header names, see [`crate::gitenv::as_git_shows`]), how many
     /// parents it has, and the name of that encoding when this tool cannot decode it (the
     /// message is then as stored). From one read of the commit: the one the walk that
     /// listed it kept, if any (each kept commit is handed out once).
@@ -229,7 +229,7 @@ impl Repo {
         let (raw, parents, encoding) = self.stored_message(commit)?;
         Ok(match encoding {
             None => (raw, parents, None),
-            Some(label) => match crate::rules::encoding::as_git_shows(&raw, Some(&label)) {
+            Some(label) => match crate::gitenv::as_git_shows(&raw, Some(&label)) {
                 Ok(text) => (text.into_owned(), parents, None),
                 Err(name) => (raw, parents, Some(name)),
             },
