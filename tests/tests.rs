@@ -17,6 +17,8 @@ mod check_coverage;
 mod check_formats;
 mod check_formats_ci;
 mod check_gate;
+mod check_history_walk;
+mod check_index_kinds;
 mod check_push;
 mod check_range;
 mod docs_refs;

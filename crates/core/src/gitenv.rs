@@ -5,7 +5,10 @@
 //! and the config files, these functions reproduce what git 2.47 does with them
 //! (`config.c` for `core.commentChar` / `core.commentString`, `strbuf_stripspace` and
 //! `wt_status_locate_end` for the cleanup), so the validator checks a message as git
-//! will store it. `tests/cleanup.rs` checks each claim against the real git.
+//! will store it, and [`as_git_shows`] decodes a stored message as `git log` shows it.
+//! `tests/cleanup.rs` checks each claim against the real git.
+
+use std::borrow::Cow;
 
 /// The text git's scissors line carries after the comment prefix and one space.
 const CUT_LINE: &str = "------------------------ >8 ------------------------";
@@ -407,6 +410,50 @@ pub fn cleanup_whitespace(text: &str) -> String {
     stripspace(text, None)
 }
 
+/// A commit message as git presents it (`git log`, `git show`: re-encoded from the
+/// commit's `encoding` header to UTF-8), from its stored bytes `raw` and that header's
+/// value: `Ok` with the text's bytes (unchanged when there is no header, it names
+/// UTF-8, or the bytes do not decode, where git too shows them as stored), or
+/// `Err(name)` when the header names an encoding this tool cannot decode.
+pub fn as_git_shows<'a>(raw: &'a [u8], encoding: Option<&[u8]>) -> Result<Cow<'a, [u8]>, String> {
+    let Some(label) = encoding else {
+        return Ok(Cow::Borrowed(raw));
+    };
+    let name = String::from_utf8_lossy(label).trim().to_owned();
+    let lower = name.to_ascii_lowercase();
+    // git's `is_encoding_utf8`.
+    if lower == "utf-8" || lower == "utf8" {
+        return Ok(Cow::Borrowed(raw));
+    }
+    // iconv's ISO-8859-1 maps every byte to the code point of its value; the WHATWG
+    // label of that name is windows-1252, which differs at 0x80..=0x9f.
+    if matches!(
+        lower.as_str(),
+        "iso-8859-1" | "iso8859-1" | "iso_8859-1" | "latin1" | "latin-1" | "l1"
+    ) {
+        return Ok(Cow::Owned(
+            raw.iter()
+                .map(|&b| char::from(b))
+                .collect::<String>()
+                .into_bytes(),
+        ));
+    }
+    let Some(enc) = encoding_rs::Encoding::for_label_no_replacement(name.as_bytes()) else {
+        return Err(name);
+    };
+    if enc == encoding_rs::UTF_8 || enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
+        // UTF-16 cannot hold a commit message git wrote (every other byte a NUL).
+        return match enc == encoding_rs::UTF_8 {
+            true => Ok(Cow::Borrowed(raw)),
+            false => Err(name),
+        };
+    }
+    match enc.decode_without_bom_handling_and_without_replacement(raw) {
+        Some(text) => Ok(Cow::Owned(text.into_owned().into_bytes())),
+        None => Ok(Cow::Borrowed(raw)),
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -602,5 +649,39 @@ mod tests {
             cut_at_scissors(&[b"a\xe9\n", s.as_bytes(), b"\n\xff\n"].concat(), "#"),
             b"a\xe9\n"
         );
+    }
+}
+
+#[cfg(test)]
+mod encoding_tests {
+    use super::as_git_shows;
+
+    #[test]
+    fn messages_read_as_git_presents_them() {
+        let utf8 = "fix: café\n".as_bytes();
+        assert_eq!(as_git_shows(utf8, None).unwrap(), utf8);
+        assert_eq!(as_git_shows(utf8, Some(b"UTF-8")).unwrap(), utf8);
+        assert_eq!(as_git_shows(utf8, Some(b"utf8")).unwrap(), utf8);
+        // Latin-1 bytes, decoded by code point (0x80..=0x9f included).
+        assert_eq!(
+            as_git_shows(b"fix: caf\xe9 \x85\n", Some(b"ISO-8859-1")).unwrap(),
+            "fix: café \u{85}\n".as_bytes()
+        );
+        assert_eq!(
+            as_git_shows(b"fix: \x82\xa0\n", Some(b"Shift_JIS")).unwrap(),
+            "fix: あ\n".as_bytes()
+        );
+        // Bytes that do not decode are shown as stored, as git shows them.
+        assert_eq!(
+            as_git_shows(b"fix: \x82\n", Some(b"Shift_JIS")).unwrap(),
+            &b"fix: \x82\n"[..]
+        );
+        for name in ["IBM037", "EBCDIC-US", "UTF-16", "no-such-encoding", ""] {
+            assert_eq!(
+                as_git_shows(b"fix: x\n", Some(name.as_bytes())),
+                Err(name.to_owned()),
+                "{name}"
+            );
+        }
     }
 }

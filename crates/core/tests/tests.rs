@@ -19,3 +19,4 @@ mod rules;
 mod rules_snapshots;
 mod rules_spec;
 mod spec_defects;
+mod walk_skew;

@@ -125,6 +125,33 @@ impl Sandbox {
         );
     }
 
+    /// `git commit-tree <tree>` in `repo` with `parents` and message `msg`, authored and
+    /// committed at `time` seconds after 1,700,000,000 (a time may go backwards from
+    /// parent to child, as skewed clocks make it); returns the new commit's id.
+    pub fn commit_tree_at(
+        &self,
+        repo: &Path,
+        tree: &str,
+        msg: &str,
+        time: i64,
+        parents: &[&str],
+    ) -> String {
+        let mut c = self.git_cmd(repo);
+        c.args(["commit-tree", tree, "-m", msg]);
+        for p in parents {
+            c.args(["-p", p]);
+        }
+        let date = format!("@{} +0000", 1_700_000_000 + time);
+        let out = c
+            .env("GIT_COMMITTER_DATE", &date)
+            .env("GIT_AUTHOR_DATE", &date)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_ok(&out, "git commit-tree");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
     /// `git init` of a new repository `name` inside the sandbox (branch `main`).
     pub fn init(&self, name: &str) -> PathBuf {
         let p = self.dir.path().join(name);

@@ -93,7 +93,16 @@ pub fn read(repo: &Repo, conv: &Convention, limit: usize) -> Result<Fit, Error> 
     };
     let adopted: HashSet<ObjectId> = match conv.adopted.as_deref() {
         Some(point) if repo.is_commit(point) => match ObjectId::from_hex(point.as_bytes()) {
-            Ok(tip) => repo.ancestry(tip)?.into_iter().collect(),
+            // The commits read that the point holds, by one walk from the newest commit
+            // read with the point hidden: its cost follows the commits above the point,
+            // never the history below it.
+            Ok(tip) => {
+                let ids: Vec<ObjectId> = commits.iter().map(|c| c.id).collect();
+                match fit.head {
+                    Some(head) => repo.held_by(&ids, &[head], &[], tip)?.into_iter().collect(),
+                    None => HashSet::new(),
+                }
+            }
             Err(_) => HashSet::new(),
         },
         _ => HashSet::new(),

@@ -214,7 +214,7 @@ const STRICT: gix::validate::path::component::Options = gix::validate::path::com
 
 /// A tree entry's mode as an index built from the tree holds it (gix's
 /// `State::from_tree`; a directory is never an entry there).
-fn index_mode(mode: EntryMode) -> Mode {
+pub(super) fn index_mode(mode: EntryMode) -> Mode {
     match mode.kind() {
         EntryKind::Tree => Mode::DIR,
         EntryKind::Blob => Mode::FILE,

@@ -9,6 +9,9 @@ use gix::bstr::BStr;
 use super::types::Entry;
 use super::{Change, ChangeKind, ObjectId, Repo, RepoError};
 
+/// A commit's raw message, its number of parents and its `encoding` header.
+type StoredMessage = (Vec<u8>, usize, Option<Vec<u8>>);
+
 /// How many commits' tree and first parent are remembered before starting over.
 const LINKS_KEPT: usize = 100_000;
 
@@ -203,13 +206,38 @@ impl Repo {
         self.commit_message_and_parents(commit).map(|(msg, _)| msg)
     }
 
-    /// The raw message of `commit` and how many parents it has (what backs a merge's
-    /// exemption), from one read of the commit: the one the walk that listed it kept,
-    /// if any (each kept commit is handed out once).
+    /// The message of `commit` as git presents it (see [`Repo::commit_message_as_shown`];
+    /// as stored when its encoding cannot be decoded) and how many parents it has (what
+    /// backs a merge's exemption).
     pub fn commit_message_and_parents(
         &self,
         commit: ObjectId,
     ) -> Result<(Vec<u8>, usize), RepoError> {
+        let (msg, parents, _) = self.commit_message_as_shown(commit)?;
+        Ok((msg, parents))
+    }
+
+    /// The message of `commit` as git presents it (`git log`: decoded from the encoding
+    /// its `encoding` header names, see [`crate::gitenv::as_git_shows`]), how many
+    /// parents it has, and the name of that encoding when this tool cannot decode it (the
+    /// message is then as stored). From one read of the commit: the one the walk that
+    /// listed it kept, if any (each kept commit is handed out once).
+    pub fn commit_message_as_shown(
+        &self,
+        commit: ObjectId,
+    ) -> Result<super::ShownMessage, RepoError> {
+        let (raw, parents, encoding) = self.stored_message(commit)?;
+        Ok(match encoding {
+            None => (raw, parents, None),
+            Some(label) => match crate::gitenv::as_git_shows(&raw, Some(&label)) {
+                Ok(text) => (text.into_owned(), parents, None),
+                Err(name) => (raw, parents, Some(name)),
+            },
+        })
+    }
+
+    /// The raw message of `commit`, its number of parents and its `encoding` header.
+    fn stored_message(&self, commit: ObjectId) -> Result<StoredMessage, RepoError> {
         let kept = self.walked.borrow_mut().remove(&commit);
         // One pass over the headers for the tree, the parents and the message: gix's
         // `message_raw` and `parent_ids().count()` each parse the whole commit, author
@@ -217,22 +245,27 @@ impl Repo {
         // parsing each commit three times). A commit that does not parse cleanly takes
         // the calls below, which report it as before.
         if let Some(mut data) = kept {
+            let encoding = header_encoding(&data);
             // The message is the kept commit's tail: moved down, not copied.
             if let Some((tree, first, parents, at)) = read_headers(&data, commit.kind()) {
                 data.drain(..at);
-                return Ok(self.remember_read(commit, (tree, first, parents, data)));
+                let (msg, parents) = self.remember_read(commit, (tree, first, parents, data));
+                return Ok((msg, parents, encoding));
             }
             if let Some(read) = tree_parents_message(&data, commit.kind()) {
-                return Ok(self.remember_read(commit, read));
+                let (msg, parents) = self.remember_read(commit, read);
+                return Ok((msg, parents, encoding));
             }
         }
         let c = self.find_commit(commit)?;
+        let encoding = header_encoding(&c.data);
         if let Some(read) = tree_parents_message(&c.data, c.id.kind()) {
-            return Ok(self.remember_read(commit, read));
+            let (msg, parents) = self.remember_read(commit, read);
+            return Ok((msg, parents, encoding));
         }
         self.remember_links(commit, &c)?;
         let msg = c.message_raw().map_err(|e| self.object_err(commit, e))?;
-        Ok((msg.to_vec(), c.parent_ids().count()))
+        Ok((msg.to_vec(), c.parent_ids().count(), encoding))
     }
 
     /// Remembers the links of a commit read by [`tree_parents_message`]; its message and
@@ -280,7 +313,25 @@ impl Repo {
     /// The commits `git rev-list <spec>` lists, oldest first: `A..B` (reachable from B, not
     /// from A; an empty side means HEAD) or a single revision (it and all its ancestors).
     pub fn rev_range(&self, spec: &str) -> Result<Vec<ObjectId>, RepoError> {
-        let (hidden, tip) = match spec.split_once("..") {
+        let (tips, hidden) = self.range_ends(spec)?;
+        self.range_between(&tips, &hidden)
+    }
+
+    /// [`Repo::rev_range`] of the ends [`Repo::range_ends`] gave (resolving a revision
+    /// such as `HEAD~50000` walks that many commits: once is enough).
+    pub fn range_between(
+        &self,
+        tips: &[ObjectId],
+        hidden: &[ObjectId],
+    ) -> Result<Vec<ObjectId>, RepoError> {
+        let ids = self.walk(tips, hidden.to_vec(), true)?;
+        self.refuse_shallow_boundary(&ids)?;
+        Ok(ids)
+    }
+
+    /// The tips and the hidden commits of `spec` as [`Repo::rev_range`] reads it.
+    pub fn range_ends(&self, spec: &str) -> Result<(Vec<ObjectId>, Vec<ObjectId>), RepoError> {
+        Ok(match spec.split_once("..") {
             Some((a, b)) => {
                 if b.starts_with('.') {
                     return Err(RepoError::UnknownRevision {
@@ -290,13 +341,10 @@ impl Repo {
                 }
                 let a = if a.is_empty() { "HEAD" } else { a };
                 let b = if b.is_empty() { "HEAD" } else { b };
-                (vec![self.resolve_commit(a)?], self.resolve_commit(b)?)
+                (vec![self.resolve_commit(b)?], vec![self.resolve_commit(a)?])
             }
-            None => (Vec::new(), self.resolve_commit(spec)?),
-        };
-        let ids = self.walk(&[tip], hidden, true)?;
-        self.refuse_shallow_boundary(&ids)?;
-        Ok(ids)
+            None => (vec![self.resolve_commit(spec)?], Vec::new()),
+        })
     }
 
     /// In a shallow clone, an error when `ids` holds a boundary commit whose recorded
@@ -433,10 +481,39 @@ impl Repo {
         Ok(out)
     }
 
-    /// `tip` and all its ancestors (`git rev-list <tip>`), in no particular order: what
-    /// an adoption point accepts. Nothing is kept for message reads.
-    pub fn ancestry(&self, tip: ObjectId) -> Result<Vec<ObjectId>, RepoError> {
-        self.walk(&[tip], Vec::new(), false)
+    /// Of the commits [`Repo::commits_between`] lists for `tips` and `hidden`, those that
+    /// `point` or its ancestors hold: what an adoption point accepts. They are the ones
+    /// that the same walk with `point` hidden as well leaves out (`git rev-list <tips>
+    /// --not <hidden> <point>`), so the cost follows the commits listed, never the length
+    /// of the history below the point. Nothing is kept for message reads.
+    pub fn held_by(
+        &self,
+        listed: &[ObjectId],
+        tips: &[ObjectId],
+        hidden: &[ObjectId],
+        point: ObjectId,
+    ) -> Result<gix::hashtable::HashSet<ObjectId>, RepoError> {
+        if listed.is_empty() {
+            return Ok(Default::default());
+        }
+        let mut hidden = hidden.to_vec();
+        hidden.push(point);
+        let rest: gix::hashtable::HashSet<ObjectId> =
+            self.walk(tips, hidden, false)?.into_iter().collect();
+        Ok(listed
+            .iter()
+            .copied()
+            .filter(|id| !rest.contains(id))
+            .collect())
+    }
+
+    /// The parents of `commit`, as stored.
+    pub fn parent_ids(&self, commit: ObjectId) -> Result<Vec<ObjectId>, RepoError> {
+        Ok(self
+            .find_commit(commit)?
+            .parent_ids()
+            .map(|p| p.detach())
+            .collect())
     }
 
     /// `id` peeled through annotated tags to a commit: `Some(commit)`, or `None` when it
@@ -682,6 +759,20 @@ pub(super) fn read_headers(
         }
         at += n;
     }
+}
+
+/// The value of the `encoding` header of commit `data` (the headers end at the first
+/// empty line; a continuation line starts with a space and is no header of its own).
+fn header_encoding(data: &[u8]) -> Option<Vec<u8>> {
+    for line in data.split(|&b| b == b'\n') {
+        if line.is_empty() {
+            return None;
+        }
+        if let Some(value) = line.strip_prefix(b"encoding ") {
+            return Some(value.to_vec());
+        }
+    }
+    None
 }
 
 /// [`tree_parents_message`] by gix's commit parser.

@@ -25,6 +25,10 @@ mod types;
 mod userdiff;
 mod walk;
 
+/// A stored message as git presents it, the commit's number of parents, and the
+/// encoding it names when this tool cannot decode it ([`Repo::commit_message_as_shown`]).
+pub type ShownMessage = (Vec<u8>, usize, Option<String>);
+
 use std::path::{Path, PathBuf};
 
 /// git's file-type bits of a mode.
@@ -315,9 +319,46 @@ impl Repo {
             )
             .map_err(|e| err(e.into()))?
         };
+        let index = match index.is_sparse() {
+            true => self.expand_sparse(&index).map_err(err)?,
+            false => index,
+        };
         let index = std::rc::Rc::new(index);
         *self.index.borrow_mut() = Some((stamp, std::rc::Rc::clone(&index)));
         Ok(index)
+    }
+
+    /// A sparse index (`git sparse-checkout set --sparse-index`) as git expands it when a
+    /// command needs every path (`ensure_full_index`): each directory entry replaced by
+    /// the files of its tree, marked skip-worktree as the directory was. gix diffs no
+    /// sparse index, and each reader of the index would otherwise need a second kind of
+    /// entry; expanded, a sparse index gives every reader what the full index gives.
+    fn expand_sparse(&self, index: &gix::index::File) -> Result<gix::index::File, GixError> {
+        let mut full = gix::index::State::new(self.repo.object_hash());
+        for e in index.entries() {
+            let path = e.path(index);
+            if !e.mode.is_sparse() {
+                full.dangerously_push_entry(e.stat, e.id, e.flags, e.mode, path);
+                continue;
+            }
+            let mut files = gix::traverse::tree::Recorder::default();
+            self.repo
+                .find_tree(e.id)?
+                .traverse()
+                .breadthfirst(&mut files)?;
+            let mut dir = path.to_vec();
+            if !dir.ends_with(b"/") {
+                dir.push(b'/');
+            }
+            for f in files.records.iter().filter(|f| !f.mode.is_tree()) {
+                let mut p = dir.clone();
+                p.extend_from_slice(&f.filepath);
+                let mode = cachetree::index_mode(f.mode);
+                full.dangerously_push_entry(e.stat, f.oid, e.flags, mode, p.as_slice().into());
+            }
+        }
+        full.sort_entries();
+        Ok(gix::index::File::from_state(full, index.path().to_owned()))
     }
 
     /// The gix repository, for what this wrapper does not cover.

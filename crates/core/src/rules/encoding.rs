@@ -1,5 +1,9 @@
 //! The encoding rule: a message is UTF-8 without NUL bytes. [`decode`] turns raw
-//! bytes into text or a finding at the first bad byte.
+//! bytes into text or a finding at the first bad byte. A stored commit whose `encoding`
+//! header names another encoding is judged as git presents it
+//! ([`crate::gitenv::as_git_shows`]): the message decoded from that encoding, or, when
+//! this tool cannot decode it, a finding ([`undecodable`]) rather than a verdict on bytes
+//! nobody sees.
 
 use super::{Finding, RuleInfo};
 use crate::message::Pos;
@@ -59,4 +63,24 @@ fn position(text: &str, at: usize) -> Pos {
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     Pos::new(line, before[line_start..].chars().count() + 1)
+}
+
+/// The `message-encoding` finding for a stored commit whose `encoding` header names an
+/// encoding this tool cannot decode (`encoding IBM037`): git shows its message
+/// re-encoded from that encoding, which no verdict on the stored bytes describes.
+pub fn undecodable(name: &str) -> Finding {
+    let name: String = name.chars().filter(|c| !c.is_control()).take(64).collect();
+    Finding::new(
+        &MESSAGE_ENCODING,
+        Pos::new(1, 1),
+        format!(
+            "the commit's encoding header names {name:?}, which jitcommit cannot decode: \
+             git shows the message re-encoded from it, not as stored"
+        ),
+        Some(
+            "write the message in UTF-8 (unset i18n.commitEncoding) or in an encoding \
+             such as ISO-8859-1, Shift_JIS or GBK, and amend the commit"
+                .to_string(),
+        ),
+    )
 }

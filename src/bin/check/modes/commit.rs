@@ -9,5 +9,13 @@ use crate::modes::Outcome;
 
 /// Checks the commit `rev` names.
 pub fn run(settings: &Settings, rev: &str) -> Result<Outcome, CheckError> {
-    super::range::run_ids(settings, |repo| Ok(vec![repo.resolve_commit(rev)?]))
+    super::range::run_ids(settings, |repo| {
+        let id = repo.resolve_commit(rev)?;
+        // The walk that lists it alone: from it, hiding its parents.
+        Ok(super::range::Selection {
+            ids: vec![id],
+            tips: vec![id],
+            hidden: repo.parent_ids(id)?,
+        })
+    })
 }

@@ -14,7 +14,7 @@ use std::io::Write as _;
 use jitcommit_core::config::{self, Convention, Loaded};
 use jitcommit_core::convention;
 use jitcommit_core::fit;
-use jitcommit_core::repo::{ObjectId, Repo, RepoError, SharedRepo};
+use jitcommit_core::repo::{ObjectId, Repo, RepoError, SharedRepo, ShownMessage};
 use jitcommit_core::rules;
 
 use crate::args::Settings;
@@ -209,7 +209,7 @@ impl RepoSource<'_> {
 fn check_stored(
     repo: &RepoSource<'_>,
     (id, conv, trace): Job<'_>,
-    (raw, parents): &(Vec<u8>, usize),
+    (raw, parents, undecodable): &ShownMessage,
     fixups: bool,
 ) -> Result<Report, CheckError> {
     let is_commit = |hex: &str| repo.get().is_ok_and(|r| r.is_commit(hex));
@@ -228,6 +228,14 @@ fn check_stored(
         let proved = !conv.coverage && repo.commit_changes_all(id, paths)?;
         rules::traced_set(paths, proved, || repo.commit_changes_for_tracing(id)).map(Some)
     })?;
+    // A message git shows re-encoded from an encoding this tool cannot decode is judged
+    // on nothing anyone sees: a finding, whatever the stored bytes say.
+    let mut checked = checked;
+    if let Some(name) = undecodable {
+        checked
+            .findings
+            .insert(0, rules::encoding::undecodable(name));
+    }
     let (cleaned, exempt, findings) = engine::printable(checked);
     let subject = cleaned.lines().next().unwrap_or("").to_string();
     Ok(Report {
@@ -240,62 +248,52 @@ fn check_stored(
     })
 }
 
-/// The commits each adoption point accepts as they are (docs/check.md, "Adopting an
-/// existing history"): the adoption point and its ancestors, walked once per point. The
-/// point comes from the convention the run already trusts (the work tree's or
-/// `--config` for `--range`; the server's policy for a push), never from the commits
-/// being checked; a commit can only be "before the adoption point" by being its
-/// ancestor, which its id proves.
-#[derive(Default)]
-pub struct Adoption {
-    points: std::collections::HashMap<String, std::collections::HashSet<ObjectId>>,
+/// The adoption point of `conv` (docs/check.md, "Adopting an existing history") when it
+/// names a commit of the repository. The point comes from the convention the run already
+/// trusts (the work tree's or `--config` for `--range`; the server's policy for a push),
+/// never from the commits being checked.
+pub fn adoption_point(repo: &Repo, conv: &Convention) -> Option<ObjectId> {
+    let point = conv.adopted.as_ref()?;
+    let id = ObjectId::from_hex(point.as_bytes()).ok()?;
+    repo.is_commit(point).then_some(id)
 }
 
-impl Adoption {
-    /// Whether `conv`'s adoption point accepts `id` (false when there is none, or when
-    /// its commit is not in the repository).
-    pub fn accepts(
-        &mut self,
-        repo: &Repo,
-        conv: &Convention,
-        id: ObjectId,
-    ) -> Result<bool, CheckError> {
-        let Some(point) = &conv.adopted else {
-            return Ok(false);
-        };
-        if !self.points.contains_key(point) {
-            let set = match ObjectId::from_hex(point.as_bytes()) {
-                Ok(tip) if repo.is_commit(point) => repo.ancestry(tip)?.into_iter().collect(),
-                _ => Default::default(),
-            };
-            self.points.insert(point.clone(), set);
-        }
-        Ok(self.points.get(point).is_some_and(|set| set.contains(&id)))
-    }
+/// For each of `ids`, the commits the walk from `tips` hiding `hidden` lists, whether
+/// `conv`'s adoption point accepts it: whether it is the point or one of its ancestors,
+/// which its id proves. One more walk of the same commits answers for all of them
+/// ([`Repo::held_by`]): the cost follows the commits checked, not the history's length.
+pub fn adopted(
+    repo: &Repo,
+    conv: &Convention,
+    ids: &[ObjectId],
+    tips: &[ObjectId],
+    hidden: &[ObjectId],
+) -> Result<Vec<bool>, CheckError> {
+    let Some(point) = adoption_point(repo, conv) else {
+        return Ok(vec![false; ids.len()]);
+    };
+    let held = repo.held_by(ids, tips, hidden, point)?;
+    Ok(ids.iter().map(|id| held.contains(id)).collect())
 }
 
-/// [`check_commits`] for `jobs`, except the commits an adoption point accepts: those are
-/// reported as they are, exempt as `adopted`, without a check. Reports come in the
-/// order of `jobs`.
+/// [`check_commits`] for `jobs`, except the commits an adoption point accepts (`adopted`,
+/// one flag per job, from [`adopted`]): those are reported as they are, exempt as
+/// `adopted`, without a check. Reports come in the order of `jobs`.
 pub fn check_adopted_commits(
     repo: &Repo,
     jobs: &[Job<'_>],
+    adopted: &[bool],
     fixups: bool,
 ) -> Result<Vec<Report>, CheckError> {
-    let mut adoption = Adoption::default();
-    let mut adopted = Vec::with_capacity(jobs.len());
-    for job in jobs {
-        adopted.push(adoption.accepts(repo, job.1, job.0)?);
-    }
     let todo: Vec<Job<'_>> = jobs
         .iter()
-        .zip(&adopted)
+        .zip(adopted)
         .filter(|(_, a)| !**a)
         .map(|(j, _)| *j)
         .collect();
     let mut checked = check_commits(repo, &todo, fixups)?.into_iter();
     let mut out = Vec::with_capacity(jobs.len());
-    for (job, a) in jobs.iter().zip(adopted) {
+    for (job, &a) in jobs.iter().zip(adopted) {
         if a {
             let (raw, _) = repo.commit_message_and_parents(job.0)?;
             let text = String::from_utf8_lossy(&raw);
@@ -338,7 +336,7 @@ pub fn check_commits(
 ) -> Result<Vec<Report>, CheckError> {
     let messages = jobs
         .iter()
-        .map(|job| repo.commit_message_and_parents(job.0))
+        .map(|job| repo.commit_message_as_shown(job.0))
         .collect::<Result<Vec<_>, _>>()?;
     // Each run is checked newest first (the jobs come oldest first) and its reports put
     // back in order. A repacked pack stores a tree's newest version whole and each older
@@ -348,7 +346,7 @@ pub fn check_commits(
     // large enough that a chain no longer fits the cache the cost grows with the tree
     // size times the chain length (bench/trace-scaling.sh: 6.4x `git log --raw` at 64k
     // files, against 0.69x at 16k).
-    let run = |source: RepoSource<'_>, jobs: &[Job<'_>], messages: &[(Vec<u8>, usize)]| {
+    let run = |source: RepoSource<'_>, jobs: &[Job<'_>], messages: &[ShownMessage]| {
         let mut reports = jobs
             .iter()
             .zip(messages)

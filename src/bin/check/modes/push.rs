@@ -36,7 +36,7 @@ use jitcommit_core::repo::{self, ObjectId, Repo};
 use crate::args::Settings;
 use crate::error::CheckError;
 use crate::modes::{
-    Outcome, builtin, check_adopted_commits, convention_at, finish_history, policy_at,
+    Outcome, adopted, builtin, check_adopted_commits, convention_at, finish_history, policy_at,
     store_broken, tracing,
 };
 use crate::output::{Printer, Style, short};
@@ -284,10 +284,14 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     }
     let mut seen = HashSet::new();
     let mut checked: Vec<(ObjectId, usize, Option<&str>)> = Vec::new();
+    let mut accepted_as_adopted = Vec::new();
     for (policy, hidden, tips, refs) in &groups {
-        for id in repo.commits_between(tips, hidden)? {
+        let ids = repo.commits_between(tips, hidden)?;
+        let held = adopted(&repo, &policies[*policy].0.convention, &ids, tips, hidden)?;
+        for (id, a) in ids.into_iter().zip(held) {
             if seen.insert((id, *policy)) {
                 checked.push((id, *policy, (refs.len() == 1).then(|| refs[0])));
+                accepted_as_adopted.push(a);
             }
         }
     }
@@ -313,7 +317,7 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
         ));
         Vec::new()
     } else {
-        check_adopted_commits(&repo, &jobs, fixed.is_some())?
+        check_adopted_commits(&repo, &jobs, &accepted_as_adopted, fixed.is_some())?
     };
     let shown = reports.iter().filter(|r| !r.findings.is_empty()).count();
     let human = settings.format == crate::args::Format::Human;

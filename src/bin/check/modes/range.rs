@@ -9,22 +9,42 @@ use jitcommit_core::repo::{ObjectId, Repo, RepoError};
 
 use crate::args::Settings;
 use crate::error::CheckError;
-use crate::modes::{Outcome, check_adopted_commits, finish_history, local_convention, tracing};
+use crate::modes::{
+    Outcome, adopted, check_adopted_commits, finish_history, local_convention, tracing,
+};
 use crate::output::{Printer, Style};
+
+/// Commits to check, oldest first, and the walk that lists them: from `tips`, hiding
+/// `hidden` (what an adoption point is judged against).
+pub struct Selection {
+    /// The commits.
+    pub ids: Vec<ObjectId>,
+    /// Where the walk starts.
+    pub tips: Vec<ObjectId>,
+    /// Where it stops.
+    pub hidden: Vec<ObjectId>,
+}
 
 /// Checks every commit of `spec`.
 pub fn run(settings: &Settings, spec: &str) -> Result<Outcome, CheckError> {
-    run_ids(settings, |repo| repo.rev_range(spec))
+    run_ids(settings, |repo| {
+        let (tips, hidden) = repo.range_ends(spec)?;
+        Ok(Selection {
+            ids: repo.range_between(&tips, &hidden)?,
+            tips,
+            hidden,
+        })
+    })
 }
 
 /// Checks the commits `select` picks in the repository (`--range`, `--commit`).
 pub fn run_ids(
     settings: &Settings,
-    select: impl FnOnce(&Repo) -> Result<Vec<ObjectId>, RepoError>,
+    select: impl FnOnce(&Repo) -> Result<Selection, RepoError>,
 ) -> Result<Outcome, CheckError> {
     let cwd = super::current_dir()?;
     let repo = Repo::discover(&cwd)?;
-    let ids = select(&repo)?;
+    let Selection { ids, tips, hidden } = select(&repo)?;
     let loaded = local_convention(settings, Some(&repo), &ids)?;
     let trace = tracing(settings, &loaded.convention);
     let stdout = std::io::stdout();
@@ -39,7 +59,8 @@ pub fn run_ids(
         .collect();
     // CI checks a range before it lands: `fixup!` and friends are exempt as the
     // convention says (a server decides for itself).
-    let reports = check_adopted_commits(&repo, &jobs, true)?;
+    let adopted = adopted(&repo, &loaded.convention, &ids, &tips, &hidden)?;
+    let reports = check_adopted_commits(&repo, &jobs, &adopted, true)?;
     for r in &reports {
         out.pushed(r);
     }
