@@ -11,7 +11,8 @@
 //!   composer and the prompt's wording; [`classify`]: what a staged file's diff is
 //!   worth, which the pieces, the structure and the offline draft read; [`select`]: the facts that apply to a change;
 //!   [`redact`]: secrets out of everything sent (gitleaks' rules, rules/).
-//! - [`offline`]: the draft from the repository alone; [`quality`]: the draft-quality
+//! - [`offline`]: the draft from the repository alone; [`change_words`]: its words for
+//!   what a dependency bump, a move, a document or a configuration change does; [`quality`]: the draft-quality
 //!   gate (its rule id and doc are core's, for `--explain`).
 //! - [`tokens`], [`cl100k`]: exact BPE token counting; [`client`], [`discover`],
 //!   [`openai`], [`wire`], [`answer`], [`settings`]: the model clients and their
@@ -23,6 +24,7 @@
 
 pub mod answer;
 pub mod budget;
+pub mod change_words;
 pub mod choices;
 pub mod cl100k;
 pub mod classify;

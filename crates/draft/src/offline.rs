@@ -147,7 +147,6 @@ pub fn draft_in(
     } else {
         directory_bullets(state, conv)
     };
-    let mut summary = summarize(state, &paths);
     let shown = crate::classify::Classifier::new(&conv.context.exclude);
     let breaking = rename_note(&renamed_public_items(state, &shown));
     let prefix_len = kind.chars().count()
@@ -157,20 +156,12 @@ pub fn draft_in(
     let room = conv
         .subject_limit()
         .map_or(usize::MAX, |max| max.saturating_sub(prefix_len).max(8));
-    if summary.chars().count() > room {
-        // At a word boundary when that keeps most of it (a sentence), else with an
-        // ellipsis (one long identifier).
-        let words = jitcommit_core::message::shorten(&summary, room);
-        summary = if words.chars().count() * 3 >= room * 2 {
-            words
-        } else {
-            summary
-                .chars()
-                .take(room.saturating_sub(1))
-                .collect::<String>()
-                + "…"
-        };
-    }
+    // change_words: a dependency bump, a move or images say what changed first.
+    let summary = crate::change_words::summary(&state.files, room)
+        .unwrap_or_else(|| summarize(state, &paths));
+    // change_words: no URL or link, no bare verb, shortened at a phrase boundary.
+    let summary = crate::change_words::finish(&summary, room)
+        .unwrap_or_else(|| crate::change_words::fallback(&paths, room));
     Ok(Message {
         subject: Subject {
             kind,
@@ -1847,6 +1838,8 @@ fn summarize(state: &StagedState, paths: &[String]) -> String {
                     let s = edit_summary(&d);
                     if named { s } else { format!("{s} in {module}") }
                 })
+                // change_words: a document's link or section, a configuration's keys.
+                .or_else(|| crate::change_words::file_summary(&path, &main.hunks, usize::MAX))
                 .unwrap_or_else(|| format!("update {module}")),
         },
     }
@@ -2231,7 +2224,7 @@ mod tests {
             ],
         ] {
             let s = subject(files, &conv);
-            assert!(!s.contains("release"), "{s}");
+            assert!(!s.starts_with("chore(release)"), "{s}");
         }
     }
 
@@ -2340,10 +2333,13 @@ mod tests {
             doc(" text\n+## How to run the `fuzz` targets\n+\n+Run them.\n"),
             "how to run the fuzz targets"
         );
-        // A heading that only moved, a one-word heading, a `#` comment in a code block
-        // without a space: the file is named instead.
-        assert_eq!(doc("-## Old place\n+## Old place\n"), "update trust.md");
-        assert_eq!(doc("+## Performance\n"), "update trust.md");
+        // A heading that only moved, a one-word heading (change_words: the section
+        // named), a `#` comment in a code block without a space: the file is named.
+        assert_eq!(
+            doc("-## Old place\n+## Old place\n"),
+            "update Old place in trust.md"
+        );
+        assert_eq!(doc("+## Performance\n"), "add section Performance");
         assert_eq!(doc("+#include <x.h>\n"), "update trust.md");
         assert_eq!(doc("+### GIT_DIR and friends\n"), "GIT_DIR and friends");
     }
@@ -2426,7 +2422,8 @@ mod tests {
         assert_eq!(m.subject.summary, "add TypeHistory");
         let moved = file(Renamed, "src/b/x.rs", Some("src/a/x.rs"), &[]);
         let m = draft(&state(vec![moved]), &Convention::default()).expect("a draft");
-        assert_eq!(m.subject.summary, "move x.rs");
+        // change_words: a move names both places.
+        assert_eq!(m.subject.summary, "move src/a/x.rs to src/b/x.rs");
     }
 
     #[test]
