@@ -160,7 +160,8 @@ static PEP508: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap_or_else(|e| unreachable!("{e}"))
 });
 static TOML_KEY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\s*"?([A-Za-z0-9_.@/-]+)"?\s*=\s*(.*?)\s*,?\s*$"#)
+    // `=` and not `==`: `"mypy == 1.14.1",` is a list item, not a key.
+    Regex::new(r#"^\s*"?([A-Za-z0-9_.@/-]+)"?\s*=((?:[^=].*?)?)\s*,?\s*$"#)
         .unwrap_or_else(|e| unreachable!("{e}"))
 });
 static QUOTED: LazyLock<Regex> =
@@ -189,6 +190,10 @@ static GO_SUM: LazyLock<Regex> = LazyLock::new(|| {
 });
 static USES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r##"^\s*(?:-\s*)?uses:\s*['"]?([^@\s'"]+)@([^\s'"#]+)['"]?\s*(?:#\s*(.*))?$"##)
+        .unwrap_or_else(|e| unreachable!("{e}"))
+});
+static LOCAL_USES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*(?:-\s*)?uses:\s*['"]?(?:\./|docker://)"#)
         .unwrap_or_else(|e| unreachable!("{e}"))
 });
 static VERSION_WORD: LazyLock<Regex> = LazyLock::new(|| {
@@ -279,6 +284,8 @@ fn line(kind: Kind, text: &str) -> Line {
         Kind::GoSum => GO_SUM.captures(text).map_or(Line::Other, |c| {
             Line::Deps(vec![(c[1].to_owned(), Some(c[2].to_owned()))])
         }),
+        // A local action or a container is no pinned dependency.
+        Kind::Workflow if LOCAL_USES.is_match(text) => Line::Nothing,
         Kind::Workflow => match USES.captures(text) {
             Some(c) if !c[1].starts_with("./") && !c[1].starts_with("docker:") => {
                 let reference = c[2].to_owned();
@@ -542,7 +549,9 @@ pub fn changes(files: &[(&str, &[Hunk])]) -> Option<Vec<Bump>> {
         }
     }
     let named = |b: &Bump| b.was != b.is || !b.from.is_empty() || !b.to.is_empty();
-    let from_manifests: Vec<Bump> = bumps(&manifest).into_iter().filter(named).collect();
+    // A manifest's entry rewritten with its versions kept (a marker added, a group
+    // moved) is still its change: `update importlib-resources`.
+    let from_manifests: Vec<Bump> = bumps(&manifest);
     let out = if from_manifests.is_empty() {
         bumps(&lock).into_iter().filter(named).collect()
     } else {
@@ -565,7 +574,15 @@ fn listed(names: &[&str]) -> String {
 /// `bump rich, httpx and 3 more dependencies`; `add dependency x`, `remove dependency
 /// y`; `None` when not even the shortest fits.
 pub fn summary(bumps: &[Bump], room: usize) -> Option<String> {
-    let changed: Vec<&Bump> = bumps.iter().filter(|b| b.was && b.is).collect();
+    let mut changed: Vec<&Bump> = bumps.iter().filter(|b| b.was && b.is).collect();
+    // An entry that kept its versions beside one that moved is collateral (`wheel` on
+    // the line that bumps `setuptools`).
+    if changed
+        .iter()
+        .any(|b| !b.from.is_empty() || !b.to.is_empty())
+    {
+        changed.retain(|b| !b.from.is_empty() || !b.to.is_empty());
+    }
     let added: Vec<&str> = bumps
         .iter()
         .filter(|b| b.is && !b.was)
@@ -668,6 +685,17 @@ mod tests {
         assert_eq!(
             said(&[("pyproject.toml", body)]).as_deref(),
             Some("bump setuptools from <83.0.0 to <84.0.0")
+        );
+        // A list item pinned with `==` is no key; a marker added keeps the versions.
+        let body = " mypy = [\n-  \"mypy == 1.14.1\",\n+  \"mypy == 1.15.0\",\n";
+        assert_eq!(
+            said(&[("pyproject.toml", body)]).as_deref(),
+            Some("bump mypy from 1.14.1 to 1.15.0")
+        );
+        let body = "-  \"importlib-resources ~= 6.0\",\n+  \"importlib-resources ~= 6.0; python_version == '3.8'\",  # backport\n";
+        assert_eq!(
+            said(&[("pyproject.toml", body)]).as_deref(),
+            Some("update importlib-resources")
         );
         // Poetry's tables.
         let body = " [tool.poetry.dependencies]\n python = \"^3.8\"\n-httpx = \"^0.26\"\n+httpx = \"^0.27\"\n";
@@ -775,6 +803,17 @@ mod tests {
         assert_eq!(
             said(&two).as_deref(),
             Some("bump python-semantic-release/publish-action from 10.6.0 to 10.6.1")
+        );
+        // A local action replaced by the released one.
+        let local = "-        uses: ./\n+        uses: python-semantic-release/python-semantic-release@1a324000f2251a9e722e77b128bf72712653813f  # v10.0.2\n";
+        let other = "-        uses: python-semantic-release/python-semantic-release@917a2c730cb8f6c8cd3d00f23c876d724a4a844c  # v10.0.1\n+        uses: python-semantic-release/python-semantic-release@1a324000f2251a9e722e77b128bf72712653813f  # v10.0.2\n";
+        assert_eq!(
+            said(&[
+                (".github/workflows/cicd.yml", local),
+                (".github/workflows/validate.yml", other)
+            ])
+            .as_deref(),
+            Some("bump python-semantic-release/python-semantic-release to 10.0.2")
         );
         // A workflow that changes a step is more than a bump.
         let body = "-      - uses: actions/setup-python@v5\n+      - uses: actions/setup-python@v6\n+        with:\n+          python-version: '3.13'\n";

@@ -133,6 +133,8 @@ pub fn document_summary(path: &str, hunks: &[Hunk], room: usize) -> Option<Strin
     let mut removed_headings: Vec<String> = Vec::new();
     let mut added_headings: Vec<String> = Vec::new();
     let mut section: Option<String> = None;
+    let mut added_text = String::new();
+    let mut removed_text = String::new();
     for h in hunks {
         let lines: Vec<(char, &str)> = h
             .body
@@ -152,10 +154,14 @@ pub fn document_summary(path: &str, hunks: &[Hunk], room: usize) -> Option<Strin
             let head = heading(text, next);
             match sign {
                 '+' => {
+                    added_text.push_str(text);
+                    added_text.push('\n');
                     added_links.extend(links(text));
                     added_headings.extend(head.clone());
                 }
                 '-' => {
+                    removed_text.push_str(text);
+                    removed_text.push('\n');
                     removed_links.extend(links(text));
                     removed_headings.extend(head.clone());
                 }
@@ -170,6 +176,11 @@ pub fn document_summary(path: &str, hunks: &[Hunk], room: usize) -> Option<Strin
         }
     }
     let mut candidates: Vec<String> = Vec::new();
+    let stem = file.split('.').next().unwrap_or(file).to_ascii_uppercase();
+    if matches!(stem.as_str(), "CHANGELOG" | "CHANGES" | "HISTORY" | "NEWS") {
+        // Its entries are other commits' words: it is the changelog that changes.
+        return Some("update the changelog".to_owned()).filter(|c| c.len() <= room);
+    }
     let new_words: Vec<&(String, String)> = added_links
         .iter()
         .filter(|(w, _)| !removed_links.iter().any(|(rw, _)| rw == w))
@@ -198,6 +209,13 @@ pub fn document_summary(path: &str, hunks: &[Hunk], room: usize) -> Option<Strin
     } else if let Some(s) = &section {
         candidates.push(format!("update {s} in {file}"));
         candidates.push(format!("update {s}"));
+    } else if let Some(term) = code_spans(&added_text)
+        .into_iter()
+        .find(|t| !code_spans(&removed_text).contains(t))
+    {
+        // What the new text is about: the first name it sets in code that the old did not.
+        candidates.push(format!("document {term} in {file}"));
+        candidates.push(format!("document {term}"));
     }
     candidates
         .into_iter()
@@ -205,11 +223,145 @@ pub fn document_summary(path: &str, hunks: &[Hunk], room: usize) -> Option<Strin
         .find(|c| c.chars().count() <= room && c.split_whitespace().count() >= 2)
 }
 
+static CODE_SPAN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"``?([^`\s][^`]{0,40}?)``?").unwrap_or_else(|e| unreachable!("{e}"))
+});
+
+/// The code spans of a text (`` `x` `` in Markdown, ``` ``x`` ``` in reStructuredText),
+/// backticks kept, of names only: no spaces, a letter, no URL.
+fn code_spans(text: &str) -> Vec<String> {
+    CODE_SPAN
+        .captures_iter(text)
+        .map(|c| c[1].trim().to_owned())
+        .filter(|t| !t.contains(' ') && t.chars().any(char::is_alphabetic) && !t.contains("://"))
+        .map(|t| format!("`{t}`"))
+        .collect()
+}
+
 /// The section named in a hunk header git wrote (`@@ -1 +1 @@ ## Install`), if it is a
 /// heading.
 fn heading_of(header: &str) -> Option<String> {
     let after = header.splitn(3, "@@").nth(2)?.trim();
     heading(after, None)
+}
+
+static STEP_START: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\s*)-\s+(?:name|uses|id|run|if|with|env|shell|working-directory|continue-on-error|timeout-minutes):")
+        .unwrap_or_else(|e| unreachable!("{e}"))
+});
+static STEP_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r##"^\s*(?:-\s+)?(name|id|uses):\s*['"]?([^'"#@]+?)['"]?\s*(?:@.*)?$"##)
+        .unwrap_or_else(|e| unreachable!("{e}"))
+});
+
+/// A GitHub Actions workflow's change by its steps: `add step Set up Go`, `remove step
+/// Install VHS`, `change step Build changelog`, named by their `name:` (else `id:`,
+/// else the action they use). `None` when a changed line is in no step that has a
+/// label (a trigger, the permissions): [`config_summary`] names those keys.
+pub fn workflow_summary(path: &str, hunks: &[Hunk], room: usize) -> Option<String> {
+    let lower = path.to_ascii_lowercase();
+    let file = lower.rsplit('/').next().unwrap_or(&lower);
+    let workflow = (lower.contains(".github/workflows/")
+        && (file.ends_with(".yml") || file.ends_with(".yaml")))
+        || matches!(file, "action.yml" | "action.yaml");
+    if !workflow {
+        return None;
+    }
+    let mut added: Vec<String> = Vec::new();
+    let mut removed: Vec<String> = Vec::new();
+    let mut changed: Vec<String> = Vec::new();
+    for h in hunks {
+        let lines: Vec<(char, &str)> = h
+            .body
+            .lines()
+            .filter_map(|l| {
+                let sign = l.chars().next()?;
+                matches!(sign, '+' | '-' | ' ').then(|| (sign, &l[1..]))
+            })
+            .collect();
+        for (i, (sign, text)) in lines.iter().enumerate() {
+            if *sign == ' ' || text.trim().is_empty() || text.trim_start().starts_with('#') {
+                continue;
+            }
+            let side = |s: char| s == ' ' || s == *sign;
+            // The step this line belongs to: the nearest step start above (or itself)
+            // indented less than the line, on its side.
+            let start = (0..=i).rev().find(|&j| {
+                let (s, t) = lines[j];
+                side(s) && STEP_START.is_match(t) && (j == i || indent_of(t) < indent_of(text))
+            })?;
+            let depth = indent_of(lines[start].1);
+            // Its label: `name:` first, then `id:`, then `uses:`, within the step.
+            let mut label: Option<(usize, String)> = None;
+            for (k, (s, t)) in lines[start..].iter().enumerate() {
+                if !side(*s) {
+                    continue;
+                }
+                // The step ends where a line is indented no deeper than its dash.
+                if k > 0 && !t.trim().is_empty() && indent_of(t) <= depth {
+                    break;
+                }
+                if let Some(c) = STEP_LABEL.captures(t) {
+                    let rank = match &c[1] {
+                        "name" => 0,
+                        "id" => 1,
+                        _ => 2,
+                    };
+                    if label.as_ref().is_none_or(|(r, _)| rank < *r) {
+                        label = Some((rank, plain(c[2].trim())));
+                    }
+                }
+            }
+            let (_, label) = label.filter(|(_, l)| !l.is_empty())?;
+            let list = match lines[start].0 {
+                '+' => &mut added,
+                '-' => &mut removed,
+                _ => &mut changed,
+            };
+            if !list.contains(&label) {
+                list.push(label);
+            }
+        }
+    }
+    // A step removed and added again is a changed step.
+    let moved: Vec<String> = added
+        .iter()
+        .filter(|a| removed.contains(a))
+        .cloned()
+        .collect();
+    added.retain(|a| !moved.contains(a));
+    removed.retain(|a| !moved.contains(a));
+    for m in moved {
+        if !changed.contains(&m) {
+            changed.push(m);
+        }
+    }
+    changed.retain(|c| !added.contains(c) && !removed.contains(c));
+    let part = |verb: &str, names: &[String], all: bool| -> Option<String> {
+        match names {
+            [] => None,
+            [one] => Some(format!("{verb} step {one}")),
+            [a, b] if all => Some(format!("{verb} steps {a} and {b}")),
+            [a, rest @ ..] => Some(format!("{verb} step {a} and {} more", rest.len())),
+        }
+    };
+    let mut candidates = Vec::new();
+    for all in [true, false] {
+        let parts: Vec<String> = [
+            part("add", &added, all),
+            part("remove", &removed, all),
+            part("change", &changed, all),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if parts.is_empty() {
+            return None;
+        }
+        candidates.push(parts.join(", "));
+        candidates.push(parts[0].clone());
+    }
+    candidates.into_iter().find(|c| c.chars().count() <= room)
 }
 
 /// Keys that say little alone: a workflow step's fields, a list's plumbing. The key
@@ -450,6 +602,24 @@ mod tests {
             .as_deref(),
             Some("add section Performance")
         );
+        assert_eq!(
+            document_summary(
+                "docs/draft.md",
+                &hunks("-The hook reads it.\n+The hook reads `core.commentChar=auto` too.\n"),
+                60
+            )
+            .as_deref(),
+            Some("document `core.commentChar=auto` in draft.md")
+        );
+        assert_eq!(
+            document_summary(
+                "CHANGELOG.md",
+                &hunks(" ### Fixed\n+- `parse` keeps `x`\n"),
+                60
+            )
+            .as_deref(),
+            Some("update the changelog")
+        );
         // No heading in sight, nothing said: the offline draft keeps its words.
         assert_eq!(document_summary("README.md", &hunks("-a\n+b\n"), 60), None);
         assert_eq!(document_summary("src/lib.rs", &hunks(body), 60), None);
@@ -486,6 +656,46 @@ mod tests {
             Some("change line-length in pyproject.toml")
         );
         assert_eq!(config_summary("notes.md", &hunks(body), 60), None);
+    }
+
+    #[test]
+    fn a_workflow_change_names_its_steps() {
+        // commitizen's b20ba04, "ci: fix vhs setup".
+        let body = concat!(
+            "       - name: Set up Python\n",
+            "         uses: astral-sh/setup-uv@v7\n",
+            "+      - name: Set up Go\n",
+            "+        uses: actions/setup-go@v6\n",
+            "+        with:\n",
+            "+          go-version: '1.25.1'\n",
+            "+      - name: Set up VHS\n",
+            "+        run: |\n",
+            "+          sudo apt install -y ffmpeg ttyd\n",
+            "       - name: Install dependencies\n",
+            "         run: |\n",
+            "           uv sync --frozen\n",
+            "-      - name: Install VHS\n",
+            "-        uses: charmbracelet/vhs-action@v2\n",
+            "       - name: Update CLI screenshots\n",
+        );
+        let path = ".github/workflows/docspublish.yml";
+        assert_eq!(
+            workflow_summary(path, &hunks(body), 66).as_deref(),
+            Some("add steps Set up Go and Set up VHS, remove step Install VHS")
+        );
+        assert_eq!(
+            workflow_summary(path, &hunks(body), 40).as_deref(),
+            Some("add steps Set up Go and Set up VHS")
+        );
+        let body = "       - name: Build changelog\n+        if: steps.bump.outputs.bumped == 'true'\n         env:\n";
+        assert_eq!(
+            workflow_summary(path, &hunks(body), 66).as_deref(),
+            Some("change step Build changelog")
+        );
+        // A trigger is no step.
+        let body = " on:\n   push:\n+  workflow_dispatch:\n";
+        assert_eq!(workflow_summary(path, &hunks(body), 66), None);
+        assert_eq!(workflow_summary("ci.yml", &hunks(body), 66), None);
     }
 
     #[test]

@@ -44,14 +44,16 @@ pub fn summary(files: &[FileDiff], room: usize) -> Option<String> {
 }
 
 /// What the dominant file of a change says beyond its name, for the offline draft's
-/// last resort (`update <file>`): a document's link or section, a configuration file's
-/// keys.
+/// last resort (`update <file>`): a document's link or section, a workflow's steps, a
+/// configuration file's keys.
 pub fn file_summary(
     path: &str,
     hunks: &[jitcommit_core::repo::Hunk],
     room: usize,
 ) -> Option<String> {
-    docs::document_summary(path, hunks, room).or_else(|| docs::config_summary(path, hunks, room))
+    docs::document_summary(path, hunks, room)
+        .or_else(|| docs::workflow_summary(path, hunks, room))
+        .or_else(|| docs::config_summary(path, hunks, room))
 }
 
 /// The summary when nothing better is left: the one file's name, else how many files.
