@@ -119,13 +119,7 @@ pub fn read(path: &str, hunks: &[Hunk]) -> Option<FileDeps> {
         // A lock's or pre-commit file's name line sets the package of the version lines
         // after it, on either side.
         let mut current: Option<String> = None;
-        for raw in h.body.lines() {
-            let (sign, text) = match raw.as_bytes().first() {
-                Some(b'+') => ('+', &raw[1..]),
-                Some(b'-') => ('-', &raw[1..]),
-                Some(b' ') => (' ', &raw[1..]),
-                _ => continue,
-            };
+        for (sign, text) in super::signed(h) {
             match line(kind, text) {
                 Line::Name(n) => {
                     current = n;

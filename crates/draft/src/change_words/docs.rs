@@ -136,14 +136,7 @@ pub fn document_summary(path: &str, hunks: &[Hunk], room: usize) -> Option<Strin
     let mut added_text = String::new();
     let mut removed_text = String::new();
     for h in hunks {
-        let lines: Vec<(char, &str)> = h
-            .body
-            .lines()
-            .filter_map(|l| {
-                let sign = l.chars().next()?;
-                matches!(sign, '+' | '-' | ' ').then(|| (sign, &l[1..]))
-            })
-            .collect();
+        let lines = super::signed(h);
         let mut last_heading: Option<String> = None;
         for (i, (sign, text)) in lines.iter().enumerate() {
             // The next line on the same side, for a reStructuredText underline.
@@ -271,16 +264,9 @@ pub fn workflow_summary(path: &str, hunks: &[Hunk], room: usize) -> Option<Strin
     let mut removed: Vec<String> = Vec::new();
     let mut changed: Vec<String> = Vec::new();
     for h in hunks {
-        let lines: Vec<(char, &str)> = h
-            .body
-            .lines()
-            .filter_map(|l| {
-                let sign = l.chars().next()?;
-                matches!(sign, '+' | '-' | ' ').then(|| (sign, &l[1..]))
-            })
-            .collect();
+        let lines = super::signed(h);
         for (i, (sign, text)) in lines.iter().enumerate() {
-            if *sign == ' ' || text.trim().is_empty() || text.trim_start().starts_with('#') {
+            if *sign == ' ' || super::quiet(text) {
                 continue;
             }
             let side = |s: char| s == ' ' || s == *sign;
@@ -362,6 +348,58 @@ pub fn workflow_summary(path: &str, hunks: &[Hunk], room: usize) -> Option<Strin
         candidates.push(parts[0].clone());
     }
     candidates.into_iter().find(|c| c.chars().count() <= room)
+}
+
+/// A file added or removed whole, by what it holds: a document by its first heading
+/// (`add 10-upgrade.rst on Upgrading to v10`), a workflow by its name (`add workflow
+/// Link checker`), a configuration file by its top-level keys (`add lychee.toml with
+/// exclude and accept`). `sign` is the side the file's lines are on: `+` added, `-`
+/// removed.
+pub fn whole_file(path: &str, hunks: &[Hunk], sign: char) -> Option<String> {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let verb = if sign == '+' { "add" } else { "remove" };
+    let lines: Vec<&str> = hunks
+        .iter()
+        .flat_map(|h| super::signed(h))
+        .filter(|(s, _)| *s == sign)
+        .map(|(_, t)| t)
+        .collect();
+    if prose(path) {
+        let first = lines
+            .iter()
+            .enumerate()
+            .find_map(|(i, t)| heading(t, lines.get(i + 1).copied()))?;
+        return Some(format!("{verb} {file} on {first}"));
+    }
+    let lower = path.to_ascii_lowercase();
+    let ext = file
+        .rsplit_once('.')
+        .map_or("", |(_, e)| e)
+        .to_ascii_lowercase();
+    if lower.contains(".github/workflows/")
+        && let Some(name) = lines.iter().find_map(|t| {
+            t.strip_prefix("name:")
+                .map(|n| plain(n.trim().trim_matches(['\'', '"'])))
+        })
+        && !name.is_empty()
+    {
+        return Some(format!("{verb} workflow {name}"));
+    }
+    let mut keys: Vec<String> = Vec::new();
+    for t in &lines {
+        if let Some((0, k)) = config_key(&ext, t)
+            && !keys.contains(&k)
+        {
+            keys.push(k);
+        }
+    }
+    let with = match keys.as_slice() {
+        [] => return None,
+        [one] => one.clone(),
+        [a, b] => format!("{a} and {b}"),
+        [a, b, rest @ ..] => format!("{a}, {b} and {} more", rest.len()),
+    };
+    Some(format!("{verb} {file} with {with}"))
 }
 
 /// Keys that say little alone: a workflow step's fields, a list's plumbing. The key
@@ -454,16 +492,9 @@ pub fn config_summary(path: &str, hunks: &[Hunk], room: usize) -> Option<String>
     let mut added: Vec<String> = Vec::new();
     let mut removed: Vec<String> = Vec::new();
     for h in hunks {
-        let lines: Vec<(char, &str)> = h
-            .body
-            .lines()
-            .filter_map(|l| {
-                let sign = l.chars().next()?;
-                matches!(sign, '+' | '-' | ' ').then(|| (sign, &l[1..]))
-            })
-            .collect();
+        let lines = super::signed(h);
         for (i, (sign, text)) in lines.iter().enumerate() {
-            if *sign == ' ' || text.trim().is_empty() || text.trim_start().starts_with('#') {
+            if *sign == ' ' || super::quiet(text) {
                 continue;
             }
             // The line's own key when it says something, else the nearest line above on
@@ -696,6 +727,31 @@ mod tests {
         let body = " on:\n   push:\n+  workflow_dispatch:\n";
         assert_eq!(workflow_summary(path, &hunks(body), 66), None);
         assert_eq!(workflow_summary("ci.yml", &hunks(body), 66), None);
+    }
+
+    #[test]
+    fn a_whole_file_is_named_by_what_it_holds() {
+        let doc = "+Upgrading to v10\n+=================\n+\n+Read this first.\n";
+        assert_eq!(
+            whole_file("docs/upgrading/10-upgrade.rst", &hunks(doc), '+').as_deref(),
+            Some("add 10-upgrade.rst on Upgrading to v10")
+        );
+        let gone = "-# Customization\n-\n-Old text.\n";
+        assert_eq!(
+            whole_file("docs/customization.md", &hunks(gone), '-').as_deref(),
+            Some("remove customization.md on Customization")
+        );
+        let workflow = "+name: Link checker\n+on:\n+  schedule:\n";
+        assert_eq!(
+            whole_file(".github/workflows/links.yml", &hunks(workflow), '+').as_deref(),
+            Some("add workflow Link checker")
+        );
+        let config = "+exclude = [\"https://example.com\"]\n+accept = [200, 429]\n";
+        assert_eq!(
+            whole_file("lychee.toml", &hunks(config), '+').as_deref(),
+            Some("add lychee.toml with exclude and accept")
+        );
+        assert_eq!(whole_file("src/lib.rs", &hunks("+fn a() {}\n"), '+'), None);
     }
 
     #[test]

@@ -14,6 +14,23 @@ pub mod docs;
 
 use jitcommit_core::repo::{ChangeKind, FileDiff};
 
+/// A hunk's lines as (sign, text): `+`, `-` or ` `; git's `\ No newline` notes left out.
+fn signed(h: &jitcommit_core::repo::Hunk) -> Vec<(char, &str)> {
+    h.body
+        .lines()
+        .filter_map(|l| {
+            let sign = l.chars().next()?;
+            matches!(sign, '+' | '-' | ' ').then(|| (sign, &l[1..]))
+        })
+        .collect()
+}
+
+/// A line that says nothing: blank, or a `#` comment.
+fn quiet(text: &str) -> bool {
+    let t = text.trim();
+    t.is_empty() || t.starts_with('#')
+}
+
 fn lossy(p: &[u8]) -> String {
     String::from_utf8_lossy(p).into_owned()
 }
@@ -81,43 +98,53 @@ fn moves(files: &[FileDiff], room: usize) -> Option<String> {
             _ => None,
         })
         .collect::<Option<_>>()?;
-    let dir = |p: &str| {
-        p.rsplit_once('/')
-            .map_or(String::new(), |(d, _)| d.to_owned())
-    };
-    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
-    let shown = |d: &str| {
-        if d.is_empty() {
-            "the top level".to_owned()
-        } else {
-            format!("{d}/")
-        }
-    };
-    let mut candidates = Vec::new();
     if let [(old, new)] = pairs.as_slice() {
-        if dir(old) == dir(new) {
-            // Renamed in place: `rename` is the offline draft's own word for it.
-            return None;
-        }
-        candidates.push(format!("move {old} to {new}"));
-        if name(old) == name(new) {
-            candidates.push(format!("move {} to {}", name(old), shown(&dir(new))));
-        }
-        candidates.push(format!("move {} to {}", name(old), name(new)));
-    } else {
-        let from: Vec<String> = pairs.iter().map(|(o, _)| dir(o)).collect();
-        let to: Vec<String> = pairs.iter().map(|(_, n)| dir(n)).collect();
-        if from.iter().all(|d| *d == from[0]) && to.iter().all(|d| *d == to[0]) && from[0] != to[0]
-        {
-            candidates.push(format!(
-                "move {} files from {} to {}",
-                pairs.len(),
-                shown(&from[0]),
-                shown(&to[0])
-            ));
-            candidates.push(format!("move {} files to {}", pairs.len(), shown(&to[0])));
-        }
+        return moved(old, new, room);
     }
+    let from: Vec<String> = pairs.iter().map(|(o, _)| dir(o)).collect();
+    let to: Vec<String> = pairs.iter().map(|(_, n)| dir(n)).collect();
+    if !from.iter().all(|d| *d == from[0]) || !to.iter().all(|d| *d == to[0]) || from[0] == to[0] {
+        return None;
+    }
+    [
+        format!(
+            "move {} files from {} to {}",
+            pairs.len(),
+            shown(&from[0]),
+            shown(&to[0])
+        ),
+        format!("move {} files to {}", pairs.len(), shown(&to[0])),
+    ]
+    .into_iter()
+    .find(|c| c.chars().count() <= room)
+}
+
+fn dir(p: &str) -> String {
+    p.rsplit_once('/')
+        .map_or(String::new(), |(d, _)| d.to_owned())
+}
+
+fn shown(d: &str) -> String {
+    if d.is_empty() {
+        "the top level".to_owned()
+    } else {
+        format!("{d}/")
+    }
+}
+
+/// One file moved, by both places: `move report.py to src/app/report.py`, shorter
+/// `move report.py to src/app/`; `None` when it is renamed in place (the offline
+/// draft's `rename`) or nothing fits `room`.
+pub fn moved(old: &str, new: &str, room: usize) -> Option<String> {
+    if dir(old) == dir(new) {
+        return None;
+    }
+    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
+    let mut candidates = vec![format!("move {old} to {new}")];
+    if name(old) == name(new) {
+        candidates.push(format!("move {} to {}", name(old), shown(&dir(new))));
+    }
+    candidates.push(format!("move {} to {}", name(old), name(new)));
     candidates.into_iter().find(|c| c.chars().count() <= room)
 }
 
@@ -166,33 +193,14 @@ fn has_object(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jitcommit_core::repo::{Change, Hunk};
 
     fn file(kind: ChangeKind, path: &str, old: Option<&str>, body: &str) -> FileDiff {
-        FileDiff {
-            change: Change {
-                kind,
-                path: path.into(),
-                old_path: old.map(Into::into),
-                old_mode: Some(0o100644),
-                new_mode: Some(0o100644),
-            },
-            header: String::new(),
-            hunks: if body.is_empty() {
-                Vec::new()
-            } else {
-                vec![Hunk {
-                    header: "@@ -1,3 +1,4 @@".to_owned(),
-                    body: body.to_owned(),
-                }]
-            },
-            added: body.lines().filter(|l| l.starts_with('+')).count(),
-            removed: body.lines().filter(|l| l.starts_with('-')).count(),
-            binary: false,
-            submodule: false,
-            linguist: None,
-            read: true,
+        let mut f = crate::fixtures::file(kind, path, old, &["@@ -1,3 +1,4 @@"]);
+        f.hunks[0].body = body.to_owned();
+        if body.is_empty() {
+            f.hunks.clear();
         }
+        f
     }
 
     #[test]
