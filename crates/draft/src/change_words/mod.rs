@@ -87,8 +87,8 @@ pub fn fallback(paths: &[String], room: usize) -> String {
     }
 }
 
-/// A move names both places: `move report.py to src/app/`, `move docs/a.md to
-/// guide/a.md`; several files from one directory to another: `move 3 files from
+/// A move names both places: `move report.py to src/app/`, `move guide/a.rst to
+/// manual/a.rst`; several files from one directory to another: `move 3 files from
 /// docs/old to docs/new`. Only for a change whose every file is renamed.
 fn moves(files: &[FileDiff], room: usize) -> Option<String> {
     let pairs: Vec<(String, String)> = files
