@@ -29,6 +29,7 @@ mod draft_hook;
 mod draft_large;
 mod draft_model;
 mod draft_never_blocks;
+mod draft_offline_words;
 mod draft_server;
 mod draft_structure;
 mod examples;

@@ -15,9 +15,10 @@
 //!   [`redact`]: secrets out of everything sent (gitleaks' rules, rules/), the one
 //!   gate whose [`redact::Redacted`] values are all of the repository a prompt, a
 //!   request or a debug line holds.
-//! - [`offline`]: the draft from the repository alone; [`quality`]: the draft-quality
-//!   gate (its rule id and doc are core's, for `--explain`); [`words`]: the word lists
-//!   and verb tables both read (data/words.toml).
+//! - [`offline`]: the draft from the repository alone; [`change_words`]: its words for
+//!   what a dependency bump, a move, a document or a configuration change does;
+//!   [`quality`]: the draft-quality gate (its rule id and doc are core's, for
+//!   `--explain`); [`words`]: the word lists and verb tables both read (data/words.toml).
 //! - [`tokens`], [`cl100k`]: exact BPE token counting; [`client`], [`discover`],
 //!   [`openai`], [`wire`], [`answer`], [`settings`]: the model clients and their
 //!   personal settings.
@@ -28,6 +29,7 @@
 
 pub mod answer;
 pub mod budget;
+pub mod change_words;
 pub mod choices;
 pub mod cl100k;
 pub mod classify;

@@ -162,6 +162,24 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
             Some("drop the trailing \".\"".to_string()),
         ));
     }
+    // A verb with nothing after it (`docs: update`) says nothing of what changed.
+    if let Some(summary) = &s.summary {
+        let word = summary.value.trim().trim_end_matches('.');
+        if !word.is_empty()
+            && !word.contains(char::is_whitespace)
+            && conv.verbs.iter().any(|v| v.eq_ignore_ascii_case(word))
+        {
+            out.push(Finding::new(
+                &SUBJECT_FORMAT,
+                summary.pos,
+                format!("the summary \"{word}\" is a verb with nothing after it"),
+                Some(format!(
+                    "say what it does to what, e.g. \"{} the install guide\"",
+                    word.to_lowercase()
+                )),
+            ));
+        }
+    }
     let len = s.raw.chars().count();
     if let Some(max) = conv.subject_limit()
         && len > max

@@ -97,7 +97,6 @@ pub fn draft_in(
     } else {
         directory_bullets(state, conv)
     };
-    let mut summary = summarize(state, &paths);
     let shown = crate::classify::Classifier::new(&conv.context.exclude);
     let breaking = rename_note(&renamed_public_items(state, &shown));
     let prefix_len = kind.chars().count()
@@ -107,20 +106,12 @@ pub fn draft_in(
     let room = conv
         .subject_limit()
         .map_or(usize::MAX, |max| max.saturating_sub(prefix_len).max(8));
-    if summary.chars().count() > room {
-        // At a word boundary when that keeps most of it (a sentence), else with an
-        // ellipsis (one long identifier).
-        let words = jitcommit_core::message::shorten(&summary, room);
-        summary = if words.chars().count() * 3 >= room * 2 {
-            words
-        } else {
-            summary
-                .chars()
-                .take(room.saturating_sub(1))
-                .collect::<String>()
-                + "…"
-        };
-    }
+    // A dependency bump, a move or images say what changed first.
+    let summary = crate::change_words::summary(&state.files, room)
+        .unwrap_or_else(|| summarize(state, &paths));
+    // No URL or link, no bare verb, shortened at a phrase boundary.
+    let summary = crate::change_words::finish(&summary, room)
+        .unwrap_or_else(|| crate::change_words::fallback(&paths, room));
     Ok(Message {
         subject: Subject {
             kind,

@@ -289,12 +289,17 @@ pub(super) fn summarize(state: &StagedState, paths: &[String]) -> String {
         None => format!("add {sym}"),
     };
     match (main.change.kind, &main.change.old_path) {
+        // A file added or removed whole by what it holds, a move by both places (60:
+        // about what a subject leaves a summary).
         (ChangeKind::Added | ChangeKind::Copied, _) => match items.first() {
             Some(sym) => add(sym),
-            None => format!("add {module}"),
+            None => crate::change_words::docs::whole_file(&path, &main.hunks, '+')
+                .unwrap_or_else(|| format!("add {module}")),
         },
-        (ChangeKind::Deleted, _) => format!("remove {module}"),
-        (ChangeKind::Renamed, Some(_)) => format!("move {name}"),
+        (ChangeKind::Deleted, _) => crate::change_words::docs::whole_file(&path, &main.hunks, '-')
+            .unwrap_or_else(|| format!("remove {module}")),
+        (ChangeKind::Renamed, Some(old)) => crate::change_words::moved(&lossy(old), &path, 60)
+            .unwrap_or_else(|| format!("move {name}")),
         _ => match items.first() {
             Some(sym) => add(sym),
             None => main
@@ -311,6 +316,8 @@ pub(super) fn summarize(state: &StagedState, paths: &[String]) -> String {
                     let s = edit_summary(&d);
                     if named { s } else { format!("{s} in {module}") }
                 })
+                // A document's link or section, a configuration's keys.
+                .or_else(|| crate::change_words::file_summary(&path, &main.hunks, usize::MAX))
                 .unwrap_or_else(|| format!("update {module}")),
         },
     }

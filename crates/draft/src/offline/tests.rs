@@ -332,7 +332,7 @@ fn a_release_is_a_chore_named_by_its_version() {
         ],
     ] {
         let s = subject(files, &conv);
-        assert!(!s.contains("release"), "{s}");
+        assert!(!s.starts_with("chore(release)"), "{s}");
     }
 }
 
@@ -441,10 +441,14 @@ fn a_new_heading_is_the_summary_of_a_document_change() {
         doc(" text\n+## How to run the `fuzz` targets\n+\n+Run them.\n"),
         "how to run the fuzz targets"
     );
-    // A heading that only moved, a one-word heading, a `#` comment in a code block
-    // without a space: the file is named instead.
-    assert_eq!(doc("-## Old place\n+## Old place\n"), "update trust.md");
-    assert_eq!(doc("+## Performance\n"), "update trust.md");
+    // A heading that only moved names its section, a one-word heading is the section
+    // added (change_words); a `#` comment in a code block without a space: the file
+    // is named instead.
+    assert_eq!(
+        doc("-## Old place\n+## Old place\n"),
+        "update Old place in trust.md"
+    );
+    assert_eq!(doc("+## Performance\n"), "add section Performance");
     assert_eq!(doc("+#include <x.h>\n"), "update trust.md");
     assert_eq!(doc("+### GIT_DIR and friends\n"), "GIT_DIR and friends");
 }
@@ -527,7 +531,8 @@ fn the_summary_names_the_dominant_file_and_its_symbol() {
     assert_eq!(m.subject.summary, "add TypeHistory");
     let moved = file(Renamed, "src/b/x.rs", Some("src/a/x.rs"), &[]);
     let m = draft(&state(vec![moved]), &Convention::default()).expect("a draft");
-    assert_eq!(m.subject.summary, "move x.rs");
+    // A move names both places (change_words).
+    assert_eq!(m.subject.summary, "move src/a/x.rs to src/b/x.rs");
 }
 
 #[test]
