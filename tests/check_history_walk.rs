@@ -196,13 +196,15 @@ fn the_adoption_point_accepts_exactly_its_ancestors() {
                 "--commit {id}, point {point}"
             );
         }
-        // A first push of the whole history: accepted exactly when every commit the
-        // point does not hold conforms (W does, the merge is exempt; R..H do not).
+        // A first push of the whole history, checked as an admin asks for it
+        // (`--check-first-push`: unchecked, it is the project's history): accepted
+        // exactly when every commit the point does not hold conforms (W does, the merge
+        // is exempt; R..H do not).
         let bare = c.server(
             &format!("first-{point}.git"),
             None,
             "pre-receive",
-            "--pre-receive",
+            "--pre-receive --check-first-push",
         );
         let o = c.push(&bare, &v);
         let held_bad = [&r, &z, &s, &cc, &h]
