@@ -39,6 +39,7 @@ mod jitcommit_changelog;
 mod jitcommit_doctor;
 mod jitcommit_facts;
 mod jitcommit_init;
+mod jitcommit_init_loads;
 mod jitcommit_window;
 mod lean;
 mod own_repository;

@@ -11,6 +11,7 @@ use jitcommit_core::convention;
 
 use crate::error::{Error, usage};
 use crate::import::{Import, apply, cog, commitlint, parse_json_or_yaml, versionrc};
+use crate::proposal::loadable;
 use crate::{Outcome, print};
 
 const HELP: &str = "\
@@ -175,30 +176,6 @@ fn without_table(text: &str, table: &str) -> String {
     out
 }
 
-/// `c` without the imported values the convention's own reader refuses (a cog.toml
-/// changelog title longer than a section name may be), each listed in `unmapped`
-/// with the reader's reason, so what `init` shows is a convention that loads.
-fn loadable(mut c: Convention, unmapped: &mut Vec<String>) -> Convention {
-    // Each round drops one refused section; a convention has one per type at most.
-    for _ in 0..=c.sections.len() {
-        let text = c.to_toml();
-        let mut read =
-            |name: &str| Ok((name == ".commit-convention.toml").then(|| text.clone().into_bytes()));
-        let Err(config::ConfigError::Invalid { key, message, .. }) =
-            convention::discover(&mut read)
-        else {
-            break;
-        };
-        match key.strip_prefix("sections.") {
-            Some(ty) if c.sections.remove(ty).is_some() => {
-                unmapped.push(format!("the changelog section of {ty}: {message}"));
-            }
-            _ => break,
-        }
-    }
-    c
-}
-
 /// What the history told: how many of its last commits pass the convention before and
 /// after fitting and at the spec's level, the types and scopes it uses, its bodies, and
 /// the adoption point.
@@ -301,6 +278,8 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     let conv = crate::fit::propose(&imported, &before);
     let (no_bump_releases, release_types) = crate::fit::release_bumps(&repo, &conv)?;
     let conv = crate::fit::propose_bumps(&conv, &release_types);
+    // What the history added is checked as the imports were: what is shown loads.
+    let conv = loadable(conv, &mut imp.unmapped);
     let after = crate::fit::read(&repo, &conv, crate::fit::LAST)?;
     let text = text_for(&conv, target);
     let place = match target.table() {

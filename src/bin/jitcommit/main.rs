@@ -11,6 +11,7 @@ mod fit;
 mod history;
 mod import;
 mod init;
+mod proposal;
 mod repo;
 
 use std::ffi::OsString;
