@@ -48,4 +48,5 @@ mod precommit_manifest;
 mod readme;
 mod readme_sequence;
 mod terminal;
+mod terminal_escapes;
 mod test_tools;

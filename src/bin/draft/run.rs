@@ -261,7 +261,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
         });
         serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
     } else {
-        format!(
+        let text = format!(
             "=== system ===\n{}\n=== user ===\n{}\n=== schema (the request's constrained-output format) ===\n{}\n{}=== budget ===\n{}",
             p.system.trim_end(),
             p.user.trim_end(),
@@ -270,7 +270,10 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             budget::render_report(&p.report)
         ) + &window.map_or(String::new(), |w| format!("window: {w}\n"))
             + &format!("guards: {}\n", shown(&guards))
-            + &partial.map_or(String::new(), |p| format!("read: {p}\n"))
+            + &partial.map_or(String::new(), |p| format!("read: {p}\n"));
+        // File names, hunks and subjects are the repository's: a terminal shows their
+        // control characters as escapes and never obeys them (`--json` has the bytes).
+        jitcommit_core::term::printable(&text).into_owned()
     };
     use std::io::Write;
     std::io::stdout()

@@ -14,6 +14,8 @@ use jitcommit_core::repo::Repo;
 use jitcommit_drafter::{Flags, Provider, Settings};
 
 use crate::error::{Error, usage};
+use jitcommit_core::term::printable;
+
 use crate::{Outcome, print};
 
 const HELP: &str = "\
@@ -756,7 +758,8 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         } else {
             "\nSomething is wrong: see the fix lines above.\n"
         });
-        print(&s)?;
+        // Details quote the repository (hook names, paths, the convention): shown, never obeyed.
+        print(&printable(&s))?;
     }
     Ok(if all_ok { Outcome::Ok } else { Outcome::Failed })
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use jitcommit_core::config::{self, Convention, Origin};
 use jitcommit_core::convention;
+use jitcommit_core::term::printable;
 
 use crate::error::{Error, usage};
 use crate::import::{Import, apply, cog, commitlint, parse_json_or_yaml, versionrc};
@@ -310,9 +311,10 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
                 .join(", ")
         ));
     }
-    eprint!("{report}");
+    // The report quotes the history (its types and scopes) and the imported files.
+    eprint!("{}", printable(&report));
     if !write {
-        print(&format!("# {place}\n{text}"))?;
+        print(&printable(&format!("# {place}\n{text}")))?;
         eprintln!(
             "Write it with: jitcommit init --write{}",
             if existing.is_some() { " --force" } else { "" }

@@ -16,6 +16,7 @@ use jitcommit_core::gitenv::{self, CleanupMode, MessageCleanup};
 use jitcommit_core::invocation::{self, CommitArgs};
 use jitcommit_core::repo::{Change, Repo, RepoError};
 use jitcommit_core::rules::{self, ChangedPaths, Cleanup};
+use jitcommit_core::term::printable;
 
 use crate::args::Settings;
 use crate::engine;
@@ -331,7 +332,7 @@ impl Saver<'_> {
         }
         match save_rejected(self.git_dir, &self.text) {
             Ok((saved, older)) => {
-                let shown = shell_quote(&saved.display().to_string());
+                let shown = printable(&shell_quote(&saved.display().to_string())).into_owned();
                 let (again, amend) = if self.amend {
                     ("amend again", "--amend ")
                 } else {
@@ -346,18 +347,22 @@ impl Saver<'_> {
                     err,
                     "jitcommit-check: {why}; your text is saved in {}\n\
                      jitcommit-check: edit it and {again} with: git commit {amend}-e -F {shown}{then}",
-                    saved.display()
+                    printable(&saved.display().to_string())
                 );
                 if let Some(older) = older {
                     let _ = writeln!(
                         err,
                         "jitcommit-check: the message rejected before it is in {}",
-                        older.display()
+                        printable(&older.display().to_string())
                     );
                 }
             }
             Err(e) => {
-                let _ = writeln!(err, "jitcommit-check: could not save your message: {e}");
+                let _ = writeln!(
+                    err,
+                    "jitcommit-check: could not save your message: {}",
+                    printable(&e.to_string())
+                );
             }
         }
     }
