@@ -36,6 +36,7 @@ mod install_forges;
 mod install_managers;
 mod jitcommit_bump;
 mod jitcommit_changelog;
+mod jitcommit_changelog_eol;
 mod jitcommit_doctor;
 mod jitcommit_facts;
 mod jitcommit_init;

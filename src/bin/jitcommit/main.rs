@@ -13,6 +13,7 @@ mod import;
 mod init;
 mod proposal;
 mod repo;
+mod stored;
 
 use std::ffi::OsString;
 use std::io::Write as _;
