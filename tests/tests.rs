@@ -19,6 +19,7 @@ mod check_formats_ci;
 mod check_gate;
 mod check_push;
 mod check_range;
+mod check_rejected_reset;
 mod docs_refs;
 mod draft_attacks;
 mod draft_context;

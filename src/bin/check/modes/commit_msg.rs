@@ -158,6 +158,11 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
     out.report(&report);
     out.flush();
     if report.findings.is_empty() && !store_broken {
+        // The commit goes through with this text: a message rejected before it is no
+        // longer waiting for reuse, and the next rejection must not point at it.
+        if let Some(saver) = &saver {
+            saver.forget();
+        }
         return Ok(Outcome::Clean);
     }
     if let Some(saver) = &saver {
@@ -323,6 +328,12 @@ struct Saver<'a> {
 }
 
 impl Saver<'_> {
+    /// Removes the rejected message waiting for reuse: its commit was accepted with
+    /// this text. The older ones stay on disk; the next rejection names none of them.
+    fn forget(&self) {
+        let _ = std::fs::remove_file(self.git_dir.join(REJECTED));
+    }
+
     /// Saves the text (keeping the earlier ones) and prints where it went and the
     /// command that reuses it. A failure to save is said, never fatal: the verdict stands.
     fn save_and_tell(&self, why: &str) {
