@@ -42,6 +42,7 @@ mod jitcommit_doctor;
 mod jitcommit_facts;
 mod jitcommit_init;
 mod jitcommit_init_loads;
+mod jitcommit_tmp_files;
 mod jitcommit_window;
 mod lean;
 mod own_repository;

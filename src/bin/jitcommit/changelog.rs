@@ -281,7 +281,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
                 .unwrap_or_else(stored::new_file)
                 .worktree_bytes(&ctx.repo, &path, &new)?;
             if existing.as_ref().map(String::as_bytes) != Some(&bytes[..]) {
-                write_atomic(ctx.root(), &path, &bytes)?;
+                write_atomic(&ctx, &path, &bytes)?;
             }
             Ok(Outcome::Ok)
         }
@@ -394,10 +394,13 @@ fn read_optional(root: &Path, path: &Path) -> Result<Option<String>, Error> {
 }
 
 /// Replaces the changelog by rename, keeping its mode, never through a link.
-fn write_atomic(root: &Path, path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    jitcommit_core::tree_file::write_in_tree(root, path, bytes).map_err(|source| Error::File {
-        what: "write",
-        path: path.to_owned(),
-        source,
+fn write_atomic(ctx: &Context, path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let scratch = ctx.repo.git_dir();
+    jitcommit_core::tree_file::write_in_tree(ctx.root(), scratch, path, bytes).map_err(|source| {
+        Error::File {
+            what: "write",
+            path: path.to_owned(),
+            source,
+        }
     })
 }

@@ -358,13 +358,12 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         );
     }
     // By rename, keeping the file's mode, never through a link.
-    jitcommit_core::tree_file::write_in_tree(&root, &path, new.as_bytes()).map_err(|source| {
-        Error::File {
+    jitcommit_core::tree_file::write_in_tree(&root, repo.git_dir(), &path, new.as_bytes())
+        .map_err(|source| Error::File {
             what: "write",
             path: path.clone(),
             source,
-        }
-    })?;
+        })?;
     // What was written must read back as the convention shown.
     let loaded = convention::load_file(&path)?;
     if loaded.convention != conv {
