@@ -20,6 +20,7 @@ mod check_gate;
 mod check_push;
 mod check_range;
 mod check_rejected_reset;
+mod check_summary;
 mod docs_refs;
 mod draft_attacks;
 mod draft_context;

@@ -56,6 +56,7 @@ pub static RULES: &[RuleInfo] = &[
     subject::SUBJECT_SCOPE,
     subject::SUBJECT_LENGTH,
     subject::SUBJECT_PERIOD,
+    subject::SUBJECT_SUMMARY,
     body::BODY_BLANK_LINE,
     body::BODY_MISSING,
     bullet::BULLET_FORMAT,
