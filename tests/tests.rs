@@ -21,6 +21,7 @@ mod check_push;
 mod check_range;
 mod check_rejected_reset;
 mod check_summary;
+mod config_typos;
 mod docs_refs;
 mod draft_attacks;
 mod draft_context;

@@ -630,6 +630,22 @@ fn probe(s: &Settings) -> Result<Option<usize>, String> {
 fn model(repo: &Repo, conv: Option<&config::Convention>, out: &mut Vec<Check>) {
     let git =
         jitcommit_drafter::settings::git_lookup(|k| repo.config_string(k), |k| repo.config_bool(k));
+    let keys = repo.config_keys("jitcommit");
+    for (key, near) in jitcommit_drafter::settings::unknown_git_keys(&keys) {
+        let (detail, fix) = match near {
+            Some(n) => (
+                format!(
+                    "git config {key} is not a jitcommit setting and is ignored (did you mean {n}?)"
+                ),
+                format!("git config {n} \"$(git config {key})\" && git config --unset {key}"),
+            ),
+            None => (
+                format!("git config {key} is not a jitcommit setting and is ignored"),
+                format!("git config --unset {key}"),
+            ),
+        };
+        out.push(fail("git config", detail, fix));
+    }
     let settings = match Settings::from_process_env(&Flags::default(), &git) {
         Ok(s) => s,
         Err(e) => {
