@@ -76,7 +76,7 @@ fn commitlint_lengths_the_loader_refuses_are_listed_not_written() {
         write(
             &r.dir,
             ".commitlintrc.json",
-            &format!(
+            format!(
                 r#"{{"rules": {{"header-max-length": [2, "always", {header}], "body-max-line-length": [2, "always", {wrap}], "type-enum": [2, "always", ["feat", "fix", "{}"]]}}}}"#,
                 "x".repeat(41)
             ),
