@@ -42,9 +42,14 @@ fn origin<'a>(sb: &'a Sandbox, attributes: Option<&str>) -> Repo<'a> {
     r.commit("c.txt", "c\n", "feat: three");
     let o = r.jc(&["changelog", "--write", "CHANGELOG.md"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    r.git(&["add", "CHANGELOG.md"]);
-    r.git(&["commit", "-q", "--no-verify", "-m", "docs: the changelog"]);
+    commit_changelog(&r, "docs: the changelog");
     r
+}
+
+/// Stages CHANGELOG.md and commits it with `msg`.
+fn commit_changelog(r: &Repo, msg: &str) {
+    r.git(&["add", "CHANGELOG.md"]);
+    r.git(&["commit", "-q", "--no-verify", "-m", msg]);
 }
 
 /// Clones `origin` as `clone`, with `config` given to the clone (`-c k=v`).
@@ -90,14 +95,7 @@ fn check_then_write(r: &Repo, crlf: bool) {
     let stat = r.git(&["diff", "--numstat", "CHANGELOG.md"]);
     let deleted: usize = stat.split_whitespace().nth(1).unwrap().parse().unwrap();
     assert!(deleted <= 2, "the rewrite touched every line: {stat}");
-    r.git(&["add", "CHANGELOG.md"]);
-    r.git(&[
-        "commit",
-        "-q",
-        "--no-verify",
-        "-m",
-        "docs: the changelog again",
-    ]);
+    commit_changelog(r, "docs: the changelog again");
     assert_eq!(r.git(&["status", "--porcelain"]), "");
     let o = r.jc(&["changelog", "--check", "CHANGELOG.md"]);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
@@ -128,14 +126,7 @@ fn a_file_committed_with_crlf_keeps_crlf_on_every_line() {
         .unwrap()
         .replace('\n', "\r\n");
     write(&r.dir, "CHANGELOG.md", &text);
-    r.git(&["add", "CHANGELOG.md"]);
-    r.git(&[
-        "commit",
-        "-q",
-        "--no-verify",
-        "-m",
-        "docs: the changelog in CRLF",
-    ]);
+    commit_changelog(&r, "docs: the changelog in CRLF");
     check_then_write(&r, true);
 }
 

@@ -39,49 +39,49 @@ fn git_error(path: &Path, e: impl std::fmt::Display) -> Error {
     ))
 }
 
-/// `bytes`, the work tree's content of `path`, as `git add` would store them.
-fn to_git(repo: &Repo, path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>, Error> {
+/// Which way [`convert`] goes.
+#[derive(Clone, Copy)]
+enum Way {
+    /// The work tree's content as `git add` would store it.
+    ToGit,
+    /// The stored content as `git checkout` would write it.
+    ToWorktree,
+}
+
+/// `bytes` of `path` converted `way` by the filters git would apply there; unchanged
+/// for a path outside the work tree.
+fn convert(repo: &Repo, path: &Path, bytes: &[u8], way: Way) -> Result<Vec<u8>, Error> {
     let Some(rel) = relative(repo, path) else {
-        return Ok(bytes);
+        return Ok(bytes.to_vec());
     };
     let (mut pipeline, index) = repo
         .gix()
         .filter_pipeline(None)
         .map_err(|e| git_error(path, e))?;
     let mut out = Vec::new();
-    pipeline
-        .convert_to_git(&bytes[..], &rel, &index)
-        .map_err(|e| git_error(path, e))?
-        .read_to_end(&mut out)
-        .map_err(|e| git_error(path, e))?;
-    Ok(out)
-}
-
-/// `bytes`, as git stores `path`, as `git checkout` would write them.
-fn to_worktree(repo: &Repo, path: &Path, bytes: &[u8]) -> Result<Vec<u8>, Error> {
-    let Some(rel) = relative(repo, path) else {
-        return Ok(bytes.to_vec());
+    let read = match way {
+        Way::ToGit => pipeline
+            .convert_to_git(bytes, &rel, &index)
+            .map_err(|e| git_error(path, e))?
+            .read_to_end(&mut out),
+        Way::ToWorktree => {
+            let Ok(rel) = gix::path::into_bstr(rel.as_path()).map(|p| p.into_owned()) else {
+                return Ok(bytes.to_vec());
+            };
+            pipeline
+                .convert_to_worktree(bytes, rel.as_ref(), Default::default())
+                .map_err(|e| git_error(path, e))?
+                .read_to_end(&mut out)
+        }
     };
-    let Ok(rel) = gix::path::into_bstr(rel.as_path()).map(|p| p.into_owned()) else {
-        return Ok(bytes.to_vec());
-    };
-    let (mut pipeline, _) = repo
-        .gix()
-        .filter_pipeline(None)
-        .map_err(|e| git_error(path, e))?;
-    let mut out = Vec::new();
-    pipeline
-        .convert_to_worktree(bytes, rel.as_ref(), Default::default())
-        .map_err(|e| git_error(path, e))?
-        .read_to_end(&mut out)
-        .map_err(|e| git_error(path, e))?;
+    read.map_err(|e| git_error(path, e))?;
     Ok(out)
 }
 
 /// The work tree's `text` of `path` as git stores it. Not UTF-8 after the conversion
 /// is an error that names the file.
 pub fn read(repo: &Repo, path: &Path, text: String) -> Result<Stored, Error> {
-    let bytes = to_git(repo, path, text.into_bytes())?;
+    let bytes = convert(repo, path, text.as_bytes(), Way::ToGit)?;
     let text = String::from_utf8(bytes).map_err(|_| Error::File {
         what: "read (not UTF-8)",
         path: path.to_owned(),
@@ -113,6 +113,6 @@ impl Stored {
         } else {
             text.to_owned()
         };
-        to_worktree(repo, path, stored.as_bytes())
+        convert(repo, path, stored.as_bytes(), Way::ToWorktree)
     }
 }
