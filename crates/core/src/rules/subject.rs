@@ -230,6 +230,7 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         ));
     }
     if let Some(summary) = &s.summary
+        && conv.subject_summary
         && let Some(only) = says_nothing(&summary.value, &conv.verbs)
     {
         out.push(Finding::new(
