@@ -27,6 +27,9 @@ Options:
                                  prefixed GL-HOOK-ERR: so the web UI shows it
                         gitea    BARE_REPO/hooks/<hook>.d/jitcommit (run by Gitea's
                         forgejo  own hooks/<hook>, which it regenerates)
+  --check-first-push  with --server: check the commits of the first push into the
+                      empty repository too (by default they are the project's
+                      history, accepted as they are; git config jitcommit.checkFirstPush)
   --prefix DIR        install the binaries into DIR/bin (cargo install --root DIR)
                       instead of ~/.cargo/bin
   --no-build          do not build: use jitcommit binaries already installed
@@ -71,6 +74,8 @@ prefix=
 build=1
 build_args=
 uninstall=0
+check_first_push=0
+bin_dir=
 
 need_arg() {
 	[ "$#" -ge 2 ] || die "$1 needs a value (see --help)"
@@ -89,6 +94,7 @@ while [ "$#" -gt 0 ]; do
 	--prefix) need_arg "$@"; prefix=$2; shift 2 ;;
 	--prefix=*) prefix=${1#--prefix=}; shift ;;
 	--no-build) build=0; shift ;;
+	--check-first-push) check_first_push=1; shift ;;
 	--uninstall) uninstall=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown option: $1 (see --help)" ;;
@@ -106,6 +112,7 @@ case $forge in
 *) die "--forge must be plain, gitlab, gitea or forgejo, not '$forge'" ;;
 esac
 [ -z "$forge" ] || [ -n "$server" ] || die "--forge needs --server BARE_REPO"
+[ "$check_first_push" = 0 ] || [ -n "$server" ] || die "--check-first-push needs --server BARE_REPO"
 
 command -v git >/dev/null 2>&1 || die "git not found on PATH"
 
@@ -151,6 +158,17 @@ hook_file() {
 # is_ours FILE: FILE is a hook this installer wrote.
 is_ours() {
 	[ -f "$1" ] && grep -q "^$MARK" "$1" 2>/dev/null
+}
+
+# shim_file HOOK: where HOOK's shim is or goes: hook_file, or <hook>.legacy where the
+# pre-commit framework moved jitcommit's shim when it installed its own hook (it runs
+# <hook>.legacy first; the shim then leaves to it what its config runs too).
+shim_file() {
+	f=$(hook_file "$1")
+	if [ "$layout" = file ] && ! is_ours "$f" && is_ours "$f.legacy"; then
+		f=$f.legacy
+	fi
+	printf '%s' "$f"
 }
 
 # ---- the target repository and its hooks folder ---------------------------------
@@ -279,7 +297,8 @@ manager=$(hook_manager)
 if [ "$uninstall" = 1 ]; then
 	changed=0
 	for h in $hooks_wanted; do
-		f=$(hook_file "$h")
+		f=$(shim_file "$h")
+		base=$(hook_file "$h")
 		if is_ours "$f"; then
 			rm -f -- "$f"
 			say "removed   $f"
@@ -288,8 +307,8 @@ if [ "$uninstall" = 1 ]; then
 			say "kept      $f (not written by jitcommit)"
 			continue
 		fi
-		if [ -e "$f.local" ] || [ -L "$f.local" ]; then
-			mv -- "$f.local" "$f"
+		if [ -e "$base.local" ] || [ -L "$base.local" ]; then
+			mv -- "$base.local" "$f"
 			say "restored  $f (from $h.local)"
 			changed=1
 		fi
@@ -298,7 +317,7 @@ if [ "$uninstall" = 1 ]; then
 		say "Nothing to uninstall in $hooks_dir: no jitcommit hooks there."
 	else
 		say "Uninstalled jitcommit's hooks from $hooks_dir."
-		say "The binaries are still installed; remove them with: cargo uninstall jitcommit"
+		say "The binaries are still installed; remove them with: cargo uninstall jitcommit${prefix:+ --root $prefix}"
 	fi
 	exit 0
 fi
@@ -306,7 +325,7 @@ fi
 # ---- preflight: refuse before changing anything ---------------------------------
 
 [ -n "$manager" ] || for h in $hooks_wanted; do
-	f=$(hook_file "$h")
+	f=$(shim_file "$h")
 	if [ "$layout" = dir ] && { [ -e "$f" ] || [ -L "$f" ]; } && ! is_ours "$f"; then
 		die "refusing to install $h: $f exists and is not jitcommit's. Rename or remove it, then run install.sh again. Nothing was changed."
 	fi
@@ -322,6 +341,29 @@ done
 if [ -n "$prefix" ]; then
 	mkdir -p -- "$prefix"
 	prefix=$(cd -- "$prefix" && pwd -P)
+fi
+
+# current DIR: DIR holds every wanted binary as this source tree's build left it
+# (the same bytes as in its target directory), and that build is newer than every
+# source file (as make decides): a server install after a client one builds nothing.
+current() {
+	for b in $bins_wanted; do
+		built=${CARGO_TARGET_DIR:-$src_dir/target}/release/$b
+		[ -x "$1/$b" ] && [ -f "$built" ] && cmp -s "$built" "$1/$b" || return 1
+		newer=$(find "$src_dir/Cargo.toml" "$src_dir/Cargo.lock" "$src_dir/src" "$src_dir/crates" \
+			-newer "$built" -type f ! -path '*/target/*' 2>/dev/null | head -n 1)
+		[ -z "$newer" ] || return 1
+	done
+}
+
+if [ "$build" = 1 ] && [ -n "$server" ]; then
+	installed=${prefix:+$prefix/bin}
+	installed=${installed:-${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin}
+	if current "$installed"; then
+		build=0
+		bin_dir=$installed
+		say "current   $installed/jitcommit-check (newer than its sources: not rebuilt)"
+	fi
 fi
 
 if [ "$build" = 1 ]; then
@@ -368,8 +410,7 @@ if [ "$build" = 1 ]; then
 		say "built     $bin_dir/jitcommit (and git-jitcommit: git jitcommit changelog)"
 	fi
 	[ -z "$build_tmp" ] || rm -rf -- "$build_tmp"
-else
-	bin_dir=
+elif [ -z "$bin_dir" ]; then
 	if [ -n "$prefix" ]; then
 		candidates=$prefix/bin
 	else
@@ -410,7 +451,10 @@ trap 'rm -f -- "$tmp"' EXIT
 
 changed=0
 for h in $hooks_wanted; do
-	f=$(hook_file "$h")
+	f=$(shim_file "$h")
+	case $f in
+	*.legacy) say "chained   $f (pre-commit's $h runs it first; each hook runs once)" ;;
+	esac
 	mkdir -p -- "$(dirname -- "$f")"
 	# The shim with the binaries' directory and the line prefix written in (awk: no
 	# quoting trouble with any character in the path; single quotes are escaped for sh).
@@ -452,12 +496,21 @@ fi
 
 if [ -n "$server" ]; then
 	say ""
+	if [ "$check_first_push" = 1 ]; then
+		git -C "$target" config jitcommit.checkFirstPush true
+	fi
 	say "Next: push to $target; every new commit is checked with jitcommit-check."
-	say "Existing history: what its default branch holds is accepted as it is; every pushed"
-	say "commit not yet there is checked, the history of a first push included. To push an"
-	say "existing project whose history predates the convention, name its adoption point in"
-	say "the server's policy: adopted = \"<commit id>\" (jitcommit init --write proposes it);"
-	say "that commit and its history are then accepted, and every commit after it is checked."
+	if [ "$(git -C "$target" config --bool --get jitcommit.checkFirstPush 2>/dev/null)" = true ]; then
+		say "Existing history: what its default branch holds is accepted as it is; every pushed"
+		say "commit not yet there is checked, the history of a first push included. To push an"
+		say "existing project whose history predates the convention, name its adoption point in"
+		say "the server's policy: adopted = \"<commit id>\" (jitcommit init --write proposes it)."
+	else
+		say "The first push into the empty repository is the project's history, accepted as it"
+		say "is; every later push is checked (a stricter start: install.sh --check-first-push,"
+		say "then name the adoption point in the server's policy: adopted = \"<commit id>\";"
+		say "jitcommit init --write proposes it)."
+	fi
 	case $forge in
 	gitlab)
 		say "GitLab runs custom_hooks/$server_hook.d/jitcommit when the git user owns it and may execute it;"
@@ -470,6 +523,15 @@ if [ -n "$server" ]; then
 	say "Set a server-side policy with: git -C $target config jitcommit.policy <convention.toml>"
 else
 	say ""
-	say "Next: commit something (git commit): the message is drafted offline until you"
-	say "set a model, e.g. git config jitcommit.model qwen2.5-coder:7b (Ollama on 127.0.0.1:11434)."
+	model=${JITCOMMIT_MODEL:-$(git -C "$target" config --get jitcommit.model 2>/dev/null || true)}
+	if [ -n "$model" ]; then
+		say "Next: commit something (git commit): $model drafts the message (jitcommit doctor"
+		say "checks that its server answers)."
+	else
+		say "Next: commit something (git commit): the message is drafted offline until you"
+		say "set a model, e.g. git config jitcommit.model qwen2.5-coder:7b (Ollama on 127.0.0.1:11434)."
+	fi
+	say "Until the project writes its convention down, commits are held to the one its recent"
+	say "history follows (jitcommit-check --dump-config shows it). Write it down, with the"
+	say "adoption point: jitcommit init --write. Check the setup: jitcommit doctor."
 fi

@@ -22,8 +22,15 @@ jitcommit):
 - init: `jitcommit init` on the clone: how many of the last 500 commits pass the
   convention it proposes.
 
+The project's changelog is its CHANGELOG.md (with changelogs/CHANGELOG-*.md, where
+older releases were moved) or its CHANGELOG.rst (python-semantic-release's layout).
+A repository given as `PATH@pre` is measured on its last six releases that were
+preceded by pre-release tags of the same version (v3.4.0-rc.1 … v3.4.0): the releases
+a project whose releases pass through pre-releases makes.
+
 Run by hand, not by CI:
     python3 bench/adoption.py /work/bench-repos/cocogitto+cocogitto ...
+    python3 bench/adoption.py /work/bench-repos/vuejs+core@pre
     JITCOMMIT_DIR=target/release python3 bench/adoption.py REPO...   # prebuilt binaries
     RECORD=1 python3 bench/adoption.py REPO...   # and write its section of docs/benchmarks.md
 The clones' work trees are checked out at release parents and restored to their
@@ -74,8 +81,9 @@ def norm(text):
     return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
 
-def their_entries(changelog):
-    """version -> list of (hash or None, normalized description) of feat/fix entries."""
+def their_entries(changelog, every=False):
+    """version -> list of (hash or None, normalized description) of feat/fix entries
+    (of every section's entries with `every`)."""
     out, version, in_feat = {}, None, False
     for line in changelog.splitlines():
         m = HEADING.match(line)
@@ -83,7 +91,7 @@ def their_entries(changelog):
             version, in_feat = m.group(1), False
             out.setdefault(version, [])
             continue
-        if FEAT.match(line):
+        if FEAT.match(line) or (every and re.match(r"^#{3,4} ", line)):
             in_feat = True
             continue
         if OTHER.match(line):
@@ -97,11 +105,77 @@ def their_entries(changelog):
     return out
 
 
-def releases(repo, changelog_versions):
+RST_HEADING = re.compile(r"^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?) \(\d{4}-\d\d-\d\d\)$")
+RST_HASH = re.compile(r"`([0-9a-f]{7,40})`_")
+
+
+def their_entries_rst(changelog, every=False):
+    """their_entries for python-semantic-release's .rst layout: `v1.2.3 (date)` over
+    `===`, sections over `---`, `* ` entries with indented continuation lines."""
+    out, version, in_feat = {}, None, False
+    lines = changelog.splitlines()
+    entry = None
+
+    def flush():
+        if entry is not None and version and in_feat:
+            h = RST_HASH.findall(entry)
+            desc = re.sub(r"^\*\*[^*]*\*\*:\s*", "", entry)
+            desc = re.split(r"\s\(`", desc)[0]
+            out[version].append((h[-1] if h else None, norm(desc)))
+
+    for i, line in enumerate(lines):
+        under = lines[i + 1] if i + 1 < len(lines) else ""
+        if re.fullmatch(r"=+", under) and RST_HEADING.match(line):
+            flush()
+            entry = None
+            version, in_feat = RST_HEADING.match(line).group(1), False
+            out.setdefault(version, [])
+            continue
+        if re.fullmatch(r"-+", under) and line.strip():
+            flush()
+            entry = None
+            in_feat = every or bool(re.search(r"Features|Bug Fixes", line))
+            continue
+        if line.startswith("* "):
+            flush()
+            entry = line[2:]
+        elif entry is not None and line.startswith("  ") and line.strip():
+            entry += " " + line.strip()
+        elif not line.strip() and entry is not None:
+            flush()
+            entry = None
+    flush()
+    return out
+
+
+def read_changelog(repo, every=False):
+    """version -> their feat/fix entries (every entry with `every`), from whichever
+    changelog the project keeps."""
+    rst = os.path.join(repo, "CHANGELOG.rst")
+    if os.path.exists(rst) and not os.path.exists(os.path.join(repo, "CHANGELOG.md")):
+        with open(rst, encoding="utf-8") as f:
+            return their_entries_rst(f.read(), every)
+    texts = []
+    with open(os.path.join(repo, "CHANGELOG.md"), encoding="utf-8") as f:
+        texts.append(f.read())
+    older = os.path.join(repo, "changelogs")
+    if os.path.isdir(older):
+        for name in sorted(os.listdir(older)):
+            if name.endswith(".md"):
+                with open(os.path.join(older, name), encoding="utf-8") as f:
+                    texts.append(f.read())
+    return their_entries("\n".join(texts), every)
+
+
+def releases(repo, changelog_versions, pre=False):
     tags = []
-    for t in git(repo, "tag", "--merged", "HEAD").split():
+    names = git(repo, "tag", "--merged", "HEAD").split()
+    pre_released = {re.sub(r"^v|-.*$", "", t) for t in names if "-" in t}
+    for t in names:
         v = version_of(t)
         if v and re.sub(r"^v", "", t) in changelog_versions and "-" not in t:
+            if pre and re.sub(r"^v", "", t) not in pre_released:
+                continue
             tags.append((v, t))
     tags.sort()
     return [t for _, t in tags][-6:]
@@ -111,6 +185,32 @@ def jc_json(repo, *args, config=None):
     cmd = [JC, *args] + (["--config", config] if config else [])
     p = run(cmd, repo)
     return json.loads(p.stdout) if p.stdout.strip() else None
+
+
+def every_entry_after_init(repo, tags, theirs):
+    """Under the convention `init` proposes at HEAD (the project's release tool
+    imported): how many of every entry their changelog lists in these releases ours
+    lists, and how many ours lists that theirs does not."""
+    proposed = run([JC, "init", "--to", "file"], repo, check=True).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+        f.write(proposed)
+    log = jc_json(repo, "changelog", "--format", "json", config=f.name)
+    os.unlink(f.name)
+    total = found = extra = 0
+    for r in log["releases"]:
+        v = r["version"]
+        if v is None or ("v" + v not in tags and v not in tags):
+            continue
+        mine = list(r["breaking"]) + [e for s in r["sections"] for e in s["entries"]]
+        their = theirs.get(v, [])
+        for h, d in their:
+            total += 1
+            if any((h and e["commit"].startswith(h)) or norm(e["summary"]) == d for e in mine):
+                found += 1
+        for e in mine:
+            if not any((h and e["commit"].startswith(h)) or norm(e["summary"]) == d for h, d in their):
+                extra += 1
+    return total, found, extra
 
 
 def entries_found(repo, tags, theirs):
@@ -144,8 +244,10 @@ def bump_at_parents(repo, tags):
             git(repo, "checkout", "-q", "--detach", parent)
             p = run([JC, "bump", "--format", "json"], repo)
             got = json.loads(p.stdout)["next"] if p.returncode == 0 else None
-            # The level the changelog's own release data asks for at the same commit.
-            log = jc_json(repo, "changelog", "--format", "json", "--unreleased")
+            # The level the changelog's own release data asks for at the same commit: the
+            # release bump proposes, which collects the pre-releases of its version.
+            log = jc_json(repo, "changelog", "--format", "json", "--unreleased",
+                          *(["--tag", got] if got else []))
             rel = log["releases"][0] if log and log["releases"] else None
             level = "none"
             if rel:
@@ -202,13 +304,13 @@ def main(repos):
     permissive = tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False)
     permissive.write(PERMISSIVE)
     permissive.close()
-    totals = {"entries": [0, 0], "bump": [0, 0], "adopted": [0, 0], "disagree": 0, "stricter": 0, "commits": 0}
+    totals = {"every": [0, 0, 0], "entries": [0, 0], "bump": [0, 0], "adopted": [0, 0], "disagree": 0, "stricter": 0, "commits": 0}
     rows = []
-    for repo in repos:
-        name = os.path.basename(repo.rstrip("/"))
-        with open(os.path.join(repo, "CHANGELOG.md"), encoding="utf-8") as f:
-            theirs = their_entries(f.read())
-        tags = releases(repo, set(theirs))
+    for arg in repos:
+        repo, _, mode = arg.partition("@")
+        name = os.path.basename(repo.rstrip("/")) + (" (releases after pre-releases)" if mode == "pre" else "")
+        theirs = read_changelog(repo)
+        tags = releases(repo, set(theirs), pre=mode == "pre")
         total, found, missed = entries_found(repo, tags, theirs)
         print(f"## {name} ({git(repo, 'rev-parse', '--short=12', 'HEAD').strip()})")
         print(f"releases: {', '.join(tags)}")
@@ -216,6 +318,8 @@ def main(repos):
         print(f"entries: {found} of {total} feat/fix entries of its CHANGELOG.md found ({pct:.1f}%)")
         for v, h, d in missed:
             print(f"  missed in {v}: {h or '-'} {d}")
+        every_total, every_found, every_extra = every_entry_after_init(repo, tags, read_changelog(repo, every=True))
+        print(f"every entry, after init: {every_found} of {every_total} of its changelog's entries listed; {every_extra} listed that it does not list")
         totals["entries"][0] += found
         totals["entries"][1] += total
         bumps = bump_at_parents(repo, tags)
@@ -233,6 +337,7 @@ def main(repos):
         totals["adopted"][1] += len(bumps)
         row = [name, git(repo, 'rev-parse', '--short=12', 'HEAD').strip(), f"{tags[0]} … {tags[-1]}",
                f"{found} / {total}", f"{right} / {len(bumps)}", f"{adopted_right} / {len(bumps)}"]
+        row.append(f"{every_found} / {every_total}; {every_extra} more")
         disagreements = 0
         for label, config in (("default", None), ("permissive", permissive.name)):
             passed = check_verdicts(repo, config)
@@ -252,6 +357,9 @@ def main(repos):
         else:
             row.append("(init printed no figures)")
         row.insert(6, f"{disagreements} of {len(passed)} × 2")
+        totals["every"][0] += every_found
+        totals["every"][1] += every_total
+        totals["every"][2] += every_extra
         rows.append(row)
         print()
     e, b = totals["entries"], totals["bump"]
@@ -259,12 +367,13 @@ def main(repos):
     print(f"all: entries {e[0]}/{e[1]}, bump {b[0]}/{b[1]} ({a[0]}/{a[1]} after init), verdict disagreements {totals['disagree']} over {totals['commits']} commit verdicts")
     os.unlink(permissive.name)
     table = [
-        "| repository | releases | feat/fix entries found | bump = real tag (default convention) | bump = real tag (after `init` at the release's parent) | verdict disagreements | init: last commits passing the proposed convention |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| repository | releases | feat/fix entries found | every entry of its changelog listed after `init`; listed beyond it | bump = real tag (default convention) | bump = real tag (after `init` at the release's parent) | verdict disagreements | init: last commits passing the proposed convention |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in rows:
-        table.append(f"| {r[0]} (`{r[1]}`) | {r[2]} | {r[3]} | {r[4]} | {r[5]} | {r[6]} | {r[7]} |")
-    table.append(f"| all | {b[1]} | {e[0]} / {e[1]} | {b[0]} / {b[1]} | {a[0]} / {a[1]} | {totals['disagree']} of {totals['commits']} | |")
+        table.append(f"| {r[0]} (`{r[1]}`) | {r[2]} | {r[3]} | {r[7]} | {r[4]} | {r[5]} | {r[6]} | {r[8]} |")
+    ev = totals["every"]
+    table.append(f"| all | {b[1]} | {e[0]} / {e[1]} | {ev[0]} / {ev[1]}; {ev[2]} more | {b[0]} / {b[1]} | {a[0]} / {a[1]} | {totals['disagree']} of {totals['commits']} | |")
     print("\n".join(table))
     if os.environ.get("RECORD"):
         subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "record.py"), "adoption",

@@ -298,15 +298,32 @@ fn update_hook_checks_each_ref() {
     assert_eq!(s.server_rev("refs/heads/bad"), None);
 }
 
+/// Issue 48: the first push into an empty repository is the project's history,
+/// accepted as it is; `--check-first-push` (the admin's stricter start) checks it
+/// against the built-in convention.
 #[test]
-fn first_push_into_an_empty_repository_uses_the_built_in_convention() {
+fn first_push_into_an_empty_repository_is_the_projects_history() {
     let sb = Sandbox::new();
-    let bare = sb.init_bare("server.git");
-    install_hook(&bare.join("hooks"), "pre-receive", "--pre-receive");
     let c = sb.init("c");
     write(&c, "a.txt", "a\n");
     sb.git(&c, &["add", "."]);
     sb.git(&c, &["commit", "-q", "-m", "chore: start"]);
+    let open = sb.init_bare("open.git");
+    install_hook(&open.join("hooks"), "pre-receive", "--pre-receive");
+    let o = git_try(&sb, &c, &["push", open.to_str().unwrap(), "main"], &[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("accepted as they are"),
+        "{}",
+        stderr(&o)
+    );
+
+    let bare = sb.init_bare("server.git");
+    install_hook(
+        &bare.join("hooks"),
+        "pre-receive",
+        "--pre-receive --check-first-push",
+    );
     let o = git_try(&sb, &c, &["push", bare.to_str().unwrap(), "main"], &[]);
     assert_ne!(code(&o), 0, "the built-in convention wants a body");
     assert!(stderr(&o).contains("built-in"), "{}", stderr(&o));
@@ -703,7 +720,11 @@ fn an_existing_project_is_pushed_into_a_new_server_from_its_adoption_point() {
     let point = sb.git(&c, &["rev-parse", "HEAD"]).trim().to_owned();
 
     let strict = sb.init_bare("strict.git");
-    install_hook(&strict.join("hooks"), "pre-receive", "--pre-receive");
+    install_hook(
+        &strict.join("hooks"),
+        "pre-receive",
+        "--pre-receive --check-first-push",
+    );
     let o = git_try(&sb, &c, &["push", strict.to_str().unwrap(), "main"], &[]);
     assert_ne!(code(&o), 0, "no adoption point: the old history is refused");
 
@@ -809,7 +830,11 @@ fn one_push_creating_a_ref_and_the_unborn_default_branch_answers_to_both() {
     let sb = Sandbox::new();
     let bare = sb.init_bare("server.git");
     sb.git(&bare, &["symbolic-ref", "HEAD", "refs/heads/master"]);
-    install_hook(&bare.join("hooks"), "pre-receive", "--pre-receive");
+    install_hook(
+        &bare.join("hooks"),
+        "pre-receive",
+        "--pre-receive --check-first-push",
+    );
     let c = sb.init("c");
     write(&c, ".commit-convention.toml", CONVENTION);
     sb.git(&c, &["add", "."]);

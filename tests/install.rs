@@ -756,10 +756,12 @@ fn server_install_and_a_real_push_through_pre_receive() {
     assert!(
         !bare.join("hooks/commit-msg").exists() && !bare.join("hooks/prepare-commit-msg").exists()
     );
-    // Issue 28: it says what becomes of existing history, and how to adopt a project.
+    // Issues 28 and 48: it says what becomes of existing history, and how to start
+    // stricter from an adoption point.
     assert!(
-        out.contains("the history of a first push included")
-            && out.contains("adopted = \"<commit id>\" (jitcommit init --write proposes it)"),
+        out.contains("The first push into the empty repository is the project's history")
+            && out.contains("install.sh --check-first-push")
+            && out.contains("jitcommit init --write proposes it"),
         "{out}"
     );
     let shim = read(&bare.join("hooks/pre-receive"));

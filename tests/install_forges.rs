@@ -164,7 +164,12 @@ fn gitlab_update_hook_and_uninstall() {
     let bare = sb.init_bare("srv.git");
     std::fs::create_dir_all(bare.join("custom_hooks")).unwrap();
     write_exe(&bare.join("hooks/update"), &gitaly_runner("update"));
-    server_install(&sb, &bare, &["--server-hook", "update"]);
+    // The first push is the bad one: checked on request (issue 48).
+    server_install(
+        &sb,
+        &bare,
+        &["--server-hook", "update", "--check-first-push"],
+    );
     let shim = bare.join("custom_hooks/update.d/jitcommit");
     assert!(shim.is_file());
 

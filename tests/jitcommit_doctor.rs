@@ -127,6 +127,43 @@ fn a_small_context_window_and_a_dead_server_fail() {
     );
 }
 
+/// Issue 48: a busy server that does not answer the probe within its 5 s is slow, not
+/// failed: a draft waits up to its own deadline.
+#[test]
+fn a_slow_server_is_slow_not_failed() {
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    install_shims(&r.dir.join(".git/hooks"));
+    r.git(&["config", "jitcommit.model", "tiny"]);
+    r.git(&["config", "jitcommit.timeout", "30s"]);
+    let srv = ModelServer::with_routes(
+        vec![jitcommit_testkit::model_server::Route {
+            method: "POST",
+            path: "/api/show",
+            answer: jitcommit_testkit::model_server::Meta::Hang(std::time::Duration::from_secs(8)),
+        }],
+        Vec::new(),
+    );
+    r.git(&["config", "jitcommit.url", &srv.url()]);
+    let o = r.jc(&["doctor", "--format", "json"]);
+    let v = json(&o);
+    assert_eq!(status_of(&v, "server"), ["info"], "{v}");
+    let detail = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == "server")
+        .unwrap()["detail"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        detail.starts_with("slow:") && detail.contains("30 s"),
+        "{detail}"
+    );
+    assert_eq!(code(&o), 0, "{v}");
+}
+
 #[test]
 fn hooks_of_another_tool_and_a_missing_binary_are_named() {
     let sb = Sandbox::new();
@@ -266,7 +303,7 @@ fn the_history_fit_and_the_adoption_point_are_reported() {
     let d = detail(&r.jc(&["doctor", "--format", "json"]));
     assert!(
         d.contains(&format!(
-            "5 pass the convention, 5 the Conventional Commits grammar; adoption point {}",
+            "5 pass the convention (and 1 more as the adoption point's history), 5 the Conventional Commits grammar; adoption point {}",
             &head[..12]
         )),
         "{d}"

@@ -546,3 +546,39 @@ fn init_fits_release_commits_and_releases_made_on_chores() {
     );
     assert!(!kinds.iter().any(|k| k == "non-conforming"), "{kinds:?}");
 }
+
+/// Issue 48: with a model configured, init proposes the budget from the model's window
+/// as its server says it (a 4096-token default left no diff in the prompt of a
+/// 21-file change); without one, the default stays.
+#[test]
+fn the_budget_is_the_configured_models_window() {
+    use jitcommit_testkit::model_server::{ModelServer, servers};
+    let sb = Sandbox::new();
+    let r = Repo::new(&sb, "r");
+    r.commit("a.txt", "a\n", "feat: add a");
+    let o = r.jc(&["init"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("budget-tokens = 4096"),
+        "{}",
+        stdout(&o)
+    );
+    let srv = ModelServer::with_routes(
+        servers::ollama("qwen3:1.7b", 40960, None, Some(16384), false),
+        Vec::new(),
+    );
+    r.git(&["config", "jitcommit.model", "qwen3:1.7b"]);
+    r.git(&["config", "jitcommit.url", &srv.url()]);
+    let o = r.jc(&["init"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("budget-tokens = 16384"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stderr(&o).contains("Budget: the configured model's window is 16384 tokens"),
+        "{}",
+        stderr(&o)
+    );
+}

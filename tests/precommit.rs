@@ -17,7 +17,7 @@ use std::process::{Command, Output, Stdio};
 use install_support::*;
 use jitcommit_testkit::{Sandbox, write};
 
-fn pre_commit_exe() -> PathBuf {
+pub(crate) fn pre_commit_exe() -> PathBuf {
     if let Some(p) = std::env::var_os("JITCOMMIT_PRE_COMMIT") {
         return PathBuf::from(p);
     }
@@ -48,7 +48,7 @@ fn closed_port() -> u16 {
 /// its target root by their path from that root: the next revision's clone, at a new
 /// path, would then be checked against the old clone's files and found fresh, and
 /// pre-commit would link the new revision's crates against the old one's.
-fn pre_commit_home() -> PathBuf {
+pub(crate) fn pre_commit_home() -> PathBuf {
     let tools = std::env::var_os("JITCOMMIT_TEST_TOOLS")
         .map(PathBuf::from)
         .or_else(|| {

@@ -26,10 +26,9 @@ fn every_hook_names_a_minimum_pre_commit_version_with_rust_support() {
     let text = std::fs::read_to_string(source_root().join(".pre-commit-hooks.yaml")).unwrap();
     let docs = YamlLoader::load_from_str(&text).unwrap();
     let hooks = docs[0].as_vec().unwrap();
-    assert_eq!(hooks.len(), 2);
+    assert_eq!(hooks.len(), 4);
     for hook in hooks {
         let id = hook["id"].as_str().unwrap();
-        assert_eq!(hook["language"].as_str(), Some("rust"), "{id}");
         let min = match &hook["minimum_pre_commit_version"] {
             Yaml::String(s) => s.clone(),
             Yaml::Real(s) => s.clone(),
@@ -37,6 +36,42 @@ fn every_hook_names_a_minimum_pre_commit_version_with_rust_support() {
         };
         assert!(version(&min) >= NEEDED, "{id}: {min} is older than 2.21.0");
     }
+}
+
+/// Issue 48: beside each hook that builds (`language: rust`), one with its own id that
+/// runs the installed binary (`language: system`), same entry and stage.
+#[test]
+fn each_building_hook_has_a_system_twin() {
+    let text = std::fs::read_to_string(source_root().join(".pre-commit-hooks.yaml")).unwrap();
+    let docs = YamlLoader::load_from_str(&text).unwrap();
+    let hooks = docs[0].as_vec().unwrap();
+    let mut ids: Vec<&str> = hooks.iter().map(|h| h["id"].as_str().unwrap()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), hooks.len(), "distinct ids: {ids:?}");
+    for (bin, stage) in [
+        ("jitcommit-draft", "prepare-commit-msg"),
+        ("jitcommit-check", "commit-msg"),
+    ] {
+        for (id, language) in [
+            (bin.to_owned(), "rust"),
+            (format!("{bin}-system"), "system"),
+        ] {
+            let h = hooks
+                .iter()
+                .find(|h| h["id"].as_str() == Some(id.as_str()))
+                .unwrap_or_else(|| panic!("no hook {id}"));
+            assert_eq!(h["language"].as_str(), Some(language), "{id}");
+            assert_eq!(h["entry"].as_str(), Some(bin), "{id}");
+            assert_eq!(h["stages"][0].as_str(), Some(stage), "{id}");
+            assert_eq!(h["always_run"].as_bool(), Some(true), "{id}");
+        }
+    }
+    let readme = std::fs::read_to_string(source_root().join("README.md")).unwrap();
+    assert!(
+        readme.contains("jitcommit-draft-system") && readme.contains("jitcommit-check-system"),
+        "the README says which pair to pick"
+    );
 }
 
 #[test]

@@ -34,6 +34,7 @@ CHAT_PATHS = ("/chat/completions", "/api/chat", "/api/generate", "/completions")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import score  # noqa: E402
+import peers  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -290,6 +291,9 @@ def score_draft(d, human, paths, dset, mode):
     d["scope_ok"] = p["scope"] == human["scope"]
     d["junk"] = score.gate(p, paths, dset, placeholder_ok=d["label"] == "offline")
     d["rouge_l"] = score.rouge_l(p["summary"], human["summary"])
+    # Conventional Commits 1.0 (the spec, not this tool's house style): a type, an
+    # optional scope, `: ` and a summary that is not empty.
+    d["cc_valid"] = p["type"] is not None and bool(p["summary"].strip())
 
 
 # ---------------------------------------------------------------- main
@@ -327,6 +331,12 @@ def main():
     ap.add_argument("--no-subjects", action="store_true",
                     help="leave the recent subjects of the staged paths out of the prompt "
                          "(JITCOMMIT_SUBJECTS=off), to measure what they add")
+    ap.add_argument("--peers", default="",
+                    help="comma-separated peers drafted on the same server and commits: "
+                         + ", ".join(peers.PEERS) + " (installed from npm: bench/quality/peers.py)")
+    ap.add_argument("--peer-bin", default=os.environ.get("JITCOMMIT_PEERS_BIN", ""),
+                    help="the node_modules/.bin directory holding the peers "
+                         "(default: $JITCOMMIT_PEERS_BIN)")
     ap.add_argument("--out", help="write every result as JSON here")
     ap.add_argument("--rescore", metavar="JSON",
                     help="no drafting: score the drafts of an earlier --out file again")
@@ -363,6 +373,11 @@ def main():
     open(model_cfg, "w").write(cfg)
     env_off = dict(base, GIT_CONFIG_GLOBAL=offline_cfg)
     env_model = dict(base, GIT_CONFIG_GLOBAL=model_cfg)
+    peer_names = peers.parse_list(a.peers)
+    if peer_names and not a.peer_bin:
+        raise SystemExit("--peers needs --peer-bin (or $JITCOMMIT_PEERS_BIN)")
+    modes = [("model", env_model), ("offline", env_off)]
+    modes += [(n, peers.configure(n, home, proxy_url, a.model, env_off, a.timeout)) for n in peer_names]
     if a.no_subjects:
         env_model["JITCOMMIT_SUBJECTS"] = "off"
 
@@ -387,7 +402,7 @@ def main():
                 # Score the stored drafts again (after a change to the scorer).
                 r = old[c["id"]]
                 r["human_junk"] = score.gate(human, paths, dset)
-                for mode in ("model", "offline"):
+                for mode in [m for m, _ in modes if m in r]:
                     score_draft(r[mode], human, paths, dset, mode)
                 results.append(r)
                 continue
@@ -395,9 +410,12 @@ def main():
                  "human": c["human"].splitlines()[0],
                  "human_type": human["type"], "human_breaking": human["breaking"],
                  "human_junk": score.gate(human, paths, dset)}
-            for mode, env in (("model", env_model), ("offline", env_off)):
+            for mode, env in modes:
                 rec.take()
-                d = run_hook(bin_dir, repo, env)
+                if mode in ("model", "offline"):
+                    d = run_hook(bin_dir, repo, env)
+                else:
+                    d = peers.run(mode, a.peer_bin, repo, env, GIT_TEMPLATE, score.strip_comments)
                 d["abandoned"] = rec.in_flight
                 if rec.in_flight and a.on_abandoned:
                     # The hook gave up on a request the server is still computing:
@@ -428,13 +446,15 @@ def main():
             m, o = r["model"], r["offline"]
             print(f"[{i}/{len(cases)}] {c['id']} {m['label']} {m['wall']:.1f}s "
                   f"req={m['requests']} | model: {m['message'].splitlines()[0] if m['message'] else ''!r}"
-                  f" | offline: {o['message'].splitlines()[0] if o['message'] else ''!r}",
+                  f" | offline: {o['message'].splitlines()[0] if o['message'] else ''!r}"
+                  + "".join(f" | {n}: {r[n]['message'].splitlines()[0] if r[n]['message'] else ''!r}"
+                            for n in peer_names),
                   file=sys.stderr, flush=True)
     finally:
         proxy.shutdown()
         shutil.rmtree(work, ignore_errors=True)
     total = prev["seconds"] if a.rescore else time.monotonic() - t_start
-    report(results, total, a)
+    report(results, total, a, [m for m, _ in modes])
     if a.out:
         with open(a.out, "w") as f:
             json.dump({"results": results, "seconds": total}, f, indent=1)
@@ -444,7 +464,7 @@ def pct(n, d):
     return f"{100 * n / d:.0f}%" if d else "-"
 
 
-def report(results, total, a):
+def report(results, total, a, modes=("model", "offline")):
     def cell(s, w):
         s = s.replace("\n", " ")
         return (s[:w - 1] + "\u2026") if len(s) > w else s.ljust(w)
@@ -453,7 +473,7 @@ def report(results, total, a):
           f"{'junk':4} {'rougeL':6} {'paths':5} {'check':5} {'req':3} {'sec':>6} "
           f"{'out%':>5} {'ptok':>5} {'hit':>5}  subject")
     for r in results:
-        for mode in ("model", "offline"):
+        for mode in [m for m in modes if m in r]:
             d = r[mode]
             out_share = (d["wall"] - d["server_seconds"]) / d["wall"] if d["wall"] else 0
             hit = d["prefix_hits"][0][0] if d["prefix_hits"] else "-"
@@ -470,8 +490,8 @@ def report(results, total, a):
     n = len(results)
     print()
     print(f"totals over {n} commits ({total:.0f} s wall for the whole run)")
-    for mode in ("model", "offline"):
-        ds = [r[mode] for r in results]
+    for mode in modes:
+        ds = [r[mode] for r in results if mode in r]
         if not ds:
             continue
         ends = {}
@@ -489,6 +509,13 @@ def report(results, total, a):
             print(f"    junk, model-ended   {sum(bool(d['junk']) for d in mine)} of {len(mine)} drafts "
                   f"that ended as model drafts")
         print(f"    ROUGE-L (mean)      {statistics.mean(d['rouge_l'] for d in ds):.3f}")
+        print(f"    Conventional Commits {pct(sum(d.get('cc_valid', False) for d in ds), n)} of drafts "
+              f"have a spec-valid subject")
+        reqs = [d.get("requests", 0) for d in ds]
+        if mode not in ("model", "offline"):
+            ptok = [d.get("prompt_tokens", 0) for d in ds]
+            print(f"    requests / commit   mean {statistics.mean(reqs):.2f}; prompt tokens mean "
+                  f"{statistics.mean(ptok):.0f}, median {statistics.median(ptok):.0f}")
         print(f"    paths valid         {pct(sum(d['check']['paths_ok'] for d in ds), n)}")
         print(f"    check passes        {pct(sum(d['check']['exit'] == 0 for d in ds), n)}")
         print(f"    drafts that ended as {', '.join(f'{k}: {v}' for k, v in sorted(ends.items()))}")
@@ -541,6 +568,9 @@ def report(results, total, a):
     print(f"  human messages through the same junk gate: {hj} of {n} flagged")
     if a.row and results:
         print(markdown_row(a.row, results))
+        for m in modes:
+            if m not in ("model", "offline") and all(m in r for r in results):
+                print(markdown_row(f"{a.row}, {m}", results, m))
 
 
 ROW_HEADER = ("| run | model-ended | chat requests per commit | junk (model-ended) | type agreement "
@@ -548,9 +578,9 @@ ROW_HEADER = ("| run | model-ended | chat requests per commit | junk (model-ende
               "|---|---|---|---|---|---|---|---|---|")
 
 
-def markdown_row(label, results):
-    """The model runs' totals as one row under ROW_HEADER."""
-    ds = [r["model"] for r in results]
+def markdown_row(label, results, mode="model"):
+    """A mode's totals (the model runs', or a peer's) as one row under ROW_HEADER."""
+    ds = [r[mode] for r in results]
     n = len(ds)
     mine = [d for d in ds if d["label"] != "offline"]
     chats = [sum(q["method"] == "POST" and q["path"].split("?")[0].endswith(CHAT_PATHS)

@@ -17,18 +17,6 @@ SCAFFOLD_PHRASES = [
     "stat line", "user-words", "<evidence", "</evidence", "evidence>", "json schema",
     "trimmed=", "additionalProperties", "<why?>", "Fix these problems",
 ]
-# A draft that talks about the prompt or the message instead of the change (issue 14's
-# "says nothing"), and summaries that open with a comment: the same lists as
-# crates/core/src/rules/quality.rs.
-SELF_REFERENCE = [
-    "the evidence", "this evidence", "this summary", "the summary of this",
-    "summary of the change", "summary of the evidence", "summary of the staged",
-]
-FILLER_OPENINGS = [
-    "this is ", "this has ", "this was ", "this will ", "it is ", "it was ", "there is ",
-    "there are ", "there was ",
-]
-TYPE_NOT_VERB = {"feat", "perf", "chore", "ci", "docs"}
 SCAFFOLD_SCOPES = {
     "breaking", "type", "scope", "summary", "bullets", "verb", "path", "what_why",
     "default", "none", "null", "string", "boolean", "enum", "schema", "evidence",
@@ -37,16 +25,21 @@ SCAFFOLD_SCOPES = {
 
 
 def _word_list(name):
-    """A word list of structure.rs (FUNCTION_WORDS, SUMMARY_VERBS), read from the
-    source so the two never differ."""
+    """A word list of crates/draft/data/words.toml, the one the drafter builds its
+    constants from, so the two never differ."""
     import pathlib
-    src = pathlib.Path(__file__).resolve().parents[2] / "crates/draft/src/structure.rs"
-    m = re.search(r"pub const " + name + r": &\[&str\] = &\[(.*?)\];", src.read_text(), re.S)
-    return set(re.findall(r'"([^"]+)"', m.group(1))) if m else set()
+    import tomllib
+    path = pathlib.Path(__file__).resolve().parents[2] / "crates/draft/data/words.toml"
+    return tomllib.loads(path.read_text())[name]["words"]
 
 
-FUNCTION_WORDS = _word_list("FUNCTION_WORDS")
-SUMMARY_VERBS = _word_list("SUMMARY_VERBS")
+# A draft that talks about the prompt or the message instead of the change (issue 14's
+# "says nothing"), and summaries that open with a comment: crates/draft/src/quality.rs's.
+SELF_REFERENCE = _word_list("SELF_REFERENCE")
+FILLER_OPENINGS = _word_list("FILLER_OPENINGS")
+TYPE_NOT_VERB = set(_word_list("TYPE_NOT_VERB"))
+FUNCTION_WORDS = set(_word_list("FUNCTION_WORDS"))
+SUMMARY_VERBS = set(_word_list("SUMMARY_VERBS"))
 TYPES = {"feat", "fix", "perf", "refactor", "docs", "test", "tests", "build", "ci", "chore",
          "revert", "style"}
 
@@ -196,6 +189,13 @@ def gate(parsed, paths, diff_set, placeholder_ok=False):
     names = {_norm(p) for p in paths} | {_norm(p.rsplit("/", 1)[-1]) for p in paths}
     if low in names:
         why.append("summary is a path")
+    elif " " in low and low.split(" ", 1)[1].strip("`'\"") in names:
+        why.append("summary names only a path")
+    if URL.search(summary):
+        why.append("summary holds a URL or a Markdown link")
+    cut = cut_off(summary, paths, diff_set)
+    if cut:
+        why.append(f"summary is cut: {cut}")
     if VERSION.match(summary):
         why.append("summary is a version string")
     if low and low in diff_set:
@@ -223,6 +223,44 @@ def gate(parsed, paths, diff_set, placeholder_ok=False):
             why.append(f"bullet for {path} repeats a word")
             break
     return why
+
+
+URL = re.compile(r"://|\[[^\]]*\]\(")
+DANGLING = {"and", "or", "the", "a", "an", "of", "to", "in", "for", "with", "from", "by", "on",
+            "as", "at", "into"}
+
+
+def cut_off(summary, paths, diff_set):
+    """Why a summary reads as cut mid-word or mid-phrase (issue 45: a length bound that
+    falls inside a word), or None: it ends in a dangling word or punctuation, leaves a
+    bracket or quote open, or its last word is the start of a longer word of the staged
+    paths or the diff and is no word of them itself (`pyproject.tom`)."""
+    s = summary.rstrip()
+    if not s:
+        return None
+    last = s.split()[-1].lower()
+    if last in DANGLING:
+        return f"ends in {last!r}"
+    if s[-1] in ",;:-(/":
+        return f"ends in {s[-1]!r}"
+    for o, c in ("()", "[]", "{}"):
+        if s.count(o) > s.count(c):
+            return f"leaves {o!r} open"
+    if s.count("`") % 2:
+        return "leaves a backtick open"
+    word = re.sub(r"^[^A-Za-z0-9]+|[^A-Za-z0-9]+$", "", last)
+    if len(word) >= 3:
+        known = set()
+        for p in paths:
+            known.update(re.split(r"[/]", p.lower()))
+        for line in diff_set:
+            known.update(re.findall(r"[a-z0-9_.-]+", line))
+        known = {k.strip(".-_") for k in known}
+        if word not in known and any(k.startswith(word) and len(k) > len(word) for k in known):
+            longer = min((k for k in known if k.startswith(word) and len(k) > len(word)), key=len)
+            if "." in word or "." in longer or len(longer) - len(word) <= 2:
+                return f"{word!r} reads as the start of {longer!r}"
+    return None
 
 
 def tokens(text):

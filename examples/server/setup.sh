@@ -8,7 +8,7 @@
 #
 # Usage: examples/server/setup.sh [DIR]
 # Needs jitcommit-check installed (./install.sh, or on PATH): it runs
-# install.sh --server --no-build. Exits non-zero unless the bad push is rejected and
+# install.sh --server --no-build --check-first-push. Exits non-zero unless the bad push is rejected and
 # the good one accepted.
 set -eu
 
@@ -24,7 +24,9 @@ step() {
 
 step "A bare repository with the pre-receive hook"
 git init -q --bare -b main "$dir/server.git"
-sh "$src/install.sh" --server "$dir/server.git" --no-build
+# --check-first-push: this example's first push is the bad one. By default the first
+# push into an empty repository is taken as the project's history, unchecked.
+sh "$src/install.sh" --server "$dir/server.git" --no-build --check-first-push
 
 step "The server's policy (a push cannot loosen it: it is not in the repository)"
 cat >"$dir/server.git/jitcommit-policy.toml" <<'POLICY'

@@ -1,5 +1,6 @@
 //! Arbitrary bytes as the configs `jitcommit init` imports from a repository
-//! (commitlint's JSON or YAML, `.versionrc`, `cog.toml`): the readers never panic
+//! (commitlint's JSON or YAML, `.versionrc`, `cog.toml`, and the release tools':
+//! python-semantic-release, commitizen, git-cliff, release-please): the readers never panic
 //! (deep nesting included), and the convention they describe renders to TOML that
 //! parses and reads back as a convention table; after `proposal::loadable` (what
 //! `init` shows), the convention loader reads it back as itself. The readers are the
@@ -24,6 +25,10 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(v) = import::parse_json_or_yaml(".commitlintrc", text) {
         import::commitlint(".commitlintrc", &v, &mut imp);
         import::versionrc(".versionrc", &v, &mut imp);
+        import::semantic_release("pyproject.toml", &v, &mut imp);
+        import::commitizen(".cz.json", &v, &mut imp);
+        import::git_cliff("cliff.toml", &v, &mut imp);
+        import::release_please("release-please-config.json", &v, &mut imp);
     }
     let _ = import::cog(text, &mut imp);
     let conv = import::apply(&imp);

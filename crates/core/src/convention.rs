@@ -16,6 +16,7 @@ use crate::facts;
 const CHECKS: Checks = Checks {
     fact: facts::check_fact,
     tag_pattern: |p| TagPattern::new(p).map(drop).map_err(|e| e.reason),
+    commit_pattern: crate::changelog::check_exclusion,
 };
 
 /// Finds the repository's convention through `read`, which returns the bytes of a

@@ -15,6 +15,7 @@ pub mod changelog;
 pub mod config;
 pub mod convention;
 pub mod facts;
+pub mod fit;
 pub mod gitenv;
 pub mod invocation;
 pub mod message;

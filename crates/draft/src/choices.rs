@@ -234,7 +234,7 @@ fn list(names: &[String]) -> String {
 
 /// Repository text as one redacted line (the prompt neutralises its block tags).
 fn clean(s: &str) -> String {
-    let s = redact::redact_text(s).text;
+    let s = redact::gate(s);
     jitcommit_core::message::one_line(&s).into_owned()
 }
 

@@ -9,10 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use ureq::Timeout;
 
-use crate::redact;
-
-use crate::budget::DoesNotFit;
-use crate::prompt::{self, Prompt};
+use crate::redact::Redacted;
 
 use crate::discover::{self, ServerInfo, ServerKind};
 use crate::guards::{self, Guards};
@@ -25,8 +22,6 @@ use crate::settings::{
 use crate::wire::wire_schema;
 pub use crate::wire::{SEED, Usage, Window};
 use crate::{ollama, openai};
-
-pub use crate::prompt::PromptInput;
 
 /// The largest answer body read; more is an error, never an allocation.
 pub const MAX_BODY_BYTES: u64 = 1024 * 1024;
@@ -312,15 +307,16 @@ impl Client {
     /// Builds the prompt so that it fits the server's window in the server's own
     /// tokens. `build` gets the window to compose for (its `context_tokens` is the
     /// `budget-tokens` to use, `output_tokens` the reserve; fragments are ranked with
-    /// the local counter). Where the server offers a tokenizer the final prompt is
-    /// counted with it and rebuilt smaller until it fits; otherwise, for a model whose
-    /// tokens are not OpenAI's, the budget keeps a margin for a tokenizer that counts
-    /// more than the local one.
-    pub fn fit(
+    /// the local counter). Where the server offers a tokenizer the final prompt
+    /// (`text` gives it, through the redaction gate) is counted with it and rebuilt
+    /// smaller until it fits; otherwise, for a model whose tokens are not OpenAI's, the
+    /// budget keeps a margin for a tokenizer that counts more than the local one.
+    pub fn fit<P, E>(
         &self,
         deadline: Instant,
-        build: impl Fn(Window) -> Result<Prompt, DoesNotFit>,
-    ) -> Result<Prompt, DoesNotFit> {
+        build: impl Fn(Window) -> Result<P, E>,
+        text: impl Fn(&P) -> Redacted,
+    ) -> Result<P, E> {
         let reserve = self.window.output_tokens;
         let limit = self.budget.saturating_sub(reserve);
         let at = |prompt_tokens: usize| Window {
@@ -339,7 +335,7 @@ impl Client {
         let mut part = limit;
         let mut p = build(at(part))?;
         for round in 0..=FIT_ROUNDS {
-            let text = format!("{}\n{}", p.system, p.user);
+            let text = text(&p);
             let Some(n) = tokenizer.and_then(|t| self.count_tokens(t, &text, deadline)) else {
                 // The tokenizer did not answer: the margin instead.
                 return build(at(
@@ -359,25 +355,14 @@ impl Client {
         Ok(p)
     }
 
-    /// The draft's prompt for `input`, through [`Client::fit`]: the convention's
-    /// `[context]` window replaced by the one the fit chose.
-    /// Without the guards ([`Client::guards`]), the schema has no word patterns.
-    pub fn compose(&self, deadline: Instant, input: &PromptInput) -> Result<Prompt, DoesNotFit> {
-        let mut p = self.fit(deadline, |w| {
-            let mut c = input.conv.clone();
-            c.context.budget_tokens = w.context_tokens;
-            c.context.reserve_output_tokens = w.output_tokens;
-            prompt::build_for(&PromptInput { conv: &c, ..*input })
-        })?;
-        if !self.guards.small {
-            p.schema = prompt::shown_schema(&p.schema);
-        }
-        Ok(p)
-    }
-
     /// The server's count of `text`'s tokens, or `None` when it does not answer.
-    fn count_tokens(&self, t: discover::Tokenizer, text: &str, deadline: Instant) -> Option<usize> {
-        let (path, body) = t.request(&self.model, &redact::redact_text(text).text);
+    fn count_tokens(
+        &self,
+        t: discover::Tokenizer,
+        text: &Redacted,
+        deadline: Instant,
+    ) -> Option<usize> {
+        let (path, body) = t.request(&self.model, text);
         let mut scratch = ServerInfo::unknown();
         let answer = self.meta(&mut scratch, path, Some(&body), deadline)?;
         discover::Tokenizer::count(&answer)
@@ -468,6 +453,8 @@ impl Client {
 
     /// Asks the model for a draft: `system` and `user` messages, the answer
     /// constrained to `schema` where the server supports it, all before `deadline`.
+    /// It sends what it is given, each part through the redaction gate already (the
+    /// ask stage's, [`crate::ask`]), and builds no prompt text of its own.
     /// For OpenAI-compatible servers any error status steps the JSON mode down
     /// (json_schema → json_object with schema → json_object → instructions) and
     /// retries at once; the step is kept for this client's later calls. Auth, missing
@@ -475,21 +462,18 @@ impl Client {
     /// format fixes them.
     pub fn draft(
         &mut self,
-        system: &str,
-        user: &str,
-        schema: &Value,
+        system: &Redacted,
+        user: &Redacted,
+        schema: &Redacted<Value>,
         deadline: Instant,
     ) -> Result<Reply, ClientError> {
         let started = Instant::now();
-        // The last redaction pass, where every request body is made: whatever a
-        // caller built, nothing a rule matches is sent (prompt::build has redacted
-        // it already, so this finds nothing in a normal run).
-        let system = redact::redact_text(system).text;
-        let user = redact::redact_text(user).text;
+        // The schema's keywords as the server takes them: dropping keywords changes
+        // no string the gate saw.
         let schema = if self.server.kind.takes_string_bounds() {
-            redact_json(&crate::wire::grammar_schema(schema))
+            crate::wire::grammar_schema(schema)
         } else {
-            redact_json(&wire_schema(schema))
+            wire_schema(schema)
         };
         let (system, user, schema) = (system.as_str(), user.as_str(), &schema);
         loop {
@@ -623,7 +607,7 @@ impl Client {
             ureq::Error::TlsRequired | ureq::Error::Tls(_) => ClientError::TlsUnavailable { url },
             other => ClientError::Http {
                 url,
-                reason: self.redact(&other.to_string()),
+                reason: self.hide_key(&other.to_string()),
             },
         }
     }
@@ -635,10 +619,11 @@ impl Client {
             Some((i, _)) => format!("{}…", &one_line[..i]),
             None => one_line,
         };
-        self.redact(&cut)
+        self.hide_key(&cut)
     }
 
-    fn redact(&self, text: &str) -> String {
+    /// `text` without the API key, should a server or the HTTP client echo it.
+    fn hide_key(&self, text: &str) -> String {
         match &self.key {
             Some(k) if !k.expose().is_empty() => text.replace(k.expose(), "<redacted>"),
             _ => text.to_owned(),
@@ -680,20 +665,6 @@ pub fn server_url(endpoint: &str, path: &str) -> String {
         format!("{base}{path}")
     } else {
         format!("{base}{path}?{query}")
-    }
-}
-
-/// Every string in a JSON value through the redaction gate.
-fn redact_json(v: &Value) -> Value {
-    match v {
-        Value::String(s) => Value::String(redact::redact_text(s).text),
-        Value::Array(a) => Value::Array(a.iter().map(redact_json).collect()),
-        Value::Object(o) => Value::Object(
-            o.iter()
-                .map(|(k, v)| (redact::redact_text(k).text, redact_json(v)))
-                .collect(),
-        ),
-        other => other.clone(),
     }
 }
 

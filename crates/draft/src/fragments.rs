@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 
 pub use crate::classify::{Classifier, FileClass, classify_path};
-use crate::redact;
+use crate::redact::{self, GatedChange};
 use crate::structure::Structure;
 use jitcommit_core::config::Convention;
 use jitcommit_core::repo::{ChangeKind, FileDiff, StagedState};
@@ -617,21 +617,16 @@ pub fn status_fragment(state: &StagedState) -> Fragment {
     f
 }
 
-/// A file's whole fragment from its hunk bodies, redacted here: with
-/// [`redact::redact_names`] applied to the state first (by `prompt::build_for`), the
-/// only way a file's hunks reach the prompt.
+/// A file's whole fragment from its hunk bodies, through the gate here
+/// ([`redact::gate_bodies`]; its names went through it with the change's): the only way
+/// a file's hunks reach the prompt.
 fn whole_file(f: &FileDiff, class: FileClass) -> Fragment {
-    let mut found = Vec::new();
-    file_fragment(&redact::redact_bodies(f, &mut found), class)
+    file_fragment(&redact::gate_bodies(f), class)
 }
-
-/// Reads the diff of the staged file at an index of the state's files, redacted as
-/// [`redact::redact_names`] redacts the state's; `None` when it cannot be read.
-pub type ReadDiff<'a> = &'a dyn Fn(usize) -> Option<FileDiff>;
 
 /// A file not read yet: where to read it, what reading it gave.
 struct Unread<'a> {
-    read: ReadDiff<'a>,
+    read: &'a GatedChange<'a>,
     index: usize,
     /// Its class by what is known before reading (all but binary content).
     class: FileClass,
@@ -693,7 +688,7 @@ impl<'a> Piece<'a> {
     /// The piece of the staged file `f`, the state's file `index`, not read yet
     /// (`class` as far as its path and attributes tell): `read` reads it when
     /// [`Piece::read`] asks.
-    pub fn unread(f: &FileDiff, index: usize, class: FileClass, read: ReadDiff<'a>) -> Self {
+    pub fn unread(f: &FileDiff, index: usize, class: FileClass, read: &'a GatedChange<'a>) -> Self {
         Piece {
             known: unread_ladder(f, class),
             file: None,
@@ -722,7 +717,8 @@ impl<'a> Piece<'a> {
         };
         u.known.get_or_init(|| {
             let loaded = u.loaded.get_or_init(|| {
-                (u.read)(u.index).map(|f| {
+                u.read.read(u.index).map(|f| {
+                    let f = f.into_inner();
                     // What reading adds to the class: binary content.
                     let class = match u.class {
                         FileClass::Secret => FileClass::Secret,
@@ -800,23 +796,21 @@ impl<'a> Piece<'a> {
     }
 }
 
-/// What the candidate pieces are cut from.
+/// What the candidate pieces are cut from: of the repository's text, only what went
+/// through the redaction gate.
 pub struct Sources<'a> {
-    /// The staged change, its names, headers and branch already redacted.
-    pub state: &'a StagedState,
+    /// The staged change and the intent, through the gate; a file of it not read yet
+    /// ([`FileDiff::read`] false) is built from its path until the composer may take its
+    /// stat line.
+    pub change: &'a GatedChange<'a>,
     /// The repository's convention.
     pub conv: &'a Convention,
     /// The message's structure: the contract's bullets.
     pub structure: &'a Structure,
     /// The output contract's JSON schema, serialised.
     pub schema: &'a str,
-    /// The user's intent, redacted.
-    pub intent: Option<&'a str>,
     /// The facts selected for the change, as their fragment ([`crate::select::fragment`]).
     pub facts: Option<Fragment>,
-    /// Reads a file of `state` that is not read yet ([`FileDiff::read`] false): its
-    /// piece is built from its path until the composer may take its stat line.
-    pub read: Option<ReadDiff<'a>>,
 }
 
 /// Every candidate piece of the user message, in prompt order (docs/design.md §5), the
@@ -824,8 +818,12 @@ pub struct Sources<'a> {
 /// environment, task, intent, status, one piece per staged file, the evidence for the
 /// type and scope, output contract.
 pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
-    let state = src.state;
-    let intent = src.intent.map(str::trim).filter(|s| !s.is_empty());
+    let state = src.change.state();
+    let intent = src
+        .change
+        .intent()
+        .map(|i| i.trim())
+        .filter(|s| !s.is_empty());
     let classifier = Classifier::new(&src.conv.context.exclude);
     let fixed = std::iter::once(Fragment::fixed(
         "convention",
@@ -861,9 +859,12 @@ pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
         status_fragment(state),
     ]);
     let mut v: Vec<Piece<'_>> = fixed.map(Piece::new).collect();
-    v.extend(state.files.iter().enumerate().map(|(i, f)| match src.read {
-        Some(read) if !f.read => Piece::unread(f, i, classifier.classify(f), read),
-        _ => Piece::file(f, classifier.classify(f)),
+    v.extend(state.files.iter().enumerate().map(|(i, f)| {
+        if src.change.can_read() && !f.read {
+            Piece::unread(f, i, classifier.classify(f), src.change)
+        } else {
+            Piece::file(f, classifier.classify(f))
+        }
     }));
     v.extend(evidence_fragment(&src.structure.evidence).map(Piece::new));
     v.push(Piece::new(contract_fragment(src.structure, src.schema)));
@@ -966,12 +967,12 @@ fn contract_lines(structure: &Structure) -> String {
         // Strong evidence: users' docs or configuration follow a renamed public item.
         s.push_str(&format!(
             "breaking_change: a note, as the change renames public items that its docs or configuration name too ({}).\n",
-            neutralise(&redact::redact_text(note).text)
+            neutralise(&redact::gate(note))
         ));
     } else {
         s.push_str(&format!(
             "breaking_change: null, unless the evidence shows a change that breaks users; public items removed or changed: {}.\n",
-            neutralise(&redact::redact_text(&structure.breaking_evidence.join(", ")).text)
+            neutralise(&redact::gate(&structure.breaking_evidence.join(", ")))
         ));
     }
     s
@@ -988,7 +989,7 @@ fn contract_fragment(structure: &Structure, schema: &str) -> Fragment {
     for b in &structure.bullets {
         let shown = match &b.target {
             jitcommit_core::message::Target::Move { from, .. } => {
-                format!("{} → {}", redact::redact_text(from).text, b.key)
+                format!("{} → {}", redact::gate(from), b.key)
             }
             jitcommit_core::message::Target::Path(_) => b.key.clone(),
         };
@@ -1066,7 +1067,7 @@ pub fn subjects_fragment(subjects: &[String], conv: &Convention) -> Option<Fragm
                 .is_some_and(|k| conv.allowed_type(&k.value).is_some())
         })
         .map(|s| {
-            let s = redact::redact_text(s).text;
+            let s = redact::gate(s);
             format!("{}\n", neutralise(&jitcommit_core::message::one_line(&s)))
         })
         .collect();

@@ -3,16 +3,21 @@
 //! behind one call, [`draft()`]: repository state → prompt → model → gate → message.
 //!
 //! - [`draft`](mod@draft): the loop (attempts, one repair request, the quality gate,
-//!   the tool's words for a bullet, the offline fallbacks) and its report.
+//!   the tool's words for a bullet, the offline fallbacks) and its report, read top to
+//!   bottom as a pipeline of one module per stage: gather → redact → compose → ask →
+//!   check → render.
 //! - [`structure`]: what the repository determines of a message (type list, scopes,
 //!   the offline bullets) and the assembly of the model's answer into a message;
 //!   [`choices`]: the types a change cannot be, and the evidence the model chooses by.
 //! - [`fragments`], [`budget`], [`prompt`]: the prompt's pieces, the token budget
 //!   composer and the prompt's wording; [`classify`]: what a staged file's diff is
 //!   worth, which the pieces, the structure and the offline draft read; [`select`]: the facts that apply to a change;
-//!   [`redact`]: secrets out of everything sent (gitleaks' rules, rules/).
+//!   [`redact`]: secrets out of everything sent (gitleaks' rules, rules/), the one
+//!   gate whose [`redact::Redacted`] values are all of the repository a prompt, a
+//!   request or a debug line holds.
 //! - [`offline`]: the draft from the repository alone; [`quality`]: the draft-quality
-//!   gate (its rule id and doc are core's, for `--explain`).
+//!   gate (its rule id and doc are core's, for `--explain`); [`words`]: the word lists
+//!   and verb tables both read (data/words.toml).
 //! - [`tokens`], [`cl100k`]: exact BPE token counting; [`client`], [`discover`],
 //!   [`openai`], [`wire`], [`answer`], [`settings`]: the model clients and their
 //!   personal settings.
@@ -44,11 +49,13 @@ pub mod settings;
 pub mod structure;
 pub mod tokens;
 pub mod wire;
+pub mod words;
 
 pub use answer::{AnswerError, parse_answer};
-pub use client::{Client, ClientError, PromptInput, Reply};
+pub use client::{Client, ClientError, Reply};
 pub use discover::{ServerInfo, ServerKind};
 pub use draft::{DraftError, Drafted, Events, Quiet, Request, draft};
 pub use openai::JsonMode;
+pub use prompt::PromptInput;
 pub use settings::{ApiKey, Flags, Provider, Settings, SettingsError, Source};
 pub use wire::{Usage, Window};

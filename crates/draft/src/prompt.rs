@@ -1,7 +1,7 @@
 //! The prompt (docs/design.md §5): what the model is asked and the JSON shape it must answer
 //! with. It owns the system message, the output contract's schema, the model's
 //! answer type ([`DraftJson`], defined with its parser in [`crate::answer`]) and the one pass that makes a [`Prompt`]
-//! ([`build_for`]): the redaction gate on the change's names and the intent, the
+//! ([`build_for`]) from the change as the redaction gate let it through: the
 //! candidate pieces from [`crate::fragments`], a level for each from
 //! [`crate::budget`], and the render of the chosen levels in the fixed order — core
 //! instructions (the system message) → convention → environment → task and intent →
@@ -17,7 +17,7 @@ use crate::budget::{
     TokenCounter,
 };
 use crate::fragments::{self, LevelState, Piece, Section, Sources};
-use crate::redact;
+use crate::redact::{self, GatedChange};
 use crate::select;
 pub use crate::structure::Structure;
 use jitcommit_core::config::Convention;
@@ -173,34 +173,23 @@ pub fn shown_schema(schema: &Value) -> Value {
     schema
 }
 
-/// What a draft's prompt is built from: the staged change, the repository's
-/// convention, the structure computed from both, the user's intent, the token counter
-/// and the fact store.
+/// What a draft's prompt is built from: the staged change and the user's intent
+/// through the redaction gate, the repository's convention, the structure computed
+/// from both, the token counter and the fact store.
 #[derive(Clone, Copy)]
 pub struct PromptInput<'a> {
-    /// The staged change.
-    pub state: &'a StagedState,
+    /// The staged change and the intent, through the gate ([`redact::gate_change`]):
+    /// a very large change's files left unread are read through it only as far as its
+    /// prompt can show ([`jitcommit_core::repo::Repo::staged_lazy`]).
+    pub change: &'a GatedChange<'a>,
     /// The repository's convention, whose `[context]` is the window without a server.
     pub conv: &'a Convention,
     /// The message's structure (bullets, scopes) computed from the change.
     pub structure: &'a Structure,
-    /// The user's intent hint, when given.
-    pub intent: Option<&'a str>,
     /// Counts the prompt's tokens.
     pub counter: &'a dyn TokenCounter,
     /// The fact store the prompt's facts are selected from.
     pub store: &'a facts::Store,
-    /// Reads a file of `state` left unread ([`jitcommit_core::repo::FileDiff::read`]
-    /// false) when the composer may take its stat line: a very large change is read
-    /// only as far as its prompt can show ([`jitcommit_core::repo::Repo::staged_lazy`]).
-    pub read: Option<fragments::ReadDiff<'a>>,
-}
-
-impl PromptInput<'_> {
-    /// The prompt within the convention's own window: [`build_for`].
-    pub fn build(&self) -> Result<Prompt, DoesNotFit> {
-        build_for(self)
-    }
 }
 
 /// The omission note: counts of cuts, then the diffs not shown at all, by name
@@ -330,26 +319,20 @@ pub fn build(
     counter: &dyn TokenCounter,
 ) -> Result<Prompt, DoesNotFit> {
     build_for(&PromptInput {
-        state,
+        change: &redact::gate_change(state, intent, None),
         conv,
         structure: &Structure::new(state, conv, &Default::default(), Vec::new(), &|_| None),
-        intent,
         counter,
         store: &facts::Store::from_table(&conv.facts),
-        read: None,
     })
 }
 
-/// The prompt for `input`, in one pass: the redaction gate, the candidate pieces
-/// ([`fragments::pieces`]), the composer's choice ([`budget::choose`]), the render.
-/// The facts that apply to the staged change go into the prompt as data, after the
-/// convention (docs/facts.md).
+/// The prompt for `input`, in one pass: the candidate pieces ([`fragments::pieces`],
+/// of the change as the redaction gate let it through), the composer's choice
+/// ([`budget::choose`]), the render. The facts that apply to the staged change go into
+/// the prompt as data, after the convention (docs/facts.md).
 pub fn build_for(input: &PromptInput) -> Result<Prompt, DoesNotFit> {
-    // The redaction gate (docs/trust.md): names, headers, the branch and the intent here;
-    // each file's hunk bodies where its whole fragment is built, so nothing reaches a
-    // piece unredacted.
-    let (state, _) = redact::redact_names(input.state);
-    let intent = input.intent.map(|i| redact::redact_text(i).text);
+    let state = input.change.state();
     let counter = input.counter;
     let limits = Limits::from_settings(&input.conv.context);
     let limit = limits.counted_limit();
@@ -358,24 +341,15 @@ pub fn build_for(input: &PromptInput) -> Result<Prompt, DoesNotFit> {
     let schema_text = serde_json::to_string(&shown_schema(&schema)).unwrap_or_default();
     // The facts' share: an eighth of the prompt's tokens, at 4 bytes a token.
     let facts = select::fragment(
-        &select::select_staged(input.store, &state),
+        &select::select_staged(input.store, state),
         limits.prompt_tokens() / 2,
     );
-    // A file read only now goes through the same gate on its names first.
-    let read_redacted = |i: usize| {
-        let f = (input.read?)(i)?;
-        Some(redact::redact_file_names(&f, &mut Vec::new()).into_owned())
-    };
     let pieces = fragments::pieces(Sources {
-        state: &state,
+        change: input.change,
         conv: input.conv,
         structure: &structure,
         schema: &schema_text,
-        intent: intent.as_deref(),
         facts,
-        read: input
-            .read
-            .map(|_| &read_redacted as fragments::ReadDiff<'_>),
     });
 
     let system = CORE_INSTRUCTIONS;

@@ -9,82 +9,14 @@
 
 use std::collections::HashSet;
 
-use crate::structure::{FUNCTION_WORDS, SUMMARY_VERBS, has_words, word_stem};
+use crate::structure::{has_words, word_stem};
+use crate::words::{
+    FILLER_OPENINGS, FUNCTION_WORDS, SCAFFOLDING, SELF_REFERENCE, SUMMARY_VERBS, TYPE_NOT_VERB,
+};
 use jitcommit_core::config::DEFAULT_TYPES;
 use jitcommit_core::message::{Pos, Spanned, parse};
 use jitcommit_core::repo::StagedState;
 use jitcommit_core::rules::{DRAFT_QUALITY, Finding};
-
-/// Text of the prompt's scaffolding (schema keys, section names, evidence markers,
-/// the repair request's wording), matched in any case: a draft that holds it copied
-/// the prompt instead of describing the change.
-pub const SCAFFOLDING: &[&str] = &[
-    "what_why",
-    "breaking_change",
-    "additionalproperties",
-    "json schema",
-    "output contract",
-    "omission note",
-    "stat lines",
-    "stat line",
-    "<evidence",
-    "</evidence",
-    "evidence>",
-    "user-words>",
-    "<user-words",
-    "trimmed=",
-    "# convention",
-    "# environment",
-    "# task",
-    "# evidence",
-    "staged files:",
-    "initial commit:",
-    "diff --git",
-    "fix these problems",
-    "previous answer",
-    "was rejected",
-    "rejected answer",
-    // The composer's omission notes and trim markers (prompt.rs, fragments.rs).
-    "diffs trimmed",
-    "for budget",
-    "shown as stat lines",
-    "not shown:",
-    "hunks omitted",
-    "lines of hunk",
-    "collapsed to a one-line summary",
-    "collapsed to per-directory counts",
-];
-
-/// Phrases with which a draft talks about the prompt or the message instead of the
-/// change (SmolLM2-135M: `this is the summary of the evidence`).
-const SELF_REFERENCE: &[&str] = &[
-    "the evidence",
-    "this evidence",
-    "this summary",
-    "the summary of this",
-    "summary of the change",
-    "summary of the evidence",
-    "summary of the staged",
-];
-
-/// How a summary opens when it comments instead of saying what the change does
-/// (`this is a bug`, `this has been changed and …`, `there is a fix`).
-const FILLER_OPENINGS: &[&str] = &[
-    "this is ",
-    "this has ",
-    "this was ",
-    "this will ",
-    "it is ",
-    "it was ",
-    "there is ",
-    "there are ",
-    "there was ",
-];
-
-/// Commit types that are no English verb: a summary opening with one (`feat
-/// 1024853967-…`, `feat-test-test-check-cli`) repeats the type instead of saying
-/// what the change does. `fix …`, `test …` and `build …` are imperatives and pass.
-const TYPE_NOT_VERB: &[&str] = &["feat", "perf", "chore", "ci", "docs"];
 
 /// Whether the normalised `text` holds `phrase` as whole words (`summary of the
 /// change` is not in `summary of the changelog`).

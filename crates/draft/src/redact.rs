@@ -1,9 +1,12 @@
 //! Secrets never leave: the one redaction gate everything bound for a model passes.
 //!
-//! [`redact_state`] redacts a whole staged state — file names, diff headers, hunk
-//! headers and bodies, the branch — and [`redact_text`] any other text (the intent);
-//! `prompt::build` applies both before anything is rendered, and the model client
-//! runs [`redact_text`] once more over the request it sends. A found secret becomes
+//! Repository text becomes prompt text, a request body or a debug line only as a
+//! [`Redacted`] value, and only this module makes one: [`gate_change`] takes the
+//! staged change (its names, headers and branch at once, each file's hunk bodies as the
+//! composer builds that file ([`gate_bodies`]), a file read late as it is read) and the intent before
+//! anything is composed; [`gate`] any other text; [`gate_json`] the request the ask
+//! stage sends, once more over the whole of it. Underneath, [`redact_state`] redacts a
+//! whole staged state and [`redact_text`] a text. A found secret becomes
 //! `[REDACTED:<rule id>]`.
 //!
 //! The rules are data: gitleaks' default rule set (`rules/gitleaks.toml`, MIT, turned
@@ -31,6 +34,8 @@ use aho_corasick::AhoCorasick;
 use regex::bytes::{Captures, Regex, RegexBuilder};
 
 use jitcommit_core::repo::{FileDiff, StagedState};
+
+use crate::words::{B64_ANCHORS, HEX_ANCHORS, MARKER_WORDS};
 
 /// One detection rule: a regex, the keywords that must occur on a line before it
 /// is tried, and which part of a match is the secret.
@@ -134,7 +139,7 @@ impl SecretKind {
 
 /// Redacted text and what was taken out of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Redacted {
+pub struct Redaction {
     /// The text with every secret replaced.
     pub text: String,
     /// Kinds found, in order of discovery (with repeats).
@@ -146,45 +151,6 @@ pub struct Redacted {
 pub const ENTROPY_THRESHOLD: f64 = 3.5;
 /// Minimum length of a value judged by entropy alone.
 pub const MIN_ASSIGNED_LEN: usize = 16;
-
-const B64_ANCHORS: &[&str] = &[
-    // base64 of common token prefixes at offset 0: ghp_ gho_ ghs_ github_pat_ glpat-
-    // xoxb- AKIA sk-proj sk_live_ -----BEGIN
-    "z2hwx",
-    "z2hvx",
-    "z2hzx",
-    "z2l0ahvix3bhdf",
-    "z2xwyxqt",
-    "ege94y",
-    "qutjq",
-    "c2stchjvai",
-    "c2tfbgl2zv",
-    "ls0tls1crudjti",
-];
-const HEX_ANCHORS: &[&str] = &[
-    // hex of common token prefixes: ghp_ gho_ ghs_ ghu_ ghr_ github_pat_ glpat- xoxb-
-    // xoxp- AKIA sk- sk_live_ -----BEGIN password
-    "6768705f",
-    "67686f5f",
-    "6768735f",
-    "6768755f",
-    "6768725f",
-    "6769746875625f7061745f",
-    "676c7061742d",
-    "786f78622d",
-    "786f78702d",
-    "414b4941",
-    "736b2d",
-    "736b5f6c6976655f",
-    "2d2d2d2d2d424547494e",
-    "70617373776f7264",
-];
-const MARKER_WORDS: &[&str] = &[
-    "private key",
-    "putty-user-key",
-    "private-lines",
-    "private-mac",
-];
 
 /// jitcommit's own rules, tried before gitleaks' (their ids name the first match).
 pub static LOCAL: &[Rule] = &[
@@ -1608,9 +1574,9 @@ pub fn leaves_unchanged(text: &str) -> bool {
 }
 
 /// Redacts a plain text, line by line, with private key blocks spanning lines.
-pub fn redact_text(text: &str) -> Redacted {
+pub fn redact_text(text: &str) -> Redaction {
     let (t, found) = redact_lines(text, false);
-    Redacted {
+    Redaction {
         text: t.into_owned(),
         found,
     }
@@ -1618,9 +1584,9 @@ pub fn redact_text(text: &str) -> Redacted {
 
 /// Redacts a hunk body: each line's first character (the diff marker) is kept so
 /// the hunk keeps its shape; a key block becomes one redacted line per line.
-pub fn redact_diff_body(body: &str) -> Redacted {
+pub fn redact_diff_body(body: &str) -> Redaction {
     let (t, found) = redact_lines(body, true);
-    Redacted {
+    Redaction {
         text: t.into_owned(),
         found,
     }
@@ -1784,9 +1750,9 @@ pub fn redact_state(state: &StagedState) -> (StagedState, Vec<SecretKind>) {
 }
 
 /// [`redact_state`] without the hunk bodies: the names, headers, hunk headers and
-/// branch. `prompt::build` applies it to the whole state up front and
-/// [`redact_bodies`] to each file whose hunks it builds (most files of a large
-/// change never get past their stat line). The state is borrowed, not copied, when
+/// branch. The gate ([`gate_change`]) applies it to the whole state up front and
+/// [`redact_bodies`] ([`gate_bodies`]) to each file whose hunks the composer builds
+/// (most files of a large change never get past their stat line). The state is borrowed, not copied, when
 /// nothing in it needs redacting.
 pub fn redact_names(state: &StagedState) -> (Cow<'_, StagedState>, Vec<SecretKind>) {
     let mut found = Vec::new();
@@ -1861,6 +1827,123 @@ pub fn redact_bodies<'a>(f: &'a FileDiff, found: &mut Vec<SecretKind>) -> Cow<'a
     match out {
         Some(o) => Cow::Owned(o),
         None => Cow::Borrowed(f),
+    }
+}
+
+/// A value that has been through the redaction gate: text (the default), a file's
+/// diff or a request's JSON. Only this module makes one, so a function that takes a
+/// `Redacted` cannot be handed repository text that skipped the gate; reading it is
+/// free (it dereferences to what it holds).
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(transparent)]
+pub struct Redacted<T = String>(T);
+
+impl<T> Redacted<T> {
+    /// The value, for a caller that owns it from here on.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for Redacted<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Redacted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The gate for one text ([`redact_text`]).
+pub fn gate(text: &str) -> Redacted {
+    Redacted(redact_text(text).text)
+}
+
+/// The gate for a hunk body ([`redact_diff_body`]: each line's diff marker kept).
+pub fn gate_diff_body(body: &str) -> Redacted {
+    Redacted(redact_diff_body(body).text)
+}
+
+/// The gate for a JSON value: every string and every key ([`redact_text`]).
+pub fn gate_json(v: &serde_json::Value) -> Redacted<serde_json::Value> {
+    fn each(v: &serde_json::Value) -> serde_json::Value {
+        use serde_json::Value;
+        match v {
+            Value::String(s) => Value::String(redact_text(s).text),
+            Value::Array(a) => Value::Array(a.iter().map(each).collect()),
+            Value::Object(o) => Value::Object(
+                o.iter()
+                    .map(|(k, v)| (redact_text(k).text, each(v)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+    Redacted(each(v))
+}
+
+/// Reads the diff of the staged file at an index of the state's files; `None` when it
+/// cannot be read.
+pub type ReadDiff<'a> = &'a dyn Fn(usize) -> Option<FileDiff>;
+
+/// The staged change and the intent through the gate, as the composer takes them
+/// ([`gate_change`]): nothing of the change reaches a prompt but through here.
+pub struct GatedChange<'a> {
+    state: Cow<'a, StagedState>,
+    intent: Option<Redacted>,
+    read: Option<ReadDiff<'a>>,
+}
+
+impl<'a> GatedChange<'a> {
+    /// The state with its names, headers and branch redacted ([`redact_names`]); its
+    /// hunk bodies go through [`GatedChange::bodies`].
+    pub fn state(&self) -> &StagedState {
+        &self.state
+    }
+
+    /// The intent, redacted.
+    pub fn intent(&self) -> Option<&Redacted> {
+        self.intent.as_ref()
+    }
+
+    /// Whether files left unread can be read ([`GatedChange::read`]).
+    pub fn can_read(&self) -> bool {
+        self.read.is_some()
+    }
+
+    /// A file of the state left unread, read now, its names redacted as the state's.
+    pub fn read(&self, i: usize) -> Option<Redacted<FileDiff>> {
+        let f = (self.read?)(i)?;
+        Some(Redacted(
+            redact_file_names(&f, &mut Vec::new()).into_owned(),
+        ))
+    }
+}
+
+/// The gate for one file's hunk bodies ([`redact_bodies`]; borrowed when nothing
+/// changes): applied to a file of a [`GatedChange`] as its fragment is built, since
+/// most files of a large change never get past their stat line.
+pub fn gate_bodies(f: &FileDiff) -> Redacted<Cow<'_, FileDiff>> {
+    Redacted(redact_bodies(f, &mut Vec::new()))
+}
+
+/// The gate for the staged change and the intent, once, before anything is composed:
+/// [`redact_names`] on the state (borrowed when nothing needs redacting), [`gate`] on
+/// the intent, and `read` (which reads a file left unread) wrapped so that what it
+/// reads is redacted as the state is.
+pub fn gate_change<'a>(
+    state: &'a StagedState,
+    intent: Option<&str>,
+    read: Option<ReadDiff<'a>>,
+) -> GatedChange<'a> {
+    GatedChange {
+        state: redact_names(state).0,
+        intent: intent.map(gate),
+        read,
     }
 }
 

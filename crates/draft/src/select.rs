@@ -286,7 +286,7 @@ pub fn fragment(selected: &[Selected], share: usize) -> Option<Fragment> {
     for s in selected {
         let f = &s.fact;
         let id = fragments::neutralise(&jitcommit_core::message::one_line(&f.id));
-        let value = crate::redact::redact_text(&f.value).text;
+        let value = crate::redact::gate(&f.value);
         let value = fragments::neutralise(&jitcommit_core::message::one_line(&value));
         let source = fragments::neutralise(&jitcommit_core::message::one_line(&f.source()));
         let piece =

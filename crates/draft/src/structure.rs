@@ -14,6 +14,7 @@
 use crate::answer::DraftJson;
 use crate::classify::Classifier;
 use crate::redact;
+use crate::words::{CODE_KEYWORDS, FUNCTION_WORDS, POINTING_WORDS, SUMMARY_VERBS};
 use jitcommit_core::config::{Convention, DEFAULT_TYPES};
 use jitcommit_core::message::{self, Bullet, Message, Subject, Target, Trailer};
 use jitcommit_core::repo::StagedState;
@@ -29,22 +30,6 @@ const MAX_MANIFEST_DIRS: usize = 64;
 const ANY_TYPE_CHARS: usize = 10;
 /// The summary's room is never below this, however long the enums are.
 const MIN_SUMMARY_CHARS: usize = 20;
-
-/// The verbs a summary may open with on a grammar-constrained server: the imperative
-/// openings of human Conventional-Commits subjects (this repository's history and
-/// cocogitto's, where `add`, `fix`, `update`, `use` and `remove` open half of them).
-/// A summary that opens with one of these cannot be the filler a small model writes
-/// when it may open freely (`this is a bug that has been fixed`, `feat 1024853967-…`,
-/// `there is a fix`).
-#[rustfmt::skip]
-pub const SUMMARY_VERBS: &[&str] = &[
-    "add", "allow", "avoid", "build", "bump", "check", "clean", "count", "document", "drop",
-    "extract", "fix", "format", "handle", "ignore", "implement", "improve", "keep", "let",
-    "limit", "make", "match", "merge", "move", "name", "open", "parse", "prove", "read",
-    "record", "refactor", "regenerate", "remove", "rename", "replace", "report", "resolve",
-    "retry", "run", "set", "show", "simplify", "skip", "speed", "split", "stop", "support",
-    "test", "trace", "update", "use", "write",
-];
 
 /// The word shapes of a draft for a grammar-constrained server (llama.cpp's converter
 /// takes `pattern` into the grammar, see the model crate's wire), built from the
@@ -152,42 +137,6 @@ pub const MAX_BANK_WORDS: usize = 300;
 /// `--print-context` spent 147 M instructions on 512 KB, docs/draft.md).
 const MAX_BANK_BYTES: usize = 32 * 1024;
 
-/// The English words a summary may use beside the change's own: articles,
-/// prepositions, conjunctions, pronouns and quantifiers, and a few adverbs of the
-/// kind human subjects use (`once`, `only`, `instead`). No verb of comment (`is`,
-/// `has`), no noun (what the summary names comes from the change) and none of
-/// [`POINTING_WORDS`].
-#[rustfmt::skip]
-pub const FUNCTION_WORDS: &[&str] = &[
-    "a", "about", "across", "after", "again", "against", "all", "along", "also", "always",
-    "an", "and", "any", "around", "as", "at", "back", "because", "before", "behind", "below", "beside",
-    "between", "both", "but", "by", "down", "during", "each", "early", "either", "else",
-    "empty", "even", "every", "few", "first", "for", "from", "fewer", "here", "how", "if",
-    "in", "inside", "instead", "into", "its", "last", "late", "less", "like", "many", "more",
-    "most", "much", "neither", "never", "new", "next", "no", "none", "nor", "not", "now",
-    "of", "off", "old", "on", "once", "one", "only", "onto", "or", "other", "out", "outside",
-    "over", "own", "per", "same", "since", "so", "some", "still", "such", "than", "that",
-    "the", "their", "then", "three",
-    "through", "to", "too", "two", "under", "unless", "until", "up", "upon", "via", "what",
-    "when", "where", "whether", "which", "while", "who", "whole", "why", "with", "within",
-    "without", "yet",
-];
-
-/// Words that point at something instead of naming it, never a summary's: with them
-/// SmolLM2-135M wrote `update this to fix this` and `fix this in the next commit`.
-/// Left out of the bank too (`this` is a keyword of several languages).
-const POINTING_WORDS: &[&str] = &["it", "them", "there", "these", "they", "this", "those"];
-
-/// Keywords and type names of common languages: in a diff they are frequent and say
-/// nothing about the change, so they are no words of a summary.
-#[rustfmt::skip]
-const CODE_KEYWORDS: &[&str] = &[
-    "assert", "assert_eq", "bool", "const", "crate", "def", "dyn", "elif", "enum", "err",
-    "false", "fn", "func", "impl", "int", "mod", "mut", "nil", "none", "null", "ok", "pub",
-    "ref", "self", "some", "static", "str", "string", "struct", "super", "true", "u8",
-    "u16", "u32", "u64", "usize", "i32", "i64", "var", "vec", "void",
-];
-
 /// The change's own words, the most frequent first, at most [`MAX_BANK_WORDS`]: the
 /// names of the staged paths (directories, file names and their stems, old paths of
 /// renames too), the scope choices `scopes`, and the identifiers of the added and
@@ -241,7 +190,7 @@ pub fn change_words(state: &StagedState, scopes: &[String], shown: &Classifier) 
     for f in &state.files {
         let paths = std::iter::once(&f.change.path).chain(f.change.old_path.as_ref());
         for p in paths {
-            let p = redact::redact_text(&String::from_utf8_lossy(p)).text;
+            let p = redact::gate(&String::from_utf8_lossy(p));
             for seg in p.split('/') {
                 add(seg, PATH_WEIGHT);
                 if let Some((stem, _)) = seg.rsplit_once('.') {
@@ -263,7 +212,7 @@ pub fn change_words(state: &StagedState, scopes: &[String], shown: &Classifier) 
             if bytes > MAX_BANK_BYTES {
                 break 'files;
             }
-            let body = redact::redact_diff_body(&h.body).text;
+            let body = redact::gate_diff_body(&h.body);
             for line in body.lines() {
                 let Some(line) = line.strip_prefix(['+', '-']) else {
                     continue;
@@ -404,7 +353,7 @@ impl Structure {
             let mut used: Vec<(&String, &usize)> = history.scopes.iter().collect();
             used.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
             for (s, _) in used.into_iter().take(HISTORY_SCOPES) {
-                if valid_scope(s) && redact::redact_text(s).text == *s && !scopes.contains(s) {
+                if valid_scope(s) && *redact::gate(s) == *s && !scopes.contains(s) {
                     scopes.push(s.clone());
                 }
             }
@@ -443,7 +392,7 @@ impl Structure {
                 FixedBullet {
                     verb: b.verb,
                     target: b.target,
-                    key: redact::redact_text(&path).text,
+                    key: redact::gate(&path).into_inner(),
                     tool_words,
                 }
             })

@@ -6,6 +6,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::words::{GRAMMAR_KEYWORDS, UNSENT_KEYWORDS};
+
 /// The fixed sampling seed: the same prompt gives the same answer where the server
 /// honours it.
 pub const SEED: u64 = 42;
@@ -38,33 +40,6 @@ pub struct Usage {
     /// Tokens of the answer.
     pub completion_tokens: Option<u64>,
 }
-
-/// Keywords some server rejects or mistranslates: OpenAI's strict mode refuses the
-/// number limits, grammar converters (llama.cpp, llama-cpp-python, Ollama) vary on
-/// `format`. The limits stay in validation (the convention's rules check every
-/// draft), so nothing is lost by not sending them.
-const UNSENT_KEYWORDS: &[&str] = &[
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minProperties",
-    "maxProperties",
-    "uniqueItems",
-    "$schema",
-    "$id",
-];
-
-/// String bounds: lengths are refused by OpenAI's strict mode and `pattern`s are
-/// taken differently by every other converter, so only llama.cpp's grammar converter
-/// (llama.cpp's server and llama-cpp-python) gets them. It turns lengths into bounded
-/// repetitions, so a small model cannot run one string past the answer's token
-/// limit, and a `^…$` pattern into grammar rules, so a summary is words (see
-/// `crate::structure::WordPatterns`). Neither is a rule: validation
-/// judges every draft whatever the server generated.
-const GRAMMAR_KEYWORDS: &[&str] = &["minLength", "maxLength", "pattern"];
 
 /// The schema as it goes on the wire: the drafter's schema without
 /// [`UNSENT_KEYWORDS`] and [`GRAMMAR_KEYWORDS`], wherever a subschema sits

@@ -6,7 +6,9 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use jitcommit_drafter::{Client, ClientError, Flags, JsonMode, Settings, Window, parse_answer};
+use jitcommit_drafter::{
+    Client, ClientError, Flags, JsonMode, Settings, Window, parse_answer, redact,
+};
 use jitcommit_testkit::model_server::{ModelServer, Script, answers, refused_url};
 use serde_json::{Value, json};
 
@@ -52,7 +54,9 @@ fn later() -> Instant {
 }
 
 fn draft(c: &mut Client, deadline: Instant) -> Result<jitcommit_drafter::Reply, ClientError> {
-    c.draft("SYSTEM TEXT", "USER TEXT", &schema(), deadline)
+    // What the ask stage hands the client: each part through the redaction gate.
+    let (system, user) = (redact::gate("SYSTEM TEXT"), redact::gate("USER TEXT"));
+    c.draft(&system, &user, &redact::gate_json(&schema()), deadline)
 }
 
 #[test]

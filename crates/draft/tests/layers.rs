@@ -21,3 +21,88 @@ fn modules_reference_each_other_one_way() {
     let found = jitcommit_testkit::layers::cycles(&graph);
     assert_eq!(found, KNOWN, "module cycles (graph: {graph:#?})");
 }
+
+fn src() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The modules that talk to a model server: they send what they are given.
+const CLIENT: &[&str] = &["client", "ollama", "openai", "wire", "discover"];
+
+/// What builds prompt text: the client modules reach none of it.
+const PROMPT_BUILDERS: &[&str] = &["prompt", "fragments", "budget", "structure", "select"];
+
+#[test]
+fn the_client_sends_what_it_is_given() {
+    let graph = jitcommit_testkit::layers::graph(&src());
+    for m in CLIENT {
+        let reached = graph.get(*m).cloned().unwrap_or_default();
+        let builders: Vec<&String> = reached
+            .iter()
+            .filter(|r| PROMPT_BUILDERS.contains(&r.as_str()))
+            .collect();
+        assert!(builders.is_empty(), "{m} reaches {builders:?}");
+    }
+    assert!(
+        graph.get("client").is_some_and(|r| r.contains("redact")),
+        "control: the client takes the gate's type: {graph:?}"
+    );
+    // Nor does it redact: what it is handed went through the gate already.
+    for c in jitcommit_testkit::layers::code(&src()) {
+        if CLIENT.contains(&c.top.as_str()) {
+            for call in ["gate(", "gate_json(", "redact_text(", "redact_diff_body("] {
+                assert!(!c.text.contains(call), "{}: {call}", c.path.display());
+            }
+        }
+    }
+}
+
+/// The redactors under the gate, which hand back plain strings and diffs.
+const RAW_REDACTORS: &[&str] = &[
+    "redact_text(",
+    "redact_diff_body(",
+    "redact_state(",
+    "redact_names(",
+    "redact_file_names(",
+    "redact_bodies(",
+    "Redacted(",
+];
+
+#[test]
+fn only_the_gate_turns_repository_text_into_prompt_text() {
+    let code = jitcommit_testkit::layers::code(&src());
+    let gate = Path::new("redact.rs");
+    for c in code.iter().filter(|c| c.path != gate) {
+        for raw in RAW_REDACTORS {
+            // `crate::redact::Redacted(`, `redact_text(`: a call or a construction.
+            let found = c
+                .text
+                .match_indices(raw)
+                .any(|(i, _)| !c.text[..i].ends_with(|ch: char| ch.is_alphanumeric() || ch == '_'));
+            assert!(!found, "{} calls {raw} outside the gate", c.path.display());
+        }
+    }
+    assert!(
+        code.iter()
+            .any(|c| c.path == gate && c.text.contains("pub fn gate(")),
+        "control: the gate is in redact.rs"
+    );
+    // The composer's inputs hold the change only as the gate let it through: no
+    // staged state, diff or intent of the repository's own.
+    for (file, item) in [
+        ("prompt.rs", "pub struct PromptInput"),
+        ("fragments.rs", "pub struct Sources"),
+    ] {
+        let text = &code
+            .iter()
+            .find(|c| c.path == Path::new(file))
+            .unwrap_or_else(|| panic!("{file}"))
+            .text;
+        let start = text.find(item).unwrap_or_else(|| panic!("{item}"));
+        let body = &text[start..start + text[start..].find("\n}").unwrap_or(0)];
+        assert!(body.contains("GatedChange"), "{item}: {body}");
+        for raw in ["StagedState", "FileDiff", "LazyStaged", "intent:"] {
+            assert!(!body.contains(raw), "{item} takes {raw}: {body}");
+        }
+    }
+}

@@ -5,8 +5,8 @@ use jitcommit_core::config::{ContextSettings, Convention, Encoding};
 use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
 use jitcommit_drafter::budget::{CHAT_OVERHEAD_TOKENS, Limits, TokenCounter};
 use jitcommit_drafter::fragments::{self, Classifier};
-use jitcommit_drafter::prompt;
 use jitcommit_drafter::tokens::BpeCounter;
+use jitcommit_drafter::{prompt, redact};
 use jitcommit_testkit::XorShift;
 use proptest::prelude::*;
 
@@ -384,7 +384,9 @@ proptest! {
         let classifier = Classifier::new(&[]);
         let read_piece = fragments::Piece::file(&real, classifier.classify(&real));
         let never = |_: usize| -> Option<FileDiff> { None };
-        let unread_piece = fragments::Piece::unread(&unread, 0, classifier.classify(&unread), &never);
+        let state = StagedState { branch: None, initial: false, files: Vec::new() };
+        let change = redact::gate_change(&state, None, Some(&never));
+        let unread_piece = fragments::Piece::unread(&unread, 0, classifier.classify(&unread), &change);
         prop_assert!(unread_piece.is_unread());
         let (lower, actual) = (unread_piece.fragment().render(1), read_piece.fragment().render(1));
         prop_assert!(lower.len() <= actual.len(), "{:?} {:?}", lower, actual);

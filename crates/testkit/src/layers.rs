@@ -12,23 +12,42 @@ use std::path::Path;
 /// Module → the modules it references.
 pub type Graph = BTreeMap<String, BTreeSet<String>>;
 
-/// The reference graph of the crate whose `src` directory is `src`.
-///
-/// # Panics
-/// When a source file cannot be read (a test helper).
+/// One source file of a crate as these checks read it ([`code`]).
+#[derive(Debug, Clone)]
+pub struct Code {
+    /// Its top-level module (`offline` for `src/offline/kind.rs`).
+    pub top: String,
+    /// Its path below `src`.
+    pub path: std::path::PathBuf,
+    /// Its lines that are no comment, before an inline `#[cfg(test)] mod tests {}`.
+    pub text: String,
+}
+
+/// The top-level modules of the crate whose `src` directory is `src`.
 #[allow(clippy::unwrap_used)]
-pub fn graph(src: &Path) -> Graph {
-    let mut files = Vec::new();
-    walk(src, &mut files);
-    let tops: BTreeSet<String> = std::fs::read_dir(src)
+fn tops(src: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(src)
         .unwrap()
         .filter_map(|e| {
             let name = e.ok()?.file_name().into_string().ok()?;
             Some(name.strip_suffix(".rs").unwrap_or(&name).to_owned())
         })
         .filter(|n| n != "lib" && n != "main")
-        .collect();
-    let mut g = Graph::new();
+        .collect()
+}
+
+/// The production code of the crate whose `src` directory is `src`, file by file in
+/// path order: `tests.rs` and `*_tests.rs` files left out (a test may reach anywhere).
+///
+/// # Panics
+/// When a source file cannot be read (a test helper).
+#[allow(clippy::unwrap_used)]
+pub fn code(src: &Path) -> Vec<Code> {
+    let mut files = Vec::new();
+    walk(src, &mut files);
+    files.sort();
+    let tops = tops(src);
+    let mut out = Vec::new();
     for file in files {
         let rel = file.strip_prefix(src).unwrap();
         let first = rel
@@ -47,8 +66,29 @@ pub fn graph(src: &Path) -> Graph {
             Some(i) => &text[..i],
             None => &text,
         };
+        let text: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect();
+        out.push(Code {
+            top,
+            path: rel.to_owned(),
+            text: text.join("\n"),
+        });
+    }
+    out
+}
+
+/// The reference graph of the crate whose `src` directory is `src`.
+///
+/// # Panics
+/// When a source file cannot be read (a test helper).
+pub fn graph(src: &Path) -> Graph {
+    let tops = tops(src);
+    let mut g = Graph::new();
+    for Code { top, text, .. } in code(src) {
         let out = g.entry(top.clone()).or_default();
-        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        for line in text.lines() {
             for (i, _) in line.match_indices("crate::") {
                 if i > 0 && line[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
                     continue; // `jitcommit_core::` and the like

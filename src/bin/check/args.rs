@@ -89,6 +89,10 @@ pub struct Settings {
     /// `--line-prefix TEXT`: every line written starts with it (GitLab shows a server
     /// hook's lines in its web UI only when they start with `GL-HOOK-ERR: `).
     pub line_prefix: Option<String>,
+    /// `--check-first-push`: on a server, check the commits of the first push into an
+    /// empty repository too (by default they are the project's history, accepted as
+    /// they are).
+    pub check_first_push: bool,
 }
 
 /// A usage error: the message says what was wrong and what to do.
@@ -154,6 +158,8 @@ OPTIONS:
     --convention-from REV take the convention from commit REV, as it stood there (with
                           --config: that file in REV); CI passes the pull request's base
     --no-trace-paths      do not require bullet paths to be among the changed paths
+    --check-first-push    on a server: check the first push into an empty repository
+                          too (by default its history is accepted as it is)
     --color auto|always|never   colour human output (auto: on a terminal, unless
                           NO_COLOR, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it)
     --line-prefix TEXT    start every line written with TEXT (a GitLab server hook:
@@ -198,6 +204,7 @@ where
     let mut convention_from = None;
     let mut no_trace_paths = false;
     let mut line_prefix = None;
+    let mut check_first_push = false;
     while let Some(arg) = p.next()? {
         match arg {
             Long("stdin") => modes.push(("--stdin".into(), Mode::Stdin)),
@@ -263,6 +270,7 @@ where
                 convention_from = Some(utf8(p.value()?, "--convention-from")?);
             }
             Long("no-trace-paths") => no_trace_paths = true,
+            Long("check-first-push") => check_first_push = true,
             Long("line-prefix") => {
                 let v = utf8(p.value()?, "--line-prefix")?;
                 if v.chars().any(char::is_control) {
@@ -311,6 +319,7 @@ where
         no_trace_paths,
         color,
         line_prefix,
+        check_first_push,
     })
 }
 
@@ -323,6 +332,7 @@ fn info(mode: Mode) -> Settings {
         no_trace_paths: false,
         color: ColorChoice::Auto,
         line_prefix: None,
+        check_first_push: false,
     }
 }
 

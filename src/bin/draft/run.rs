@@ -12,7 +12,8 @@ use jitcommit_core::invocation;
 use jitcommit_core::message;
 use jitcommit_core::repo::Repo;
 use jitcommit_drafter::draft::{
-    READ_FILES, convention, fact_store, partial, path_history, staged_names, with_prompt_input,
+    READ_FILES, compose, convention, fact_store, partial, path_history, staged_names,
+    with_prompt_input,
 };
 use jitcommit_drafter::{Client, Settings, Window};
 use jitcommit_drafter::{DraftError, Drafted, Events, Request, budget, select};
@@ -31,7 +32,7 @@ impl Events for Hooked {
         say!("{line}");
     }
 
-    fn debug(&self, line: &str) {
+    fn debug(&self, line: &jitcommit_drafter::redact::Redacted) {
         debug(line);
     }
 
@@ -227,18 +228,9 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             c
         });
     let history = path_history(&repo, &staged_names(state));
-    let p = with_prompt_input(
-        &repo,
-        &staged,
-        &conv,
-        &history,
-        &store,
-        intent,
-        |input| match &client {
-            Some(c) => c.compose(deadline, input),
-            None => input.build(),
-        },
-    )
+    let p = with_prompt_input(&repo, &staged, &conv, &history, &store, intent, |input| {
+        compose(client.as_ref(), deadline, input)
+    })
     .map_err(RunError::DoesNotFit)?;
     let window = client.as_ref().map(|c| c.budget().1.to_owned());
     // Which guards the request would carry, and why (the model's size and where it

@@ -5,6 +5,7 @@ use std::ffi::OsString;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use jitcommit_core::changelog::region::Markup;
 use jitcommit_core::changelog::{
     self, Changelog, Links, Options, Others, Pending, TagPattern, region,
 };
@@ -15,7 +16,7 @@ use crate::stored;
 use crate::{Outcome, print};
 
 const HELP: &str = "\
-jitcommit changelog: Keep a Changelog 1.1.0 from the commit history
+jitcommit changelog: Keep a Changelog 1.1.0 (or reStructuredText) from the history
 
 USAGE:
     jitcommit changelog [OPTIONS]                   print the changelog
@@ -27,7 +28,9 @@ sections from the convention's `sections` map, breaking changes first; each entr
 is a commit's subject with its bullets and short id. The tag pattern, link patterns
 and --others can also be set in the convention's [changelog] table (tag-pattern,
 commit-url, compare-url, others); a flag wins. FILE defaults to CHANGELOG.md
-at the work tree root. Only the text between the markers is generated; the begin
+at the work tree root; its name says its format (.md Markdown, .rst
+reStructuredText in python-semantic-release's layout), and a name that says none
+needs --format. One format is never written into a file of another. Only the text between the markers is generated; the begin
 marker records the commit it was generated through, and --check compares the file
 with the history as it stood at that commit (tags made since included), so commits
 that do not touch the file keep the check green until the next release.
@@ -38,7 +41,8 @@ OPTIONS:
     --tag VERSION           render the unreleased commits as release VERSION
                             (with --unreleased: only that release, the notes)
     --date YYYY-MM-DD       the date of the --tag release (default: today, UTC)
-    --format markdown|json  output format (json: the release data)
+    --format markdown|rst|json  output format (json: the release data; rst:
+                            reStructuredText)
     --others count|list     merges, exempt and non-conforming commits: counted
                             (default) or listed under their own heading
     --tag-pattern REGEX     which tags are versions (group `version`, default semver
@@ -52,6 +56,8 @@ EXAMPLES:
     jitcommit changelog --unreleased
     jitcommit changelog --tag 1.4.0 --write
     jitcommit changelog --check CHANGELOG.md          # in CI
+    jitcommit changelog --write CHANGELOG.rst
+    jitcommit changelog --write NEWS --format markdown
     jitcommit changelog --format json --range v1.0.0..
     jitcommit changelog --commit-url 'https://git.example.com/x/commit/{id}' \\
         --compare-url 'https://git.example.com/x/compare/{from}...{to}'
@@ -60,7 +66,18 @@ EXAMPLES:
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Format {
     Markdown,
+    Rst,
     Json,
+}
+
+impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Format::Markdown => "markdown",
+            Format::Rst => "rst",
+            Format::Json => "json",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,7 +94,8 @@ pub struct Settings {
     unreleased: bool,
     tag: Option<String>,
     date: Option<String>,
-    format: Format,
+    /// `--format`, when given.
+    format: Option<Format>,
     others: Option<Others>,
     tag_pattern: Option<String>,
     links: Links,
@@ -93,7 +111,7 @@ fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
         unreleased: false,
         tag: None,
         date: None,
-        format: Format::Markdown,
+        format: None,
         others: None,
         tag_pattern: None,
         links: Links::default(),
@@ -143,15 +161,16 @@ fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
                 s.date = Some(d);
             }
             Long("format") => {
-                s.format = match text(p.value()?, "--format")?.as_str() {
+                s.format = Some(match text(p.value()?, "--format")?.as_str() {
                     "markdown" => Format::Markdown,
+                    "rst" => Format::Rst,
                     "json" => Format::Json,
                     other => {
                         return Err(usage(format!(
-                            "invalid value {other:?} for --format (expected markdown or json)"
+                            "invalid value {other:?} for --format (expected markdown, rst or json)"
                         )));
                     }
-                }
+                })
             }
             Long("others") => {
                 s.others = match text(p.value()?, "--others")?.as_str() {
@@ -172,9 +191,9 @@ fn parse(args: Vec<OsString>) -> Result<Option<Settings>, Error> {
             _ => return Err(arg.unexpected().into()),
         }
     }
-    if s.format == Format::Json && s.action != Action::Print {
+    if s.format == Some(Format::Json) && s.action != Action::Print {
         return Err(usage(
-            "--format json prints the release data; --write and --check keep markdown",
+            "--format json prints the release data; --write and --check keep markdown or rst",
         ));
     }
     if s.date.is_some() && s.tag.is_none() {
@@ -251,32 +270,33 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
                 &history.tags,
                 &opts(None),
             ));
-            match s.format {
+            match s.format.unwrap_or(Format::Markdown) {
                 Format::Markdown => print(&changelog::render_markdown(&log, &s.links)),
+                Format::Rst => print(&changelog::render_rst(&log, &s.links)),
                 Format::Json => print(&changelog::render_json(&log)),
             }
         }
         Action::Write(file) => {
             let path = file_path(&ctx, file.as_deref());
+            let markup = markup_of(&path, s.format)?;
             let log = select(changelog::build(
                 &history.commits,
                 &history.tags,
                 &opts(None),
             ));
-            let body = changelog::render_markdown(&log, &s.links);
-            let block = region::block(&body, Some(&history.tip));
+            let body = render(markup, &log, &s.links);
+            let block = region::block_in(markup, &body, Some(&history.tip));
             let existing = read_optional(ctx.root(), &path)?;
             // Spliced as git stores the file, written back in the work tree's endings.
             let stored = match &existing {
                 Some(text) => Some(stored::read(&ctx.repo, &path, text.clone())?),
                 None => None,
             };
-            let new = region::splice(stored.as_ref().map(|s| s.text.as_str()), &block).map_err(
-                |problem| Error::Region {
-                    path: path.clone(),
-                    problem,
-                },
-            )?;
+            let new = region::splice_in(markup, stored.as_ref().map(|s| s.text.as_str()), &block)
+                .map_err(|problem| Error::Region {
+                path: path.clone(),
+                problem,
+            })?;
             let bytes = stored
                 .unwrap_or_else(stored::new_file)
                 .worktree_bytes(&ctx.repo, &path, &new)?;
@@ -287,6 +307,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         }
         Action::Check(file) => {
             let path = file_path(&ctx, file.as_deref());
+            let markup = markup_of(&path, s.format)?;
             let shown = file
                 .clone()
                 .unwrap_or_else(|| PathBuf::from("CHANGELOG.md"));
@@ -299,14 +320,14 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             };
             // Compared as git stores it: a CRLF checkout of a committed file matches.
             let text = stored::read(&ctx.repo, &path, text)?.text;
-            let found = match region::find(&text) {
+            let found = match region::find_in(markup, &text) {
                 Ok(Some(r)) => r,
                 Ok(None) => {
                     let _ = writeln!(
                         err,
                         "{shown}: no generated region (`{}` … `{}`); {fix}",
-                        region::BEGIN,
-                        region::END
+                        markup.begin(),
+                        markup.end()
                     );
                     return Ok(Outcome::Failed);
                 }
@@ -336,8 +357,8 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
                 &history.tags,
                 &opts(Some(through)),
             ));
-            let body = changelog::render_markdown(&log, &s.links);
-            let expected = region::block(&body, found.through.as_ref());
+            let body = render(markup, &log, &s.links);
+            let expected = region::block_in(markup, &body, found.through.as_ref());
             if expected == found.block {
                 let short: String = through
                     .to_string()
@@ -366,6 +387,52 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             Ok(Outcome::Failed)
         }
     }
+}
+
+fn render(markup: Markup, log: &Changelog, links: &Links) -> String {
+    match markup {
+        Markup::Markdown => changelog::render_markdown(log, links),
+        Markup::Rst => changelog::render_rst(log, links),
+    }
+}
+
+/// The markup of the changelog file `path`: its extension's (`.md`, `.markdown`;
+/// `.rst`), or `--format`'s for a name that says none. A format that contradicts the
+/// name, or a name that says none without `--format`, is refused: one format is never
+/// written into a file of another.
+fn markup_of(path: &Path, given: Option<Format>) -> Result<Markup, Error> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let by_name = match ext.as_deref() {
+        Some("md" | "markdown" | "mdown" | "mkd") => Some(Format::Markdown),
+        Some("rst" | "rest") => Some(Format::Rst),
+        _ => None,
+    };
+    let format = match (by_name, given) {
+        (Some(n), None) => n,
+        (Some(n), Some(g)) if n == g => n,
+        (Some(n), Some(g)) => {
+            return Err(usage(format!(
+                "{}: the name says {}; --format {} would write one format into another (drop --format, or name the file for its format)",
+                path.display(),
+                n.name(),
+                g.name()
+            )));
+        }
+        (None, Some(g)) => g,
+        (None, None) => {
+            return Err(usage(format!(
+                "{}: the file name does not say the changelog's format (.md or .rst); give --format markdown or --format rst",
+                path.display()
+            )));
+        }
+    };
+    Ok(match format {
+        Format::Rst => Markup::Rst,
+        _ => Markup::Markdown,
+    })
 }
 
 fn file_path(ctx: &Context, file: Option<&Path>) -> PathBuf {

@@ -6,7 +6,8 @@
 use std::collections::{BTreeMap, HashSet};
 
 use jitcommit_core::changelog::{self, BumpLevel, BumpRules, Options, Others, TagPattern};
-use jitcommit_core::config::{BodyPolicy, Convention, Exemption};
+use jitcommit_core::config::{BodyPolicy, Convention};
+use jitcommit_core::fit::Observed;
 use jitcommit_core::repo::{ObjectId, Repo, RepoError};
 use jitcommit_core::rules::{self, Checked, Policy};
 
@@ -14,7 +15,7 @@ use crate::error::Error;
 use crate::history;
 
 /// How many of the newest commits `init` and `doctor` read.
-pub const LAST: usize = 500;
+pub const LAST: usize = jitcommit_core::fit::LAST;
 
 /// One commit of the history read.
 struct Read {
@@ -68,122 +69,54 @@ fn judge(repo: &Repo, c: &Read, policy: Policy<'_>) -> Result<Checked, RepoError
     )
 }
 
-/// What reading the history found.
+/// What reading the history found: how many commits the convention asked about
+/// accepts as a gate, and what they hold at the spec's level.
 #[derive(Debug, Default)]
 pub struct Fit {
-    /// Commits read.
-    pub read: usize,
-    /// Exempt (merges, reverts, fixups).
-    pub exempt: usize,
     /// Accepted by the convention asked about.
     pub gate: usize,
-    /// Accepted by the Conventional Commits grammar.
-    pub spec: usize,
-    /// Types used by the commits the grammar accepts, with counts.
-    pub types: BTreeMap<String, usize>,
-    /// Scopes used, with counts.
-    pub scopes: BTreeMap<String, usize>,
-    /// Accepted commits with a prose body and no bullet.
-    pub prose_bodies: usize,
-    /// Accepted commits with bullets.
-    pub bullet_bodies: usize,
-    /// Accepted commits with a subject and nothing else.
-    pub subject_only: usize,
-    /// The longest subject of an accepted commit, in chars.
-    pub longest_subject: usize,
-    /// Accepted commits whose summary ends with a period.
-    pub periods: usize,
-    /// Commits titled with a bare version (`v21.2.2`) that the convention does not
-    /// exempt: release commits lerna and `npm version` write.
-    pub release_subjects: usize,
+    /// Refused by it, but accepted as they are by its adoption point.
+    pub adopted: usize,
+    /// What the commits hold at the spec's level.
+    pub seen: Observed,
     /// The newest commit read.
     pub head: Option<ObjectId>,
 }
 
-/// Reads the newest `limit` commits of HEAD and judges each under `conv` as a gate and
-/// at the spec's level.
+/// Reads the newest `limit` commits of HEAD and judges each under `conv` as a gate
+/// (counting apart those its adoption point accepts) and at the spec's level.
 pub fn read(repo: &Repo, conv: &Convention, limit: usize) -> Result<Fit, Error> {
     let commits = newest(repo, limit)?;
     let mut fit = Fit {
-        read: commits.len(),
         head: commits.first().map(|c| c.id),
         ..Fit::default()
     };
+    let adopted: HashSet<ObjectId> = match conv.adopted.as_deref() {
+        Some(point) if repo.is_commit(point) => match ObjectId::from_hex(point.as_bytes()) {
+            Ok(tip) => repo.ancestry(tip)?.into_iter().collect(),
+            Err(_) => HashSet::new(),
+        },
+        _ => HashSet::new(),
+    };
+    let is_commit = |hex: &str| repo.is_commit(hex);
     for c in &commits {
-        let gate = judge(repo, c, Policy::Gate(conv))?;
-        if gate.exempt.is_some() {
-            fit.exempt += 1;
+        if fit.seen.add(&c.raw, c.parents, conv, &is_commit) {
             fit.gate += 1;
-            fit.spec += 1;
             continue;
         }
-        fit.gate += usize::from(gate.accepted());
-        let spec = judge(repo, c, Policy::Spec(conv))?;
-        let accepted = spec.accepted();
-        let Some(m) = spec.message.filter(|_| accepted) else {
-            let text = String::from_utf8_lossy(&c.raw);
-            fit.release_subjects +=
-                usize::from(rules::exemption_kind(&text) == Some(Exemption::Release));
-            continue;
-        };
-        fit.spec += 1;
-        *fit.types.entry(m.subject.kind.clone()).or_default() += 1;
-        if let Some(s) = &m.subject.scope {
-            *fit.scopes.entry(s.clone()).or_default() += 1;
+        if judge(repo, c, Policy::Gate(conv))?.accepted() {
+            fit.gate += 1;
+        } else if adopted.contains(&c.id) {
+            fit.adopted += 1;
         }
-        if !m.bullets.is_empty() {
-            fit.bullet_bodies += 1;
-        } else if !m.prose.is_empty() {
-            fit.prose_bodies += 1;
-        } else {
-            fit.subject_only += 1;
-        }
-        let subject = spec.cleaned.lines().next().unwrap_or("");
-        fit.longest_subject = fit.longest_subject.max(subject.chars().count());
-        fit.periods += usize::from(m.subject.summary.ends_with('.'));
     }
     Ok(fit)
 }
 
-/// `conv` fitted to what the history holds: its types added, its scopes added when the
-/// convention lists scopes, `body = "free"` (no tracing) where bodies are prose (else
-/// `"optional"` where commits have no body), the
-/// subject length and period rules loosened to what the history does, and the adoption
-/// point at the newest commit read.
+/// `conv` fitted to what the history holds ([`jitcommit_core::fit::propose`]), with the
+/// adoption point at the newest commit read.
 pub fn propose(conv: &Convention, fit: &Fit) -> Convention {
-    let mut c = conv.clone();
-    for ty in fit.types.keys() {
-        if !c.types.is_empty() && !c.types.iter().any(|t| t.eq_ignore_ascii_case(ty)) {
-            c.types.push(ty.clone());
-        }
-    }
-    if !c.scopes.is_empty() {
-        for s in fit.scopes.keys() {
-            if !c.scopes.contains(s) {
-                c.scopes.push(s.clone());
-            }
-        }
-    }
-    if fit.prose_bodies > 0 {
-        c.body = BodyPolicy::Free;
-        c.trace_paths = false;
-        c.coverage = false;
-    } else if fit.subject_only > 0 && c.body == BodyPolicy::Required {
-        c.body = BodyPolicy::Optional;
-    }
-    if c.subject_max > 0 && fit.longest_subject > c.subject_max {
-        c.subject_max = fit
-            .longest_subject
-            .div_ceil(10)
-            .saturating_mul(10)
-            .min(1000);
-    }
-    if fit.periods > 0 {
-        c.subject_period = false;
-    }
-    if fit.release_subjects > 0 && !c.exempt.contains(&Exemption::Release) {
-        c.exempt.push(Exemption::Release);
-    }
+    let mut c = jitcommit_core::fit::propose(conv, &fit.seen);
     c.adopted = fit.head.map(|h| h.to_string());
     c
 }

@@ -11,7 +11,10 @@ use jitcommit_core::convention;
 use jitcommit_core::term::printable;
 
 use crate::error::{Error, usage};
-use crate::import::{Import, apply, cog, commitlint, parse_json_or_yaml, versionrc};
+use crate::import::{
+    Import, apply, cog, commitizen, commitlint, git_cliff, parse_json_or_yaml, release_please,
+    semantic_release, versionrc,
+};
 use crate::proposal::loadable;
 use crate::{Outcome, print};
 
@@ -28,13 +31,21 @@ project, else .commit-convention.toml. It reads the last 500 commits of HEAD fir
 how many pass the convention and the Conventional Commits grammar, which types and
 scopes they use; it proposes the convention that fits them (their types, body = \"free\"
 where bodies are prose, exempt \"release\" where release commits are titled with a bare
-version, bump-types where a recent release was tagged on commits such as chore alone)
-and the adoption point `adopted` = HEAD: that commit and its
+version, bump-types where a recent release was tagged on commits such as chore alone,
+budget-tokens = the configured model's window where its server says it) and the
+adoption point `adopted` = HEAD: that commit and its
 history are accepted as they are, and every later commit is held to the convention
 (docs/check.md). Imported: commitlint (.commitlintrc,
 .commitlintrc.json/.yaml/.yml; a JavaScript config is a program and is never run:
 convert it to .commitlintrc.json), cog.toml, .versionrc(.json): types, scopes,
-subject length, changelog sections. Whatever cannot be mapped is listed.
+subject length, changelog sections. The release tool: python-semantic-release
+(pyproject.toml [tool.semantic_release], releaserc.toml), commitizen ([tool.commitizen],
+.cz.toml, cz.json, .cz.yaml), git-cliff (cliff.toml, [tool.git-cliff],
+[workspace.metadata.git-cliff]) and release-please (release-please-config.json): its
+types, the sections it lists and the types it hides, the commits it excludes, what
+each type bumps and a breaking change before 1.0.0, its tag format and the tags it
+ignores. `Mapped:` lines say what each setting became; whatever cannot be mapped is
+listed.
 
 OPTIONS:
     --write          write the file
@@ -138,7 +149,140 @@ fn import(root: &Path) -> Result<Import, Error> {
             imp.read.push(name.to_owned());
         }
     }
+    release_tools(root, &mut imp)?;
     Ok(imp)
+}
+
+/// A TOML file of the work tree as JSON; a parse error names the file, line and column.
+fn toml_file(root: &Path, name: &str) -> Result<Option<serde_json::Value>, Error> {
+    let Some(text) = read(root, name)? else {
+        return Ok(None);
+    };
+    let table: toml::Table = toml::from_str(&text).map_err(|e| {
+        Error::Message(format!(
+            "{}: {}",
+            root.join(name).display(),
+            e.to_string().trim_end()
+        ))
+    })?;
+    Ok(Some(serde_json::to_value(table).unwrap_or_default()))
+}
+
+/// A JSON or YAML file of the work tree; a parse error names the file and line.
+fn json_file(root: &Path, name: &str) -> Result<Option<serde_json::Value>, Error> {
+    let Some(text) = read(root, name)? else {
+        return Ok(None);
+    };
+    parse_json_or_yaml(&root.join(name).display().to_string(), &text)
+        .map(Some)
+        .map_err(Error::Message)
+}
+
+/// The value at a dotted path of `v`.
+fn at<'a>(v: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
+    path.split('.').try_fold(v, |v, k| v.get(k))
+}
+
+/// The project's release tool: python-semantic-release, commitizen, git-cliff and
+/// release-please, wherever each keeps its config (docs/changelog.md, "Importing a
+/// release tool").
+fn release_tools(root: &Path, imp: &mut Import) -> Result<(), Error> {
+    type Reader = fn(&str, &serde_json::Value, &mut Import);
+    let pyproject = toml_file(root, "pyproject.toml")?;
+    let cargo = toml_file(root, "Cargo.toml")?;
+    let mut found: Vec<(String, serde_json::Value, Reader)> = Vec::new();
+    let mut take =
+        |file: &str, doc: Option<&serde_json::Value>, tables: &[&str], reader: Reader| {
+            for table in tables {
+                if let Some(v) = doc.and_then(|d| {
+                    if table.is_empty() {
+                        Some(d)
+                    } else {
+                        at(d, table)
+                    }
+                }) {
+                    let name = if table.is_empty() {
+                        file.to_owned()
+                    } else {
+                        format!("{file} [{table}]")
+                    };
+                    found.push((name, v.clone(), reader));
+                    return true;
+                }
+            }
+            false
+        };
+    // python-semantic-release: pyproject.toml, else releaserc.toml / releaserc.json.
+    if !take(
+        "pyproject.toml",
+        pyproject.as_ref(),
+        &["tool.semantic_release"],
+        semantic_release,
+    ) {
+        let toml = toml_file(root, "releaserc.toml")?;
+        if !take(
+            "releaserc.toml",
+            toml.as_ref(),
+            &["tool.semantic_release", "semantic_release"],
+            semantic_release,
+        ) {
+            let json = json_file(root, "releaserc.json")?;
+            take(
+                "releaserc.json",
+                json.as_ref(),
+                &["semantic_release"],
+                semantic_release,
+            );
+        }
+    }
+    // commitizen: pyproject.toml, .cz.toml, cz.toml, .cz.json, cz.json, .cz.yaml, cz.yaml.
+    let mut cz = take(
+        "pyproject.toml",
+        pyproject.as_ref(),
+        &["tool.commitizen"],
+        commitizen,
+    );
+    for name in [".cz.toml", "cz.toml"] {
+        if !cz {
+            let doc = toml_file(root, name)?;
+            cz = take(name, doc.as_ref(), &["tool.commitizen"], commitizen);
+        }
+    }
+    for name in [".cz.json", "cz.json", ".cz.yaml", "cz.yaml"] {
+        if !cz {
+            let doc = json_file(root, name)?;
+            cz = take(name, doc.as_ref(), &["commitizen"], commitizen);
+        }
+    }
+    // git-cliff: cliff.toml, else the manifests' tables.
+    let cliff = toml_file(root, "cliff.toml")?;
+    if !take("cliff.toml", cliff.as_ref(), &[""], git_cliff)
+        && !take(
+            "pyproject.toml",
+            pyproject.as_ref(),
+            &["tool.git-cliff"],
+            git_cliff,
+        )
+    {
+        take(
+            "Cargo.toml",
+            cargo.as_ref(),
+            &["workspace.metadata.git-cliff", "package.metadata.git-cliff"],
+            git_cliff,
+        );
+    }
+    let rp = json_file(root, "release-please-config.json")?;
+    take(
+        "release-please-config.json",
+        rp.as_ref(),
+        &[""],
+        release_please,
+    );
+    for (name, v, reader) in found {
+        reader(&name, &v, imp);
+        imp.read.push(name);
+    }
+    Ok(())
 }
 
 /// The convention as the text of `target`'s table.
@@ -182,27 +326,27 @@ fn without_table(text: &str, table: &str) -> String {
 /// the adoption point.
 fn history_report(before: &crate::fit::Fit, after: &crate::fit::Fit, conv: &Convention) -> String {
     use crate::fit::counts;
-    let n = before.read;
+    let (seen, n) = (&before.seen, before.seen.read);
     if n == 0 {
         return "History: no commits yet; the convention holds from the first one\n".to_owned();
     }
     let mut r = format!(
         "History: the last {n} commits: {} pass the convention as imported, {} the Conventional Commits grammar, {} the proposed convention ({} merges, reverts or fixups exempt)\n",
-        before.gate, before.spec, after.gate, before.exempt
+        before.gate, seen.spec, after.gate, seen.exempt
     );
-    if before.release_subjects > 0 {
+    if seen.release_subjects > 0 {
         r.push_str(&format!(
             "Release commits: {} titled with a bare version (v1.2.3): exempt = [… \"release\"]\n",
-            before.release_subjects
+            seen.release_subjects
         ));
     }
-    r.push_str(&format!("Types used: {}\n", counts(&before.types, 12)));
-    r.push_str(&format!("Scopes used: {}\n", counts(&before.scopes, 12)));
+    r.push_str(&format!("Types used: {}\n", counts(&seen.types, 12)));
+    r.push_str(&format!("Scopes used: {}\n", counts(&seen.scopes, 12)));
     r.push_str(&format!(
         "Bodies: {} prose, {} with bullets, {} subject only{}\n",
-        before.prose_bodies,
-        before.bullet_bodies,
-        before.subject_only,
+        seen.prose_bodies,
+        seen.bullet_bodies,
+        seen.subject_only,
         match conv.body {
             config::BodyPolicy::Free => ": body = \"free\"",
             config::BodyPolicy::Optional => ": body = \"optional\"",
@@ -215,6 +359,23 @@ fn history_report(before: &crate::fit::Fit, after: &crate::fit::Fit, conv: &Conv
         ));
     }
     r
+}
+
+/// The context window of the configured model (git config `jitcommit.model`, or
+/// `JITCOMMIT_MODEL`) as its server says it, asked as a draft asks it
+/// (`jitcommit_drafter::discover`), with where it came from; `None` without a model or
+/// an answer within five seconds.
+fn model_window(repo: &jitcommit_core::repo::Repo) -> Option<(usize, String)> {
+    use jitcommit_drafter::{Client, Flags, Settings, Window};
+    let git =
+        jitcommit_drafter::settings::git_lookup(|k| repo.config_string(k), |k| repo.config_bool(k));
+    let settings = Settings::from_process_env(&Flags::default(), &git).ok()?;
+    settings.model.as_ref()?;
+    let ctx = config::ContextSettings::default();
+    let mut client = Client::new(&settings, Window::of(&ctx)).ok()?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let info = client.discover(deadline);
+    Some((info.window?, info.window_from.clone()?))
 }
 
 /// Runs `jitcommit init`.
@@ -265,7 +426,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
                 let path = path.strip_prefix(&root).unwrap_or(&path).to_owned();
                 Some(Origin::File { path, table }.to_string())
             }
-            Origin::Builtin => None,
+            Origin::Builtin | Origin::Fitted { .. } => None,
         },
         Err(e) => Some(format!(
             "{} (which does not parse: {e})",
@@ -278,8 +439,14 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     let before = crate::fit::read(&repo, &imported, crate::fit::LAST)?;
     let conv = crate::fit::propose(&imported, &before);
     let (no_bump_releases, release_types) = crate::fit::release_bumps(&repo, &conv)?;
-    let conv = crate::fit::propose_bumps(&conv, &release_types);
-    // What the history added is checked as the imports were: what is shown loads.
+    let mut conv = crate::fit::propose_bumps(&conv, &release_types);
+    // The prompt's budget: the configured model's window, where its server says it.
+    let window = model_window(&repo);
+    if let Some((w, _)) = &window {
+        conv.context.budget_tokens = *w;
+    }
+    // What the history and the server added is checked as the imports were: what is
+    // shown loads.
     let conv = loadable(conv, &mut imp.unmapped);
     let after = crate::fit::read(&repo, &conv, crate::fit::LAST)?;
     let text = text_for(&conv, target);
@@ -290,10 +457,14 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
 
     let mut report = String::new();
     if imp.read.is_empty() {
-        report
-            .push_str("Imported: nothing (no commitlint, cog or standard-version config found)\n");
+        report.push_str(
+            "Imported: nothing (no commitlint, cog, standard-version, python-semantic-release, commitizen, git-cliff or release-please config found)\n",
+        );
     } else {
         report.push_str(&format!("Imported: {}\n", imp.read.join(", ")));
+    }
+    for m in &imp.mapped {
+        report.push_str(&format!("Mapped: {m}\n"));
     }
     for u in &imp.unmapped {
         report.push_str(&format!("Not mapped: {u}\n"));
@@ -309,6 +480,11 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
                 .map(|t| format!("{t} = \"patch\""))
                 .collect::<Vec<_>>()
                 .join(", ")
+        ));
+    }
+    if let Some((w, from)) = &window {
+        report.push_str(&format!(
+            "Budget: the configured model's window is {w} tokens ({from}): budget-tokens = {w}\n"
         ));
     }
     // The report quotes the history (its types and scopes) and the imported files.

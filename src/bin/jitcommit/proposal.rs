@@ -103,6 +103,17 @@ pub fn loadable(mut c: Convention, unmapped: &mut Vec<String>) -> Convention {
         unmapped,
     );
     keep_int(&mut c.body_wrap, "body-wrap", builtin.body_wrap, unmapped);
+    // The prompt's budget, from a model server's window: within the loader's range.
+    let mut window = toml::Table::new();
+    let budget = i64::try_from(c.context.budget_tokens).unwrap_or(i64::MAX);
+    window.insert("budget-tokens".to_owned(), toml::Value::Integer(budget));
+    if let Some(reason) = refusal("context", toml::Value::Table(window)) {
+        unmapped.push(format!(
+            "context.budget-tokens {}: {reason}; {} is kept",
+            c.context.budget_tokens, builtin.context.budget_tokens
+        ));
+        c.context.budget_tokens = builtin.context.budget_tokens;
+    }
     // A limit shorter than the shortest type, `: ` and a short summary refuses every
     // subject: the hooks would refuse every commit.
     let shortest = c.types.iter().map(|t| t.chars().count()).min().unwrap_or(1);

@@ -39,6 +39,9 @@ impl BumpRules {
     /// The built-in rules with the convention's `changelog.bump-types` over them.
     pub fn for_settings(settings: &ChangelogSettings) -> BumpRules {
         let mut rules = BumpRules::default();
+        if let Some(z) = settings.breaking_before_1 {
+            rules.zero_major_is_minor = z == crate::config::ZeroMajor::Minor;
+        }
         rules
             .types
             .extend(settings.bump_types.iter().map(|(t, l)| (t.clone(), *l)));
@@ -48,7 +51,7 @@ impl BumpRules {
     /// The level `release`'s conforming commits ask for, types without a changelog
     /// section included (a reverted commit asks for nothing).
     pub fn level(&self, release: &Release) -> BumpLevel {
-        let mut level = if release.breaking.is_empty() {
+        let mut level = if release.breaking.is_empty() && !release.breaking_excluded {
             BumpLevel::None
         } else {
             BumpLevel::Major

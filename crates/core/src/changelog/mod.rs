@@ -32,8 +32,10 @@ use crate::repo::ObjectId;
 use crate::rules::{self, Policy};
 
 pub use bump::{BumpLevel, BumpRules, next_version};
-pub use render::{Links, code_span, escape_text, render_json, render_markdown};
-pub use version::{TagPattern, TagPatternError, Version, date_of, is_date};
+pub use render::{
+    Links, code_span, escape_rst, escape_text, render_json, render_markdown, render_rst,
+};
+pub use version::{Prerelease, TagPattern, TagPatternError, Version, date_of, is_date};
 
 /// How many hex digits of a commit id the changelog shows: fixed, so the text does not
 /// change as the repository grows (git's own abbreviation lengthens with it).
@@ -68,6 +70,7 @@ pub struct VersionTag {
 /// What happens to merges, other exempt commits and non-conforming commits: the
 /// convention's data type (`changelog.others`), named here as before.
 pub use crate::config::Others;
+pub use crate::config::{ChangelogSettings, Prereleases};
 
 /// The settings [`build`] needs besides the history.
 #[derive(Clone)]
@@ -121,6 +124,9 @@ pub struct Release {
     pub commits: usize,
     /// Breaking entries, whatever their type.
     pub breaking: Vec<Entry>,
+    /// A breaking commit `exclude-commits` leaves out: not listed, still a major bump.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub breaking_excluded: bool,
     /// The other entries, by section, in the order the sections first appear in
     /// the convention's types.
     pub sections: Vec<Section>,
@@ -223,6 +229,75 @@ pub struct LeftOut {
     pub unlisted_types: usize,
     /// Commits reverted within the release, and the reverts that cancelled them.
     pub reverted: usize,
+    /// Commits `changelog.exclude-commits` leaves out (they still count for the bump).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub excluded: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// `changelog.exclude-commits`, compiled: Python's `re` syntax (fancy-regex's
+/// backtracking engine for lookarounds, the `regex` crate's below it), each pattern
+/// matched from the start of the message as Python's `re.match` does.
+pub struct Exclusions(Vec<fancy_regex::Regex>);
+
+impl Exclusions {
+    /// The patterns of `settings`; one that does not compile is skipped (the
+    /// convention's reader refuses it, with its file and line, before it gets here).
+    pub fn of(settings: &ChangelogSettings) -> Exclusions {
+        Exclusions(
+            settings
+                .exclude_commits
+                .iter()
+                .filter_map(|p| compile_exclusion(p).ok())
+                .collect(),
+        )
+    }
+
+    /// Whether a pattern matches `message` at its start. A match that exceeds the
+    /// engine's backtracking limit counts as no match: the commit is listed.
+    pub fn matches(&self, message: &str) -> bool {
+        self.0.iter().any(|r| r.is_match(message).unwrap_or(false))
+    }
+}
+
+fn compile_exclusion(pattern: &str) -> Result<fancy_regex::Regex, String> {
+    fancy_regex::Regex::new(&format!("^(?:{pattern})")).map_err(|e| e.to_string())
+}
+
+/// The check the convention's reader runs on each `changelog.exclude-commits` entry.
+pub fn check_exclusion(pattern: &str) -> Result<(), String> {
+    compile_exclusion(pattern).map(drop)
+}
+
+/// The tags that are releases under `settings`: those `ignore-tags` does not match,
+/// and, under `prereleases = "collect"`, not a pre-release whose release is tagged
+/// too (or is `pending`): that release collects its pre-releases' commits.
+pub fn release_tags(
+    tags: &[VersionTag],
+    settings: &ChangelogSettings,
+    pending: Option<&Version>,
+) -> Vec<VersionTag> {
+    let ignore = settings
+        .ignore_tags
+        .as_deref()
+        .and_then(|p| regex::Regex::new(p).ok());
+    let base = |v: &Version| Version::new(v.major, v.minor, v.patch);
+    let released: HashSet<Version> = tags
+        .iter()
+        .map(|t| &t.version)
+        .chain(pending)
+        .filter(|v| v.pre.is_empty())
+        .cloned()
+        .collect();
+    let collect = settings.prereleases.unwrap_or_default() == Prereleases::Collect;
+    tags.iter()
+        .filter(|t| !ignore.as_ref().is_some_and(|r| r.is_match(&t.name)))
+        .filter(|t| !(collect && !t.version.pre.is_empty() && released.contains(&base(&t.version))))
+        .cloned()
+        .collect()
 }
 
 /// What one commit is, for the changelog.
@@ -395,6 +470,12 @@ fn reachable(commits: &[HistoryCommit], tip: ObjectId) -> Vec<bool> {
 /// Builds the releases from `commits` (newest first, as a walk from the tip gives them;
 /// parents outside the list are ignored) and the version `tags` among them.
 pub fn build(commits: &[HistoryCommit], tags: &[VersionTag], opts: &Options<'_>) -> Changelog {
+    let tags = release_tags(
+        tags,
+        &opts.convention.changelog,
+        opts.pending.as_ref().map(|p| &p.version),
+    );
+    let tags = tags.as_slice();
     // One tag per commit (the highest version), oldest version first.
     let mut order: Vec<&VersionTag> = tags.iter().collect();
     order.sort_by(|a, b| {
@@ -487,17 +568,32 @@ fn release_of(
     }
 
     let mut left_out = LeftOut::default();
+    let mut breaking_excluded = false;
     let mut breaking = Vec::new();
     let mut by_section: HashMap<String, Vec<Entry>> = HashMap::new();
     let mut others = Vec::new();
     let mut types: BTreeMap<String, usize> = BTreeMap::new();
+    let exclusions = Exclusions::of(&conv.changelog);
     for (k, &i) in list.iter().enumerate() {
         let c = &commits[i];
         if cancelled[k] {
             left_out.reverted += 1;
             continue;
         }
-        match classify(c, conv, known, opts.is_commit) {
+        let class = classify(c, conv, known, opts.is_commit);
+        if exclusions.matches(&c.message) {
+            // Not listed, still a release's reason (python-semantic-release's rule).
+            match &class {
+                Class::Entry(e) if e.breaking => breaking_excluded = true,
+                _ => {}
+            }
+            if let Class::Entry(Entry { kind, .. }) | Class::Unlisted(kind) = &class {
+                *types.entry(kind.clone()).or_default() += 1;
+            }
+            left_out.excluded += 1;
+            continue;
+        }
+        match class {
             Class::Entry(e) => {
                 *types.entry(e.kind.clone()).or_default() += 1;
                 if e.breaking {
@@ -553,6 +649,7 @@ fn release_of(
         date: None,
         previous_tag: None,
         commits: list.len(),
+        breaking_excluded,
         breaking,
         sections,
         others,

@@ -15,6 +15,56 @@ pub const END: &str = "<!-- jitcommit changelog end -->";
 /// What a fresh CHANGELOG.md holds above the generated region.
 pub const PREAMBLE: &str = "# Changelog\n\nAll notable changes to this project, computed from its commit history by\n`jitcommit changelog`. The format follows [Keep a Changelog](https://keepachangelog.com/en/1.1.0/);\nversions follow [Semantic Versioning](https://semver.org/spec/v2.0.0.html).\n\n";
 
+/// The markup of a changelog file: its marker lines are comments of that markup,
+/// and a new file starts with its preamble.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Markup {
+    /// Markdown: HTML comments.
+    Markdown,
+    /// reStructuredText: `..` comments.
+    Rst,
+}
+
+/// The start of the reStructuredText begin marker line.
+pub const RST_BEGIN: &str = ".. jitcommit changelog begin";
+/// The reStructuredText end marker line.
+pub const RST_END: &str = ".. jitcommit changelog end";
+
+/// What a fresh CHANGELOG.rst holds above the generated region.
+pub const RST_PREAMBLE: &str = "=========\nChangelog\n=========\n\nAll notable changes to this project, computed from its commit history by\n``jitcommit changelog``. Versions follow `Semantic Versioning <https://semver.org/spec/v2.0.0.html>`_.\n\n";
+
+impl Markup {
+    /// The start of the begin marker line.
+    pub fn begin(self) -> &'static str {
+        match self {
+            Markup::Markdown => BEGIN,
+            Markup::Rst => RST_BEGIN,
+        }
+    }
+
+    /// The end marker line.
+    pub fn end(self) -> &'static str {
+        match self {
+            Markup::Markdown => END,
+            Markup::Rst => RST_END,
+        }
+    }
+
+    fn close(self) -> &'static str {
+        match self {
+            Markup::Markdown => " -->",
+            Markup::Rst => "",
+        }
+    }
+
+    fn preamble(self) -> &'static str {
+        match self {
+            Markup::Markdown => PREAMBLE,
+            Markup::Rst => RST_PREAMBLE,
+        }
+    }
+}
+
 /// A file's text split around its generated region.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Region<'a> {
@@ -34,16 +84,22 @@ pub struct Region<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RegionError {
     /// A begin marker with no end marker after it.
-    #[error("line {line}: `{BEGIN} …` has no `{END}` after it")]
+    #[error("line {line}: `{begin} …` has no `{end}` after it")]
     Unterminated {
         /// The begin marker's line.
         line: usize,
+        /// The begin marker of the file's markup.
+        begin: &'static str,
+        /// The end marker of the file's markup.
+        end: &'static str,
     },
     /// An end marker without a begin marker before it.
-    #[error("line {line}: `{END}` has no begin marker before it")]
+    #[error("line {line}: `{end}` has no begin marker before it")]
     StrayEnd {
         /// The end marker's line.
         line: usize,
+        /// The end marker of the file's markup.
+        end: &'static str,
     },
     /// More than one region.
     #[error("line {line}: a second generated region (only one is kept)")]
@@ -55,15 +111,26 @@ pub enum RegionError {
 
 /// The begin marker line for a region generated through `through`.
 pub fn begin_line(through: Option<&ObjectId>) -> String {
+    begin_line_in(Markup::Markdown, through)
+}
+
+/// [`begin_line`] in `markup`.
+pub fn begin_line_in(markup: Markup, through: Option<&ObjectId>) -> String {
+    let (begin, close) = (markup.begin(), markup.close());
     match through {
-        Some(id) => format!("{BEGIN} (generated through {id}; edit outside these markers) -->"),
-        None => format!("{BEGIN} (edit outside these markers) -->"),
+        Some(id) => format!("{begin} (generated through {id}; edit outside these markers){close}"),
+        None => format!("{begin} (edit outside these markers){close}"),
     }
 }
 
 /// The whole region for the generated `body`.
 pub fn block(body: &str, through: Option<&ObjectId>) -> String {
-    let mut s = begin_line(through);
+    block_in(Markup::Markdown, body, through)
+}
+
+/// [`block`] in `markup`.
+pub fn block_in(markup: Markup, body: &str, through: Option<&ObjectId>) -> String {
+    let mut s = begin_line_in(markup, through);
     s.push_str("\n\n");
     if !body.is_empty() {
         s.push_str(body);
@@ -72,7 +139,7 @@ pub fn block(body: &str, through: Option<&ObjectId>) -> String {
         }
         s.push('\n');
     }
-    s.push_str(END);
+    s.push_str(markup.end());
     s.push('\n');
     s
 }
@@ -85,6 +152,12 @@ fn through_of(line: &str) -> Option<ObjectId> {
 
 /// Finds the region of `text`; `Ok(None)` when it has none.
 pub fn find(text: &str) -> Result<Option<Region<'_>>, RegionError> {
+    find_in(Markup::Markdown, text)
+}
+
+/// [`find`] in `markup`.
+pub fn find_in(markup: Markup, text: &str) -> Result<Option<Region<'_>>, RegionError> {
+    let (begin_marker, end_marker) = (markup.begin(), markup.end());
     let mut offset = 0;
     let mut begin: Option<(usize, usize, &str)> = None;
     let mut found: Option<Region<'_>> = None;
@@ -93,14 +166,17 @@ pub fn find(text: &str) -> Result<Option<Region<'_>>, RegionError> {
         let bare = line.trim_end_matches(['\n', '\r']);
         let start = offset;
         offset += line.len();
-        if bare.starts_with(BEGIN) {
+        if bare.starts_with(begin_marker) {
             if begin.is_some() || found.is_some() {
                 return Err(RegionError::Second { line: no });
             }
             begin = Some((start, no, bare));
-        } else if bare == END {
+        } else if bare == end_marker {
             let Some((b, line, marker)) = begin.take() else {
-                return Err(RegionError::StrayEnd { line: no });
+                return Err(RegionError::StrayEnd {
+                    line: no,
+                    end: end_marker,
+                });
             };
             found = Some(Region {
                 before: &text[..b],
@@ -112,7 +188,11 @@ pub fn find(text: &str) -> Result<Option<Region<'_>>, RegionError> {
         }
     }
     if let Some((_, line, _)) = begin {
-        return Err(RegionError::Unterminated { line });
+        return Err(RegionError::Unterminated {
+            line,
+            begin: begin_marker,
+            end: end_marker,
+        });
     }
     Ok(found)
 }
@@ -121,10 +201,19 @@ pub fn find(text: &str) -> Result<Option<Region<'_>>, RegionError> {
 /// replaced by `block`; a file without a region gets it appended, a new file gets
 /// [`PREAMBLE`] before it.
 pub fn splice(existing: Option<&str>, block: &str) -> Result<String, RegionError> {
+    splice_in(Markup::Markdown, existing, block)
+}
+
+/// [`splice`] in `markup`.
+pub fn splice_in(
+    markup: Markup,
+    existing: Option<&str>,
+    block: &str,
+) -> Result<String, RegionError> {
     let Some(text) = existing else {
-        return Ok(format!("{PREAMBLE}{block}"));
+        return Ok(format!("{}{block}", markup.preamble()));
     };
-    Ok(match find(text)? {
+    Ok(match find_in(markup, text)? {
         Some(r) => format!("{}{block}{}", r.before, r.after),
         None if text.is_empty() => block.to_owned(),
         None if text.ends_with("\n\n") => format!("{text}{block}"),

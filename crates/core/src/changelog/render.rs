@@ -73,13 +73,7 @@ fn release(out: &mut String, r: &Release, links: &Links) {
     if !r.others.is_empty() {
         out.push_str("\n### Other commits\n\n");
         for o in &r.others {
-            let why = match o.kind {
-                OtherKind::Merge => "merge",
-                OtherKind::Revert => "revert",
-                OtherKind::Fixup => "fixup",
-                OtherKind::Release => "release",
-                OtherKind::NonConforming => "not following the convention",
-            };
+            let why = other_why(o.kind);
             let _ = writeln!(
                 out,
                 "- {} ({}; {why})",
@@ -88,6 +82,36 @@ fn release(out: &mut String, r: &Release, links: &Links) {
             );
         }
     }
+    closing(out, r);
+}
+
+/// Why a commit listed under "Other commits" is not an entry.
+fn other_why(kind: OtherKind) -> &'static str {
+    match kind {
+        OtherKind::Merge => "merge",
+        OtherKind::Revert => "revert",
+        OtherKind::Fixup => "fixup",
+        OtherKind::Release => "release",
+        OtherKind::NonConforming => "not following the convention",
+    }
+}
+
+/// A release's last line, the same in both formats: what it leaves out, counted, or
+/// that it has no changes.
+fn closing(out: &mut String, r: &Release) {
+    match not_listed(r) {
+        Some(parts) => {
+            let _ = write!(out, "\nNot listed: {parts}.\n");
+        }
+        None if r.breaking.is_empty() && r.sections.is_empty() && r.others.is_empty() => {
+            out.push_str("\nNo changes.\n");
+        }
+        None => {}
+    }
+}
+
+/// What a release leaves out, counted, for its "Not listed:" line (`None`: nothing).
+fn not_listed(r: &Release) -> Option<String> {
     let lo = &r.left_out;
     let mut parts = Vec::new();
     let mut count = |n: usize, one: &str, many: &str| {
@@ -110,17 +134,17 @@ fn release(out: &mut String, r: &Release, links: &Links) {
         );
     }
     count(
+        lo.excluded,
+        "commit excluded by exclude-commits",
+        "commits excluded by exclude-commits",
+    );
+    count(
         lo.reverted,
         "commit reverted within the release",
         "commits reverted within the release",
     );
-    if !parts.is_empty() {
-        let _ = write!(out, "\nNot listed: {}.\n", parts.join(", "));
-    } else if r.breaking.is_empty() && r.sections.is_empty() && r.others.is_empty() {
-        out.push_str("\nNo changes.\n");
-    }
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
-
 /// Commit text as Markdown that renders as that text (docs/trust.md, "What the
 /// changelog renders"): inline code spans are kept as they are (a backtick that opens
 /// none is escaped); outside them a `<`
@@ -340,5 +364,228 @@ fn entry(out: &mut String, e: &Entry, links: &Links) {
                 let _ = writeln!(out, "  - {verb} {path} — {what}");
             }
         }
+    }
+}
+
+/// The reStructuredText of every release, newest first, in the layout
+/// python-semantic-release's `.rst` changelog uses: a target and a `=`-underlined
+/// title per release (`v1.2.0 (2026-01-31)`), a `-`-underlined subsection per changelog
+/// section, `*` entries with their bullets nested. Commit text goes through
+/// [`escape_rst`], so it renders as the text it is.
+pub fn render_rst(log: &Changelog, links: &Links) -> String {
+    let mut out = String::new();
+    for (i, r) in log.releases.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        rst_release(&mut out, r, links);
+    }
+    out
+}
+
+/// A title and its underline, which is never shorter than the title (a character
+/// outside ASCII counts two columns, as a wide one does in docutils).
+fn rst_title(out: &mut String, title: &str, mark: char) {
+    let width: usize = title
+        .chars()
+        .map(|c| if c.is_ascii() { 1 } else { 2 })
+        .sum();
+    let _ = writeln!(out, "{title}\n{}", mark.to_string().repeat(width.max(1)));
+}
+
+fn rst_release(out: &mut String, r: &Release, links: &Links) {
+    let name = r.tag.as_deref().unwrap_or("Unreleased");
+    let target: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let _ = writeln!(out, ".. _changelog-{target}:\n");
+    let title = match &r.date {
+        Some(date) => format!("{} ({date})", escape_rst(name)),
+        None => escape_rst(name),
+    };
+    rst_title(out, &title, '=');
+    let to = r.tag.as_deref().unwrap_or("HEAD");
+    if let (Some(pattern), Some(from)) = (&links.compare, &r.previous_tag) {
+        let url = pattern.replace("{from}", from).replace("{to}", to);
+        let _ = writeln!(
+            out,
+            "\n`Compare {} <{}>`__",
+            escape_rst(&format!("{from}...{to}")),
+            rst_url(&url)
+        );
+    }
+    if !r.breaking.is_empty() {
+        out.push('\n');
+        rst_title(out, "Breaking changes", '-');
+        for e in &r.breaking {
+            rst_entry(out, e, links);
+        }
+    }
+    for s in &r.sections {
+        out.push('\n');
+        rst_title(out, &escape_rst(&s.name), '-');
+        for e in &s.entries {
+            rst_entry(out, e, links);
+        }
+    }
+    if !r.others.is_empty() {
+        out.push('\n');
+        rst_title(out, "Other commits", '-');
+        for o in &r.others {
+            let why = other_why(o.kind);
+            let _ = writeln!(
+                out,
+                "\n* {} ({}; {why})",
+                escape_rst(&o.subject),
+                rst_id(&o.commit, &o.short, links)
+            );
+        }
+    }
+    closing(out, r);
+}
+
+fn rst_id(full: &str, short: &str, links: &Links) -> String {
+    match &links.commit {
+        Some(p) => format!(
+            "`{short} <{}>`__",
+            rst_url(&p.replace("{id}", full).replace("{short}", short))
+        ),
+        None => format!("``{short}``"),
+    }
+}
+
+/// A URL inside `<…>`: no `<`, `>`, backtick, space or control character.
+fn rst_url(url: &str) -> String {
+    url.chars()
+        .filter(|c| !matches!(c, '<' | '>' | '`') && !c.is_whitespace() && !c.is_control())
+        .collect()
+}
+
+fn rst_entry(out: &mut String, e: &Entry, links: &Links) {
+    out.push_str("\n* ");
+    if let Some(scope) = &e.scope {
+        let _ = write!(out, "**{}**: ", escape_rst(scope));
+    }
+    let _ = writeln!(
+        out,
+        "{} ({})",
+        escape_rst(&e.summary),
+        rst_id(&e.commit, &e.short, links)
+    );
+    if e.breaking_note.is_none() && e.changes.is_empty() {
+        return;
+    }
+    out.push('\n');
+    if let Some(note) = &e.breaking_note {
+        let _ = writeln!(out, "  * **BREAKING CHANGE:** {}", escape_rst(note));
+    }
+    for c in &e.changes {
+        let (verb, path, what) = (
+            escape_rst(&c.verb),
+            rst_literal(&c.path),
+            escape_rst(&c.what_why),
+        );
+        match &c.to {
+            Some(to) => {
+                let _ = writeln!(out, "  * {verb} {path} → {} — {what}", rst_literal(to));
+            }
+            None => {
+                let _ = writeln!(out, "  * {verb} {path} — {what}");
+            }
+        }
+    }
+}
+
+/// Commit text as reStructuredText that renders as that text: a `` `code` `` span
+/// becomes an inline literal (``` ``code`` ```, as python-semantic-release writes
+/// them), and outside them every character that can open markup (emphasis, literals,
+/// references, substitutions, roles, targets, footnotes) is escaped with a backslash.
+/// Line breaks and other control characters become spaces, so the text stays on its
+/// list item's line.
+pub fn escape_rst(text: &str) -> String {
+    let text: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let parts: Vec<&str> = text.split('`').collect();
+    // Code spans only where every backtick pairs up.
+    if parts.len() < 3 || parts.len().is_multiple_of(2) {
+        return escape_rst_plain(&text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, part) in parts.iter().enumerate() {
+        if i % 2 == 0 {
+            out.push_str(&escape_rst_plain(part));
+            continue;
+        }
+        let literal = !part.is_empty()
+            && !part.starts_with(' ')
+            && !part.ends_with(' ')
+            && !part.contains("``");
+        if !literal {
+            out.push_str("\\`");
+            out.push_str(&escape_rst_plain(part));
+            out.push_str("\\`");
+            continue;
+        }
+        // A literal must follow a space or a start, and be followed by a space, an end
+        // or punctuation; an escaped space (which renders as nothing) joins it to text.
+        let before = parts[i - 1].chars().next_back();
+        let after = parts.get(i + 1).and_then(|p| p.chars().next());
+        if before.is_some_and(|c| !c.is_whitespace() && !matches!(c, '-' | '/' | ':')) {
+            out.push_str("\\ ");
+        }
+        out.push_str("``");
+        out.push_str(part);
+        out.push_str("``");
+        if after.is_some_and(|c| {
+            !c.is_whitespace() && !matches!(c, '-' | '/' | ':' | '.' | ',' | ';' | '!' | '?' | ')')
+        }) {
+            out.push_str("\\ ");
+        }
+    }
+    out
+}
+
+/// [`escape_rst`] for text with no code span: every markup character escaped.
+fn escape_rst_plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '|' | '[' | ']' | '<' | '>' | ':' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A path as an inline literal (``` ``path`` ```), or as escaped text where a literal
+/// cannot hold it (a "``" inside, or space at either end).
+fn rst_literal(text: &str) -> String {
+    let clean: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if clean.is_empty()
+        || clean.contains("``")
+        || clean.starts_with(' ')
+        || clean.ends_with(' ')
+        || clean.ends_with('`')
+        || clean.starts_with('`')
+    {
+        escape_rst(&clean)
+    } else {
+        format!("``{clean}``")
     }
 }

@@ -298,7 +298,10 @@ fn the_region_is_found_replaced_and_kept_apart_from_hand_text() {
     assert_eq!(again, file.replace(&b1, &b2));
     assert_eq!(
         region::find("x\n<!-- jitcommit changelog end -->\n"),
-        Err(RegionError::StrayEnd { line: 2 })
+        Err(RegionError::StrayEnd {
+            line: 2,
+            end: region::END
+        })
     );
     assert_eq!(
         region::find(&format!("{b1}{b1}")),
@@ -306,7 +309,11 @@ fn the_region_is_found_replaced_and_kept_apart_from_hand_text() {
     );
     assert_eq!(
         region::find("<!-- jitcommit changelog begin -->\n"),
-        Err(RegionError::Unterminated { line: 1 })
+        Err(RegionError::Unterminated {
+            line: 1,
+            begin: region::BEGIN,
+            end: region::END
+        })
     );
     let fresh = region::splice(None, &b2).unwrap();
     assert!(fresh.starts_with(region::PREAMBLE));
@@ -615,5 +622,28 @@ proptest::proptest! {
         let md = format!("- {} (`abc`)\n  - Add {} — {}\n", escape_text(&t), code_span(&t), escape_text(&t));
         let problems = rendered_problems(&md);
         proptest::prop_assert!(problems.is_empty(), "{:?}\n{}", problems, md);
+    }
+}
+
+/// Commit text in reStructuredText: code spans become inline literals joined to the
+/// text around them by escaped spaces where needed, every other markup character is
+/// escaped, and an unpaired backtick stays a backtick.
+#[test]
+fn rst_text_renders_as_the_text_it_is() {
+    let cases = [
+        ("use `x` here", "use ``x`` here"),
+        ("(`x`)", "(\\ ``x``)"),
+        ("a`x`b", "a\\ ``x``\\ b"),
+        ("`x`.", "``x``."),
+        ("one ` tick", "one \\` tick"),
+        ("`` x ``", "\\`\\` x \\`\\`"),
+        (
+            "*bold* _u_ |s| [1]_ <a>",
+            "\\*bold\\* \\_u\\_ \\|s\\| \\[1\\]\\_ \\<a\\>",
+        ),
+        ("line\nbreak", "line break"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(super::escape_rst(text), want, "{text:?}");
     }
 }

@@ -4,7 +4,7 @@
 /// A semantic version `MAJOR.MINOR.PATCH[-PRE][+BUILD]`: the `semver` crate's, parsed
 /// strictly (no leading zeros, no `v`) and ordered as semver orders it, a pre-release
 /// before its release.
-pub use semver::Version;
+pub use semver::{Prerelease, Version};
 
 /// Which tag names are version tags: a regular expression whose group `version` (or
 /// else the whole match) is a semantic version.

@@ -108,6 +108,45 @@ pub struct ChangelogSettings {
     /// dependency updates).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub bump_types: BTreeMap<String, BumpLevel>,
+    /// `exclude-commits`: regular expressions (Python's `re` syntax, lookarounds
+    /// included, as python-semantic-release's `exclude_commit_patterns` are written)
+    /// matched from the start of a commit's message: a commit one matches is not
+    /// listed in the changelog, and still counts for the next version.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exclude_commits: Vec<String>,
+    /// `ignore-tags`: a regular expression; a version tag it matches is not a release,
+    /// its commits fall to the next one (git-cliff's `ignore_tags`).
+    pub ignore_tags: Option<String>,
+    /// `prereleases`: whether a release collects the pre-releases tagged before it
+    /// (the default) or each pre-release keeps its own section.
+    pub prereleases: Option<Prereleases>,
+    /// `breaking-before-1`: what a breaking change asks for before 1.0.0 (the
+    /// default `minor`, as Cargo reads `0.x`; `major` as python-semantic-release's
+    /// `major_on_zero` does).
+    pub breaking_before_1: Option<ZeroMajor>,
+}
+
+/// How the changelog reads pre-release tags (`changelog.prereleases`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Prereleases {
+    /// A release (`v1.2.0`) lists the commits of the pre-releases of its version
+    /// (`v1.2.0-rc.1`, `v1.2.0-rc.2`); a pre-release keeps its own section only until
+    /// its release is tagged.
+    #[default]
+    Collect,
+    /// Every pre-release tag is a release of its own, with its own section.
+    Own,
+}
+
+/// What a breaking change asks for before 1.0.0 (`changelog.breaking-before-1`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ZeroMajor {
+    /// `0.3.1` → `0.4.0`.
+    Minor,
+    /// `0.3.1` → `1.0.0`.
+    Major,
 }
 
 /// How much a commit moves the version (`changelog.bump-types`, `jitcommit bump`).
@@ -158,8 +197,10 @@ pub enum Others {
 pub(crate) struct Checks {
     /// A `[facts]` entry, `ID = "value"` (the fact store's check).
     pub fact: fn(&str, &str) -> Result<(), String>,
-    /// `changelog.tag-pattern` (the changelog's check).
+    /// `changelog.tag-pattern` and `changelog.ignore-tags` (the changelog's check).
     pub tag_pattern: fn(&str) -> Result<(), String>,
+    /// An entry of `changelog.exclude-commits` (the changelog's check).
+    pub commit_pattern: fn(&str) -> Result<(), String>,
 }
 
 /// One `[facts]` entry of a convention file.
@@ -366,6 +407,13 @@ pub enum Origin {
     },
     /// No config file: [`Convention::default`].
     Builtin,
+    /// No config file: [`Convention::default`] fitted to the newest `commits` commits of
+    /// the history before the commit checked (the `fit` module): what the gates hold a
+    /// project to before it adopts a convention.
+    Fitted {
+        /// How many commits it was fitted to.
+        commits: usize,
+    },
 }
 
 impl std::fmt::Display for Origin {
@@ -377,6 +425,10 @@ impl std::fmt::Display for Origin {
             } => write!(f, "{} [{t}]", path.display()),
             Origin::File { path, table: None } => write!(f, "{}", path.display()),
             Origin::Builtin => f.write_str("built-in defaults"),
+            Origin::Fitted { commits } => write!(
+                f,
+                "built-in defaults fitted to the last {commits} commits (no convention file)"
+            ),
         }
     }
 }

@@ -16,7 +16,7 @@ use toml::de::{DeTable, DeValue};
 
 use super::{
     BodyPolicy, BumpLevel, Checks, ConfigError, Convention, Encoding, Exemption, Fact, Loaded,
-    Location, Origin, Others, TypeCase,
+    Location, Origin, Others, Prereleases, TypeCase, ZeroMajor,
 };
 
 type Text = Spanned<String>;
@@ -106,6 +106,10 @@ struct RawChangelog {
     compare_url: Option<Text>,
     others: Option<Others>,
     bump_types: Option<BTreeMap<Text, BumpLevel>>,
+    exclude_commits: Option<List>,
+    ignore_tags: Option<Text>,
+    prereleases: Option<Prereleases>,
+    breaking_before_1: Option<ZeroMajor>,
 }
 
 /// `pyproject.toml`: only `[tool.commit-convention]` is read, other keys are ignored.
@@ -533,13 +537,33 @@ impl Check<'_> {
 
     fn changelog(&mut self, raw: RawChangelog, c: &mut Convention) {
         let out = &mut c.changelog;
-        if let Some(p) = raw.tag_pattern {
+        for (name, pattern) in [
+            ("tag-pattern", raw.tag_pattern),
+            ("ignore-tags", raw.ignore_tags),
+        ] {
+            let Some(p) = pattern else { continue };
             if let Err(reason) = (self.checks.tag_pattern)(p.get_ref()) {
                 let message = format!("invalid value {:?}: {reason}", p.get_ref());
-                self.fail(p.span(), "changelog.tag-pattern", message);
+                self.fail(p.span(), &format!("changelog.{name}"), message);
             }
-            out.tag_pattern = Some(p.into_inner());
+            match name {
+                "tag-pattern" => out.tag_pattern = Some(p.into_inner()),
+                _ => out.ignore_tags = Some(p.into_inner()),
+            }
         }
+        for p in raw
+            .exclude_commits
+            .map(Spanned::into_inner)
+            .unwrap_or_default()
+        {
+            if let Err(reason) = (self.checks.commit_pattern)(p.get_ref()) {
+                let message = format!("invalid value {:?}: {reason}", p.get_ref());
+                self.fail(p.span(), "changelog.exclude-commits", message);
+            }
+            out.exclude_commits.push(p.into_inner());
+        }
+        out.prereleases = raw.prereleases.or(out.prereleases);
+        out.breaking_before_1 = raw.breaking_before_1.or(out.breaking_before_1);
         let urls = [
             ("commit-url", raw.commit_url, &["{id}", "{short}"], " or "),
             ("compare-url", raw.compare_url, &["{from}", "{to}"], " and "),

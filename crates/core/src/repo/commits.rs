@@ -398,6 +398,41 @@ impl Repo {
         self.walk(tips, hidden.to_vec(), true)
     }
 
+    /// At most `limit` commits of `tip`'s history, `tip` first, then breadth-first (each
+    /// commit's parents queued in order, once), each with its raw message and number of
+    /// parents: what the gate reads to fit a convention to the project's recent
+    /// history (the `fit` module). A shallow history ends where the clone does.
+    pub fn newest_messages(
+        &self,
+        tip: ObjectId,
+        limit: usize,
+    ) -> Result<Vec<(ObjectId, Vec<u8>, usize)>, RepoError> {
+        let mut out = Vec::new();
+        let mut queue = std::collections::VecDeque::from([tip]);
+        let mut queued: gix::hashtable::HashSet<ObjectId> = Default::default();
+        queued.insert(tip);
+        while let Some(id) = queue.pop_front() {
+            if out.len() >= limit {
+                break;
+            }
+            let c = match self.find_commit(id) {
+                Ok(c) => c,
+                // Past a shallow boundary: the history read ends there.
+                Err(_) if id != tip => break,
+                Err(e) => return Err(e),
+            };
+            for p in c.parent_ids() {
+                if queued.insert(p.detach()) {
+                    queue.push_back(p.detach());
+                }
+            }
+            drop(c);
+            let (msg, parents) = self.commit_message_and_parents(id)?;
+            out.push((id, msg, parents));
+        }
+        Ok(out)
+    }
+
     /// `tip` and all its ancestors (`git rev-list <tip>`), in no particular order: what
     /// an adoption point accepts. Nothing is kept for message reads.
     pub fn ancestry(&self, tip: ObjectId) -> Result<Vec<ObjectId>, RepoError> {

@@ -73,7 +73,7 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
         }
         _ => None,
     };
-    let loaded = match local_convention(settings, repo.as_ref()) {
+    let loaded = match local_convention(settings, repo.as_ref(), &[]) {
         Ok(l) => l,
         Err(e) => {
             // The convention is broken: the commit cannot be checked, but the user's

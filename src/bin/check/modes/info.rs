@@ -18,7 +18,7 @@ pub fn dump_config(settings: &Settings) -> Result<Outcome, CheckError> {
         Err(RepoError::Open { .. }) => None,
         Err(e) => return Err(e.into()),
     };
-    let loaded = local_convention(settings, repo.as_ref())?;
+    let loaded = local_convention(settings, repo.as_ref(), &[])?;
     let mut out = std::io::stdout().lock();
     match settings.format {
         // The CI formats annotate findings; a dumped convention is for people.

@@ -13,6 +13,7 @@ use std::io::Write as _;
 
 use jitcommit_core::config::{self, Convention, Loaded};
 use jitcommit_core::convention;
+use jitcommit_core::fit;
 use jitcommit_core::repo::{ObjectId, Repo, RepoError, SharedRepo};
 use jitcommit_core::rules;
 
@@ -41,8 +42,15 @@ pub fn current_dir() -> Result<std::path::PathBuf, CheckError> {
 }
 
 /// The convention for a run in a work tree: `--config`, else discovery from the work
-/// tree root, else (bare repository) from the default branch, else built-in.
-pub fn local_convention(settings: &Settings, repo: Option<&Repo>) -> Result<Loaded, CheckError> {
+/// tree root, else (bare repository) from the default branch, else built-in. Without a
+/// convention file, the built-in one fitted to the newest commits of HEAD's history,
+/// less the commits of `skip` (a range being checked does not fit its own policy):
+/// [`fit::in_force`].
+pub fn local_convention(
+    settings: &Settings,
+    repo: Option<&Repo>,
+    skip: &[ObjectId],
+) -> Result<Loaded, CheckError> {
     if let Some(rev) = &settings.convention_from {
         return match repo {
             Some(r) => convention_from(r, rev, settings.config.as_deref()),
@@ -58,13 +66,16 @@ pub fn local_convention(settings: &Settings, repo: Option<&Repo>) -> Result<Load
     }
     match repo {
         Some(r) => match r.work_dir() {
-            Some(root) => Ok(convention::discover_in_dir(root)?),
+            Some(root) => {
+                let loaded = convention::discover_in_dir(root)?;
+                Ok(fit::in_force(r, loaded, r.head_commit(), skip)?)
+            }
             // A bare repository's convention is on its default branch, which must be
             // readable: never the built-in one for want of the refs.
             None => {
                 r.refs_readable()?;
                 match r.default_branch_commit() {
-                    Some(c) => convention_at(r, c),
+                    Some(c) => policy_at(r, c),
                     None => Ok(builtin()),
                 }
             }
@@ -105,7 +116,7 @@ pub fn convention_from(
             return Ok(convention::load_bytes(path, &bytes)?);
         }
     }
-    convention_at(repo, commit)
+    policy_at(repo, commit)
 }
 
 /// The fact store (docs/facts.md) as `read` gives its file (the index, a pushed tree),
@@ -149,6 +160,14 @@ pub fn convention_at(repo: &Repo, commit: ObjectId) -> Result<Loaded, CheckError
             .map_err(std::io::Error::other)
     };
     Ok(convention::discover(&mut read)?)
+}
+
+/// The policy a commit's tree states for the commits that follow it: its convention,
+/// or without a convention file the built-in one fitted to the newest commits of its
+/// history ([`fit::in_force`]).
+pub fn policy_at(repo: &Repo, commit: ObjectId) -> Result<Loaded, CheckError> {
+    let loaded = convention_at(repo, commit)?;
+    Ok(fit::in_force(repo, loaded, Some(commit), &[])?)
 }
 
 /// Applies `--no-trace-paths` on top of the convention (a free body has no bullets to trace;

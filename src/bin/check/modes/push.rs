@@ -17,6 +17,11 @@
 //! exist) makes its history accepted history for every ref, so it answers to every
 //! ref's policy as well.
 //!
+//! The first push into an empty repository (no ref, and no ref ever deleted by an
+//! accepted push) brings the project's history: its commits are accepted as they are,
+//! unchecked, unless `--check-first-push` says otherwise; every later push is checked
+//! (docs/check.md, "The first push").
+//!
 //! A push that leaves a ref at a commit whose convention cannot be read is rejected
 //! with the config error, before it lands. `refs/notes/*` are not project history and
 //! are skipped. Output is plain text: it reaches the pusher as `remote:` lines.
@@ -31,7 +36,8 @@ use jitcommit_core::repo::{self, ObjectId, Repo};
 use crate::args::Settings;
 use crate::error::CheckError;
 use crate::modes::{
-    Outcome, builtin, check_adopted_commits, convention_at, finish_history, store_broken, tracing,
+    Outcome, builtin, check_adopted_commits, convention_at, finish_history, policy_at,
+    store_broken, tracing,
 };
 use crate::output::{Printer, Style, short};
 
@@ -190,18 +196,21 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     };
     // Accepted history: what the default branch holds before the push.
     let accepted = repo.default_branch_commit();
+    let first_push = !settings.check_first_push && is_empty(&repo)?;
     // The ref HEAD names, which may not exist yet (`git init --bare` says master).
     let default_ref = repo.head_ref();
     let mut policies: Vec<Policy> = Vec::new();
     let mut incoming = Vec::new();
     let mut broken = Vec::new();
     let mut deleted = Vec::new();
+    let mut any_deleted = false;
     let mut stores_broken = false;
     for u in updates {
         if skipped(&u.refname) {
             continue;
         }
         if repo::is_zero_id(&u.new) {
+            any_deleted = true;
             // A deletion brings no commits; its policy is kept for the ref's return.
             // An old id that names no commit here leaves nothing to keep.
             if fixed.is_none()
@@ -289,14 +298,53 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
             (id, conv, tracing(settings, conv))
         })
         .collect();
-    // `fixup!` and friends are exempt on a server only when its own policy says so.
-    let mut reports = check_adopted_commits(&repo, &jobs, fixed.is_some())?;
-
     let mut out_lock = crate::output::stdout();
     let mut out = Printer::new(&mut out_lock, settings.format, Style::plain());
+    // `fixup!` and friends are exempt on a server only when its own policy says so.
+    let mut reports = if first_push {
+        let mut ids: Vec<_> = checked.iter().map(|c| c.0).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        out.note(&format!(
+            "jitcommit-check: the first push into this empty repository: its {} commits are \
+             the project's history, accepted as they are; every later push is checked \
+             (a stricter start: git config jitcommit.checkFirstPush true)",
+            ids.len()
+        ));
+        Vec::new()
+    } else {
+        check_adopted_commits(&repo, &jobs, fixed.is_some())?
+    };
+    let shown = reports.iter().filter(|r| !r.findings.is_empty()).count();
+    let human = settings.format == crate::args::Format::Human;
+    let mut rules = std::collections::BTreeMap::<&str, usize>::new();
+    let mut listed = 0;
     for (r, (_, _, refname)) in reports.iter_mut().zip(&checked) {
         r.refname = refname.map(str::to_owned);
+        if !r.findings.is_empty() {
+            for f in &r.findings {
+                *rules.entry(f.rule.as_str()).or_default() += 1;
+            }
+            listed += 1;
+            // A push of thousands of commits: the first ones in full, then counts.
+            if human && listed > SHOWN {
+                continue;
+            }
+        }
         out.pushed(r);
+    }
+    if human && shown > SHOWN {
+        let mut by_rule: Vec<_> = rules.into_iter().collect();
+        by_rule.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        out.note(&format!(
+            "jitcommit-check: {} more commits with findings are not shown (the first {SHOWN} are); findings by rule: {}",
+            shown - SHOWN,
+            by_rule
+                .iter()
+                .map(|(r, n)| format!("{r} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     let mut outcome = finish_history(&mut out, &reports, "new commits");
     if outcome == Outcome::Findings {
@@ -329,8 +377,32 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
         for (refname, old) in &deleted {
             keep_policy(&repo, refname, *old)?;
         }
+        if any_deleted {
+            // The repository had history: a push after its last ref is deleted is no
+            // first push.
+            let dir = repo.git_dir().join(DELETED_REFS);
+            std::fs::create_dir_all(&dir).map_err(|source| CheckError::File {
+                what: "create",
+                path: dir,
+                source,
+            })?;
+        }
     }
     Ok(outcome)
+}
+
+/// How many commits with findings a human-readable push report shows in full; the
+/// rest are counted by rule.
+const SHOWN: usize = 20;
+
+/// Where the policies of deleted refs are kept, under the git dir.
+const DELETED_REFS: &str = "jitcommit/deleted-refs";
+
+/// Whether the repository is empty: no ref (notes aside), and no ref was ever deleted
+/// by an accepted push (which leaves [`DELETED_REFS`]).
+fn is_empty(repo: &Repo) -> Result<bool, CheckError> {
+    let refs = repo.ref_tips()?;
+    Ok(refs.iter().all(|(name, _)| skipped(name)) && !repo.git_dir().join(DELETED_REFS).exists())
 }
 
 /// Tells the pusher (on stderr, which reaches them as `remote:` lines in every output
@@ -369,7 +441,7 @@ fn kept_policy_dir(repo: &Repo, refname: &str) -> Option<PathBuf> {
             .all(|c| !c.is_empty() && c != "." && c != ".." && !c.contains(['\\', '\0']));
     safe.then(|| {
         repo.git_dir()
-            .join("jitcommit/deleted-refs")
+            .join(DELETED_REFS)
             .join(format!("{refname}.policy"))
     })
 }
@@ -395,7 +467,9 @@ fn keep_policy(repo: &Repo, refname: &str, old: ObjectId) -> Result<(), CheckErr
             let bytes = repo.read_file_at(old, &rel)?.unwrap_or_default();
             (rel.into_owned(), bytes)
         }
-        Origin::Builtin => (".commit-convention.toml".to_owned(), Vec::new()),
+        Origin::Builtin | Origin::Fitted { .. } => {
+            (".commit-convention.toml".to_owned(), Vec::new())
+        }
     };
     let write = |path: PathBuf, bytes: &[u8]| {
         let err = |source| CheckError::File {
@@ -451,7 +525,7 @@ fn guards(
 ) -> Result<Vec<(Loaded, String, Vec<ObjectId>)>, CheckError> {
     let mut out = Vec::new();
     let mut add = |at: ObjectId, refname: &str, hidden: Vec<ObjectId>| {
-        if let Ok(l) = convention_at(repo, at) {
+        if let Ok(l) = policy_at(repo, at) {
             let w = format!(
                 "from {} at {} ({refname} after the push: a new default branch is \
                  accepted history for every ref)",
@@ -515,7 +589,7 @@ fn kept_policies(repo: &Repo) -> Result<Vec<(String, Kept)>, CheckError> {
     }
     let mut names = Vec::new();
     walk(
-        &repo.git_dir().join("jitcommit/deleted-refs/refs"),
+        &repo.git_dir().join(DELETED_REFS).join("refs"),
         "refs/",
         &mut names,
     );
@@ -546,7 +620,7 @@ fn policy(
         return Ok(((l.clone(), w), hidden));
     }
     if let Some(before) = old {
-        let l = convention_at(repo, before)?;
+        let l = policy_at(repo, before)?;
         let w = format!(
             "from {} at {} ({} before the push)",
             l.origin,
@@ -563,7 +637,7 @@ fn policy(
         return Ok(((l, w), tip.into_iter().collect()));
     }
     if let Some(default) = repo.default_branch_commit() {
-        let l = convention_at(repo, default)?;
+        let l = policy_at(repo, default)?;
         let w = format!(
             "from {} on the default branch at {}",
             l.origin,

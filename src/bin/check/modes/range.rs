@@ -24,9 +24,9 @@ pub fn run_ids(
 ) -> Result<Outcome, CheckError> {
     let cwd = super::current_dir()?;
     let repo = Repo::discover(&cwd)?;
-    let loaded = local_convention(settings, Some(&repo))?;
-    let trace = tracing(settings, &loaded.convention);
     let ids = select(&repo)?;
+    let loaded = local_convention(settings, Some(&repo), &ids)?;
+    let trace = tracing(settings, &loaded.convention);
     let stdout = std::io::stdout();
     let style = Style::new(settings.color, stdout.is_terminal());
     // Every report is known before the first line: written in one go, not a line at a
