@@ -184,17 +184,20 @@ mod tests {
 
     fn fit_of(types: &[&str], scopes: &[&str], longest: usize) -> Fit {
         let mut f = Fit {
-            read: 10,
-            spec: 10,
-            longest_subject: longest,
+            seen: jitcommit_core::fit::Observed {
+                read: 10,
+                spec: 10,
+                longest_subject: longest,
+                ..Default::default()
+            },
             head: Some(jitcommit_core::repo::ObjectId::null(gix::hash::Kind::Sha1)),
             ..Fit::default()
         };
         for t in types {
-            f.types.insert((*t).to_owned(), 1);
+            f.seen.types.insert((*t).to_owned(), 1);
         }
         for s in scopes {
-            f.scopes.insert((*s).to_owned(), 1);
+            f.seen.scopes.insert((*s).to_owned(), 1);
         }
         f
     }
@@ -298,7 +301,7 @@ mod tests {
             let ht: Vec<&str> = history_types.iter().map(String::as_str).collect();
             let hs: Vec<&str> = history_scopes.iter().map(String::as_str).collect();
             let mut fit = fit_of(&ht, &hs, longest);
-            fit.prose_bodies = usize::from(prose);
+            fit.seen.prose_bodies = usize::from(prose);
             let (conv, read) = proposed(&mut imp, &fit);
             prop_assert_eq!(&conv, &read);
             let shortest = conv.types.iter().map(|t| t.chars().count()).min().unwrap_or(1);
