@@ -91,9 +91,16 @@ pub fn read(repo: &Repo, conv: &Convention, limit: usize) -> Result<Fit, Error> 
         head: commits.first().map(|c| c.id),
         ..Fit::default()
     };
+    // The adoption point's newest `limit` ancestors, never its whole ancestry: a commit
+    // of the newest `limit` of HEAD that the point holds is among them when the point
+    // is in HEAD's history (the walks share their order), so init and doctor read
+    // `limit` commits of a history of any length.
     let adopted: HashSet<ObjectId> = match conv.adopted.as_deref() {
         Some(point) if repo.is_commit(point) => match ObjectId::from_hex(point.as_bytes()) {
-            Ok(tip) => repo.ancestry(tip)?.into_iter().collect(),
+            Ok(tip) => history::walk_newest(repo.gix(), &[tip], &HashSet::new(), limit)?
+                .into_iter()
+                .map(|c| c.id)
+                .collect(),
             Err(_) => HashSet::new(),
         },
         _ => HashSet::new(),
