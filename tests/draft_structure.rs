@@ -770,8 +770,10 @@ fn junk_drafts_get_one_repair_request_then_the_offline_draft_says_why() {
         r.use_model(&server.url(), "ollama");
         r.ok(&["commit"]);
         let shown = &r.shown()[0];
+        // `{` is punctuation too: subject-summary may be named before draft-quality.
         assert!(
-            shown.contains("# jitcommit: offline draft (the model's draft failed the draft-quality gate twice: draft-quality: the summary"),
+            shown.contains("# jitcommit: offline draft (the model's draft failed the draft-quality gate twice: ")
+                && shown.contains("draft-quality: the summary"),
             "{summary}: {shown}"
         );
         assert_eq!(server.requests().len(), 2, "{summary}");

@@ -57,6 +57,15 @@ impl<'a> Repo<'a> {
         }
     }
 
+    /// The repository already at `dir` (a clone).
+    pub fn at(sb: &'a Sandbox, dir: PathBuf) -> Self {
+        Repo {
+            sb,
+            dir,
+            minute: Cell::new(100),
+        }
+    }
+
     fn date(&self) -> String {
         let m = self.minute.get() + 1;
         self.minute.set(m);

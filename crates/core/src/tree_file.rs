@@ -6,8 +6,9 @@
 //! that reads it copy that file into the tree, and one that writes it overwrite the
 //! file outside. So a path under the work tree is refused when a link on the way
 //! (a directory or the file itself) resolves outside the tree, and a write never
-//! follows a link: it writes a temporary file beside the path and renames it over the
-//! path, keeping the permissions of the file it replaces. A path the user names
+//! follows a link: it writes a temporary file (in the git dir, where `git status`
+//! never shows one a killed run left) and renames it over the path, keeping the
+//! permissions of the file it replaces. A path the user names
 //! outside the tree is the user's choice and is used as given (still written by
 //! rename).
 
@@ -90,27 +91,86 @@ pub fn read_in_tree(root: &Path, path: &Path) -> io::Result<Option<Vec<u8>>> {
     }
 }
 
+/// How old a temporary file of ours must be before a later write removes it as left
+/// behind: a write takes milliseconds, so one this old belongs to a run that was killed.
+const STALE_SECS: u64 = 600;
+
+/// The prefix and suffix of the temporary files [`write_in_tree`] writes.
+const TMP_PREFIX: &str = ".jitcommit-";
+const TMP_SUFFIX: &str = ".tmp";
+
+/// Whether `a` and `b` are directories of one file system (a rename between them is
+/// atomic).
+fn same_device(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.is_dir() && x.dev() == y.dev(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a, b);
+        false
+    }
+}
+
+/// Removes the temporary files a killed run left in `dir` (older than [`STALE_SECS`]).
+fn remove_stale(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !(name.starts_with(TMP_PREFIX) && name.ends_with(TMP_SUFFIX)) {
+            continue;
+        }
+        let old = e
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age.as_secs() >= STALE_SECS);
+        if old {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
 /// Writes `bytes` to `path` of the work tree `root` ([`in_tree`]): into a temporary
-/// file in the same directory, renamed over the path, so a link there is replaced and
-/// never followed, and a reader never sees half a file. The file keeps the
-/// permissions of the one it replaces; a new one gets the umask's.
-pub fn write_in_tree(root: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// file renamed over the path, so a link there is replaced and never followed, and a
+/// reader never sees half a file. The temporary file is written in `scratch` (the git
+/// dir, which `git status` never shows) when it is on the path's file system, so a run
+/// killed mid-write leaves nothing in the work tree; else beside the path, and a later
+/// write removes what a killed one left there. The file keeps the permissions of the
+/// one it replaces; a new one gets the umask's.
+pub fn write_in_tree(root: &Path, scratch: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
     use std::io::Write;
     let path = in_tree(root, path)?;
     let dir = path.parent().unwrap_or(Path::new("."));
+    remove_stale(dir);
+    let tmp_dir = if same_device(scratch, dir) {
+        scratch
+    } else {
+        dir
+    };
     let kept = std::fs::metadata(&path)
         .ok()
         .filter(std::fs::Metadata::is_file)
         .map(|m| m.permissions());
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".jitcommit-").suffix(".tmp");
+    builder.prefix(TMP_PREFIX).suffix(TMP_SUFFIX);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         // Through open(2), so the umask applies, as for any new file.
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    let mut tmp = builder.tempfile_in(dir)?;
+    let mut tmp = builder.tempfile_in(tmp_dir)?;
     tmp.write_all(bytes)?;
     tmp.flush()?;
     if let Some(perms) = kept {
@@ -146,7 +206,7 @@ mod tests {
                 e.to_string().contains("leaves the work tree"),
                 "{name}: {e}"
             );
-            let e = write_in_tree(root, &root.join(name), b"x").unwrap_err();
+            let e = write_in_tree(root, root, &root.join(name), b"x").unwrap_err();
             assert!(
                 e.to_string().contains("leaves the work tree"),
                 "{name}: {e}"
@@ -163,10 +223,10 @@ mod tests {
         // A write replaces an in-tree link with a file, and keeps the mode.
         std::fs::set_permissions(root.join("inside"), std::fs::Permissions::from_mode(0o664))
             .unwrap();
-        write_in_tree(root, &root.join("inside"), b"new\n").unwrap();
+        write_in_tree(root, root, &root.join("inside"), b"new\n").unwrap();
         let m = std::fs::metadata(root.join("inside")).unwrap();
         assert_eq!(m.permissions().mode() & 0o777, 0o664);
-        write_in_tree(root, &root.join("in-link"), b"link\n").unwrap();
+        write_in_tree(root, root, &root.join("in-link"), b"link\n").unwrap();
         assert!(
             !std::fs::symlink_metadata(root.join("in-link"))
                 .unwrap()
@@ -181,7 +241,7 @@ mod tests {
         let back = root.join("sub/../out");
         assert!(read_in_tree(root, &back).is_err());
         // A new file gets the mode any new file gets, not a temporary file's 0600.
-        write_in_tree(root, &root.join("fresh"), b"f\n").unwrap();
+        write_in_tree(root, root, &root.join("fresh"), b"f\n").unwrap();
         std::fs::write(root.join("plain"), "p\n").unwrap();
         let mode = |n: &str| {
             std::fs::metadata(root.join(n))

@@ -15,10 +15,14 @@ fn defuse_legacy(mut s: String) -> String {
 }
 
 /// A line of plain log text that the runner shows and never runs: control characters
-/// (an ESC sequence, a CR, a NUL) are taken out, a `::` that starts the line (after any
+/// (an ESC sequence, a CR, a NUL) and bidi controls ([`crate::term::is_unprintable`])
+/// are taken out, a `::` that starts the line (after any
 /// blanks) becomes `: :`, and every `##[` becomes `# #[`.
 pub fn inert_line(line: &str) -> String {
-    let s: String = line.chars().filter(|c| !c.is_control()).collect();
+    let s: String = line
+        .chars()
+        .filter(|&c| !crate::term::is_unprintable(c))
+        .collect();
     let mut s = defuse_legacy(s);
     let lead = s.len() - s.trim_start().len();
     if s[lead..].starts_with("::") {
@@ -32,7 +36,7 @@ pub fn inert_line(line: &str) -> String {
 pub fn command_data(s: &str) -> String {
     let kept: String = s
         .chars()
-        .filter(|&c| c == '\n' || c == '\r' || !c.is_control())
+        .filter(|&c| c == '\n' || c == '\r' || !crate::term::is_unprintable(c))
         .collect();
     defuse_legacy(
         kept.replace('%', "%25")

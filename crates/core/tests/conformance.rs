@@ -75,6 +75,7 @@ fn permissive() -> Convention {
         types: Vec::new(),
         subject_max: 0,
         subject_period: false,
+        subject_summary: false,
         body: BodyPolicy::Free,
         trace_paths: false,
         exempt: Vec::new(),

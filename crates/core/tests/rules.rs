@@ -81,8 +81,8 @@ const CASES: &[Case] = &[
     Case { name: "no space after colon", with: conv, text: "fix:x\n\n- Fix: src/parser.rs — x", expect: &[("subject-format", 1, 5)] },
     Case { name: "empty summary", with: conv, text: "fix:\n\n- Fix: src/parser.rs — x", expect: &[("subject-format", 1, 5)] },
     Case { name: "two spaces", with: conv, text: "fix:  x\n\n- Fix: src/parser.rs — x", expect: &[("subject-format", 1, 6)] },
-    Case { name: "a verb alone", with: conv, text: "docs: update\n\n- Fix: src/parser.rs — x", expect: &[("subject-format", 1, 7)] },
-    Case { name: "a verb alone with a period", with: conv, text: "docs: Update.\n\n- Fix: src/parser.rs — x", expect: &[("subject-format", 1, 7), ("subject-period", 1, 13)] },
+    Case { name: "a verb alone", with: conv, text: "docs: update\n\n- Fix: src/parser.rs — x", expect: &[("subject-summary", 1, 7)] },
+    Case { name: "a verb alone with a period", with: conv, text: "docs: Update.\n\n- Fix: src/parser.rs — x", expect: &[("subject-period", 1, 13), ("subject-summary", 1, 7)] },
     Case { name: "a verb and its object", with: conv, text: "docs: update guide\n\n- Fix: src/parser.rs — x", expect: &[] },
     Case { name: "bang after scope", with: conv, text: "fix(core)!: x\n\n- Fix: src/parser.rs — x", expect: &[] },
     // subject-type
@@ -100,6 +100,11 @@ const CASES: &[Case] = &[
     // subject-period
     Case { name: "period", with: conv, text: "feat: add parser.\n\n- Fix: src/parser.rs — x", expect: &[("subject-period", 1, 17)] },
     Case { name: "period after unicode", with: conv, text: "feat: äöü.\n\n- Fix: src/parser.rs — x", expect: &[("subject-period", 1, 10)] },
+    // subject-summary
+    Case { name: "summary of a verb", with: conv, text: "docs: update\n\n- Update: src/parser.rs — x", expect: &[("subject-summary", 1, 7)] },
+    Case { name: "summary of a path", with: conv, text: "fix(parser): src/parser.rs\n\n- Fix: src/parser.rs — x", expect: &[("subject-summary", 1, 14)] },
+    Case { name: "summary of punctuation", with: conv, text: "fix: ...\n\n- Fix: src/parser.rs — x", expect: &[("subject-summary", 1, 6), ("subject-period", 1, 8)] },
+    Case { name: "summary of a verb and its object", with: conv, text: "docs: update the parser notes\n\n- Update: src/parser.rs — x", expect: &[] },
     // body-blank-line
     Case { name: "no blank line", with: conv, text: "feat: x\n- Add: src/parser.rs — y", expect: &[("body-blank-line", 2, 1)] },
     // body-missing

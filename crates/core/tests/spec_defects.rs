@@ -39,7 +39,7 @@ fn types_and_scopes_match_in_any_case() {
         "FEAT: add a flag\n",
         "FIX: handle empty input\n",
         "CI: cache the toolchain\n",
-        "Chore(CORE): bump\n",
+        "Chore(CORE): bump the version\n",
         "refactor(Cli)!: drop the old flag\n",
     ] {
         assert_clean(&conv, text);

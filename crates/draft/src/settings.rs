@@ -384,6 +384,40 @@ pub const SETTINGS: &[Setting] = &[
     },
 ];
 
+/// The `jitcommit.*` git config keys read outside [`SETTINGS`]: the draft hook's switch
+/// and `-m` behaviour, and the server hooks' policy file.
+pub const OTHER_GIT_KEYS: &[&str] = &[
+    "jitcommit.enabled",
+    "jitcommit.onMessage",
+    "jitcommit.policy",
+];
+
+/// The keys of `keys` (the `jitcommit.*` keys a repository's git config sets) that no
+/// jitcommit tool reads, each with the known key nearest to it: git ignores a typo
+/// (`jitcommit.timout`) without a word, so `doctor` and the draft hook name it.
+/// Section and key names compare in any case, as git's do; a subsection is never read.
+pub fn unknown_git_keys(keys: &[String]) -> Vec<(String, Option<&'static str>)> {
+    let known: Vec<&'static str> = SETTINGS
+        .iter()
+        .map(|s| s.git)
+        .chain(OTHER_GIT_KEYS.iter().copied())
+        .collect();
+    let names: Vec<String> = known
+        .iter()
+        .map(|k| k.strip_prefix("jitcommit.").unwrap_or(k).to_owned())
+        .collect();
+    keys.iter()
+        .filter(|k| !known.iter().any(|n| n.eq_ignore_ascii_case(k)))
+        .map(|k| {
+            let name = k.rsplit('.').next().unwrap_or(k);
+            let near = jitcommit_core::rules::nearest(name, &names)
+                .and_then(|n| names.iter().position(|x| x == n))
+                .and_then(|i| known.get(i).copied());
+            (k.clone(), near)
+        })
+        .collect()
+}
+
 /// Whether the git config key is a boolean setting, which a repository reader must
 /// read as git does (a bare key is true): see [`git_lookup`].
 pub fn is_boolean(git_key: &str) -> bool {
@@ -724,6 +758,33 @@ fn check_url(url: &str, source: &Source, allow_remote: bool) -> Result<(), Setti
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn unknown_git_keys_are_named_with_the_nearest_known_one() {
+        let keys: Vec<String> = [
+            "jitcommit.timout",
+            "jitcommit.Timeout",
+            "JITCOMMIT.model",
+            "jitcommit.modle",
+            "jitcommit.onmessage",
+            "jitcommit.enable",
+            "jitcommit.x.model",
+            "jitcommit.zzzzzz",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        assert_eq!(
+            unknown_git_keys(&keys),
+            vec![
+                ("jitcommit.timout".to_owned(), Some("jitcommit.timeout")),
+                ("jitcommit.modle".to_owned(), Some("jitcommit.model")),
+                ("jitcommit.enable".to_owned(), Some("jitcommit.enabled")),
+                ("jitcommit.x.model".to_owned(), Some("jitcommit.model")),
+                ("jitcommit.zzzzzz".to_owned(), None),
+            ]
+        );
+    }
+
     use super::*;
     use std::collections::HashMap;
 

@@ -67,11 +67,13 @@ fn run() -> Result<Outcome, CheckError> {
 
 /// Prints the error and its cause chain; usage errors point at `--help`.
 pub(crate) fn report_error(e: &CheckError) {
+    use jitcommit_core::term::printable;
+    // An error may name a path, a ref or a convention value of the repository.
     let mut err = output::stderr();
-    let _ = writeln!(err, "jitcommit-check: error: {e}");
+    let _ = writeln!(err, "jitcommit-check: error: {}", printable(&e.to_string()));
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {
-        let _ = writeln!(err, "  caused by: {s}");
+        let _ = writeln!(err, "  caused by: {}", printable(&s.to_string()));
         source = s.source();
     }
     if matches!(e, CheckError::Usage(_)) {

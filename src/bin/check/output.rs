@@ -11,7 +11,7 @@
 use std::io::{self, Write};
 use std::sync::OnceLock;
 
-use jitcommit_core::term::TermEnv;
+use jitcommit_core::term::{TermEnv, printable};
 
 use crate::args::{ColorChoice, Format};
 
@@ -330,15 +330,19 @@ impl<'a> Printer<'a> {
         });
     }
 
+    /// Human lines: every value from the repository (the file name, the subject, the
+    /// ref, the findings' text, which quote the message) is [`printable`], so no escape
+    /// sequence in a subject or a path reaches the terminal (docs/trust.md).
     fn human(&mut self, r: &Report, heading: bool) -> io::Result<()> {
         let label = r.label();
+        let label = printable(&label);
         if heading {
             let id = r.commit.as_deref().map(short).unwrap_or("");
-            let subject = r.subject.as_deref().unwrap_or("");
+            let subject = printable(r.subject.as_deref().unwrap_or(""));
             let on = r
                 .refname
                 .as_deref()
-                .map(|s| format!(" ({s})"))
+                .map(|s| format!(" ({})", printable(s)))
                 .unwrap_or_default();
             writeln!(self.out, "{} {subject}{on}", self.style.paint("1;33", id))?;
         }
@@ -350,10 +354,11 @@ impl<'a> Printer<'a> {
                 "{indent}{} {}: {}",
                 self.style.paint("1", loc),
                 self.style.paint("1;31", &f.rule),
-                f.message
+                printable(&f.message)
             )?;
             if !f.hint.is_empty() {
                 for l in f.hint.lines() {
+                    let l = printable(l);
                     writeln!(self.out, "{indent}    {}", self.style.paint("36", l))?;
                 }
             }
@@ -388,7 +393,7 @@ impl<'a> Printer<'a> {
     /// machine-readable.
     pub fn note(&mut self, line: &str) {
         match self.format {
-            Format::Human => self.attempt(|p| writeln!(p.out, "{line}")),
+            Format::Human => self.attempt(|p| writeln!(p.out, "{}", printable(line))),
             Format::Github => {
                 for l in line.split('\n') {
                     let l = github_inert(l);

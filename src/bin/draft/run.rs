@@ -95,6 +95,7 @@ pub fn hook(args: &Args, inv: &Invocation, decision: Decision) -> Result<(), Run
     if repo.config_bool("jitcommit.enabled") == Some(false) {
         return Ok(());
     }
+    warn_unknown_keys(&repo);
     // The git command that runs the hook, when it can be read (Linux: its argv).
     let commit = invocation::git_commit_args(&|name| repo.config_string(&format!("alias.{name}")));
     let from_message = decision == Decision::MaybeIntent;
@@ -253,7 +254,7 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
         });
         serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
     } else {
-        format!(
+        let text = format!(
             "=== system ===\n{}\n=== user ===\n{}\n=== schema (the request's constrained-output format) ===\n{}\n{}=== budget ===\n{}",
             p.system.trim_end(),
             p.user.trim_end(),
@@ -262,7 +263,10 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
             budget::render_report(&p.report)
         ) + &window.map_or(String::new(), |w| format!("window: {w}\n"))
             + &format!("guards: {}\n", shown(&guards))
-            + &partial.map_or(String::new(), |p| format!("read: {p}\n"))
+            + &partial.map_or(String::new(), |p| format!("read: {p}\n"));
+        // File names, hunks and subjects are the repository's: a terminal shows their
+        // control characters as escapes and never obeys them (`--json` has the bytes).
+        jitcommit_core::term::printable(&text).into_owned()
     };
     use std::io::Write;
     std::io::stdout()
@@ -333,6 +337,17 @@ fn comment_prefix(repo: &Repo, file_text: &str) -> String {
     );
     let git_commented = repo.config_bool("commit.status") != Some(false);
     configured.for_prepared(file_text, git_commented).to_owned()
+}
+
+/// Names, once per run, each `jitcommit.*` git config key no tool reads (a typo git
+/// ignores without a word), with the nearest known key. Never blocks the commit.
+fn warn_unknown_keys(repo: &Repo) {
+    let keys = repo.config_keys("jitcommit");
+    for (key, near) in jitcommit_drafter::settings::unknown_git_keys(&keys) {
+        let near = near.map_or(String::new(), |n| format!(" (did you mean {n}?)"));
+        let key = jitcommit_core::term::printable(&key);
+        say!("jitcommit-draft: git config {key} is not a jitcommit setting and is ignored{near}");
+    }
 }
 
 fn settings(repo: &Repo, args: &Args) -> Result<Settings, RunError> {

@@ -12,6 +12,7 @@ use jitcommit_core::changelog::{
 
 use crate::error::{Error, text, usage};
 use crate::repo::{self, Context};
+use crate::stored;
 use crate::{Outcome, print};
 
 const HELP: &str = "\
@@ -286,15 +287,21 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             let body = render(markup, &log, &s.links);
             let block = region::block_in(markup, &body, Some(&history.tip));
             let existing = read_optional(ctx.root(), &path)?;
-            let new =
-                region::splice_in(markup, existing.as_deref(), &block).map_err(|problem| {
-                    Error::Region {
-                        path: path.clone(),
-                        problem,
-                    }
-                })?;
-            if existing.as_deref() != Some(new.as_str()) {
-                write_atomic(ctx.root(), &path, &new)?;
+            // Spliced as git stores the file, written back in the work tree's endings.
+            let stored = match &existing {
+                Some(text) => Some(stored::read(&ctx.repo, &path, text.clone())?),
+                None => None,
+            };
+            let new = region::splice_in(markup, stored.as_ref().map(|s| s.text.as_str()), &block)
+                .map_err(|problem| Error::Region {
+                path: path.clone(),
+                problem,
+            })?;
+            let bytes = stored
+                .unwrap_or_else(stored::new_file)
+                .worktree_bytes(&ctx.repo, &path, &new)?;
+            if existing.as_ref().map(String::as_bytes) != Some(&bytes[..]) {
+                write_atomic(&ctx, &path, &bytes)?;
             }
             Ok(Outcome::Ok)
         }
@@ -311,6 +318,8 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
                 let _ = writeln!(err, "{shown}: no such file; {fix}");
                 return Ok(Outcome::Failed);
             };
+            // Compared as git stores it: a CRLF checkout of a committed file matches.
+            let text = stored::read(&ctx.repo, &path, text)?.text;
             let found = match region::find_in(markup, &text) {
                 Ok(Some(r)) => r,
                 Ok(None) => {
@@ -452,8 +461,9 @@ fn read_optional(root: &Path, path: &Path) -> Result<Option<String>, Error> {
 }
 
 /// Replaces the changelog by rename, keeping its mode, never through a link.
-fn write_atomic(root: &Path, path: &Path, text: &str) -> Result<(), Error> {
-    jitcommit_core::tree_file::write_in_tree(root, path, text.as_bytes()).map_err(|source| {
+fn write_atomic(ctx: &Context, path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let scratch = ctx.repo.git_dir();
+    jitcommit_core::tree_file::write_in_tree(ctx.root(), scratch, path, bytes).map_err(|source| {
         Error::File {
             what: "write",
             path: path.to_owned(),

@@ -14,6 +14,8 @@ use jitcommit_core::repo::Repo;
 use jitcommit_drafter::{Flags, Provider, Settings};
 
 use crate::error::{Error, usage};
+use jitcommit_core::term::printable;
+
 use crate::{Outcome, print};
 
 const HELP: &str = "\
@@ -690,6 +692,22 @@ fn probe(s: &Settings) -> Result<Option<usize>, ProbeError> {
 fn model(repo: &Repo, conv: Option<&config::Convention>, out: &mut Vec<Check>) {
     let git =
         jitcommit_drafter::settings::git_lookup(|k| repo.config_string(k), |k| repo.config_bool(k));
+    let keys = repo.config_keys("jitcommit");
+    for (key, near) in jitcommit_drafter::settings::unknown_git_keys(&keys) {
+        let (detail, fix) = match near {
+            Some(n) => (
+                format!(
+                    "git config {key} is not a jitcommit setting and is ignored (did you mean {n}?)"
+                ),
+                format!("git config {n} \"$(git config {key})\" && git config --unset {key}"),
+            ),
+            None => (
+                format!("git config {key} is not a jitcommit setting and is ignored"),
+                format!("git config --unset {key}"),
+            ),
+        };
+        out.push(fail("git config", detail, fix));
+    }
     let settings = match Settings::from_process_env(&Flags::default(), &git) {
         Ok(s) => s,
         Err(e) => {
@@ -862,7 +880,8 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         } else {
             "\nSomething is wrong: see the fix lines above.\n"
         });
-        print(&s)?;
+        // Details quote the repository (hook names, paths, the convention): shown, never obeyed.
+        print(&printable(&s))?;
     }
     Ok(if all_ok { Outcome::Ok } else { Outcome::Failed })
 }

@@ -136,13 +136,17 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     if s.write {
         let index = root.join(facts::INDEX_FILE);
         // By rename, never through a link (jitcommit_core::tree_file).
-        jitcommit_core::tree_file::write_in_tree(&root, &index, store.index().as_bytes()).map_err(
-            |source| Error::File {
-                what: "write",
-                path: index,
-                source,
-            },
-        )?;
+        jitcommit_core::tree_file::write_in_tree(
+            &root,
+            ctx.repo.git_dir(),
+            &index,
+            store.index().as_bytes(),
+        )
+        .map_err(|source| Error::File {
+            what: "write",
+            path: index,
+            source,
+        })?;
         return Ok(Outcome::Ok);
     }
     let keep = |f: &Fact| {

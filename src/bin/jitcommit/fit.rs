@@ -29,9 +29,9 @@ fn newest(repo: &Repo, limit: usize) -> Result<Vec<Read>, Error> {
     let Some(head) = repo.head_commit() else {
         return Ok(Vec::new());
     };
-    let walked = history::walk(repo.gix(), &[head], &HashSet::new())?;
+    let walked = history::walk_newest(repo.gix(), &[head], &HashSet::new(), limit)?;
     let mut out = Vec::new();
-    for c in walked.into_iter().take(limit) {
+    for c in walked {
         let (raw, parents) = repo.commit_message_and_parents(c.id)?;
         out.push(Read {
             id: c.id,
@@ -91,18 +91,16 @@ pub fn read(repo: &Repo, conv: &Convention, limit: usize) -> Result<Fit, Error> 
         head: commits.first().map(|c| c.id),
         ..Fit::default()
     };
+    // The adoption point's newest `limit` ancestors, never its whole ancestry: a commit
+    // of the newest `limit` of HEAD that the point holds is among them when the point
+    // is in HEAD's history (the walks share their order), so init and doctor read
+    // `limit` commits of a history of any length.
     let adopted: HashSet<ObjectId> = match conv.adopted.as_deref() {
         Some(point) if repo.is_commit(point) => match ObjectId::from_hex(point.as_bytes()) {
-            // The commits read that the point holds, by one walk from the newest commit
-            // read with the point hidden: its cost follows the commits above the point,
-            // never the history below it.
-            Ok(tip) => {
-                let ids: Vec<ObjectId> = commits.iter().map(|c| c.id).collect();
-                match fit.head {
-                    Some(head) => repo.held_by(&ids, &[head], &[], tip)?.into_iter().collect(),
-                    None => HashSet::new(),
-                }
-            }
+            Ok(tip) => history::walk_newest(repo.gix(), &[tip], &HashSet::new(), limit)?
+                .into_iter()
+                .map(|c| c.id)
+                .collect(),
             Err(_) => HashSet::new(),
         },
         _ => HashSet::new(),
@@ -134,7 +132,8 @@ pub fn propose(conv: &Convention, fit: &Fit) -> Convention {
 pub const RELEASES: usize = 10;
 
 /// The releases the project made on commits that ask for none: of the newest
-/// [`RELEASES`] tagged releases that follow another tag, those whose conforming
+/// [`RELEASES`] tagged releases among the newest [`LAST`] commits that follow another
+/// tag there, those whose conforming
 /// commits ask for no bump under `conv`'s rules although a tag was made, with the
 /// types they held (lerna publishes "Version bump only" releases of `chore` commits).
 /// Returns how many such releases there were and the types they held.
@@ -148,10 +147,15 @@ pub fn release_bumps(
             .as_deref()
             .unwrap_or(TagPattern::DEFAULT),
     )?;
-    if repo.is_unborn() {
+    let Some(head) = repo.head_commit() else {
         return Ok((0, BTreeMap::new()));
-    }
-    let history = crate::repo::history(repo, None, &pattern)?;
+    };
+    let commits = history::walk_newest(repo.gix(), &[head], &HashSet::new(), LAST)?;
+    let ids: HashSet<ObjectId> = commits.iter().map(|c| c.id).collect();
+    let tags: Vec<_> = history::version_tags(repo.gix(), &pattern)?
+        .into_iter()
+        .filter(|t| ids.contains(&t.commit))
+        .collect();
     let is_commit = |hex: &str| repo.is_commit(hex);
     let opts = Options {
         convention: conv,
@@ -160,7 +164,7 @@ pub fn release_bumps(
         through: None,
         is_commit: Some(&is_commit),
     };
-    let log = changelog::build(&history.commits, &history.tags, &opts);
+    let log = changelog::build(&commits, &tags, &opts);
     let rules = BumpRules::for_settings(&conv.changelog);
     let mut found = 0;
     let mut types = BTreeMap::new();

@@ -31,6 +31,18 @@ pub fn walk(
     tips: &[ObjectId],
     hidden: &HashSet<ObjectId>,
 ) -> Result<Vec<HistoryCommit>, Error> {
+    walk_newest(repo, tips, hidden, usize::MAX)
+}
+
+/// The newest `limit` commits of [`walk`]: the walk stops there, so it reads those
+/// commits and the parents waiting in its queue, never the rest of the history
+/// (`init` and `doctor` read the last 500 commits of a history of any length).
+pub fn walk_newest(
+    repo: &gix::Repository,
+    tips: &[ObjectId],
+    hidden: &HashSet<ObjectId>,
+    limit: usize,
+) -> Result<Vec<HistoryCommit>, Error> {
     let mut buf = Vec::new();
     let mut seen: HashSet<ObjectId> = HashSet::new();
     let mut heap: BinaryHeap<(i64, Reverse<u64>, usize)> = BinaryHeap::new();
@@ -48,7 +60,9 @@ pub fn walk(
         }
     }
     let mut out = Vec::new();
-    while let Some((_, _, slot)) = heap.pop() {
+    while out.len() < limit
+        && let Some((_, _, slot)) = heap.pop()
+    {
         let Some(c) = slots.get_mut(slot).and_then(Option::take) else {
             continue;
         };

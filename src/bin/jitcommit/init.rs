@@ -8,12 +8,14 @@ use std::path::Path;
 
 use jitcommit_core::config::{self, Convention, Origin};
 use jitcommit_core::convention;
+use jitcommit_core::term::printable;
 
 use crate::error::{Error, usage};
 use crate::import::{
     Import, apply, cog, commitizen, commitlint, git_cliff, parse_json_or_yaml, release_please,
     semantic_release, versionrc,
 };
+use crate::proposal::loadable;
 use crate::{Outcome, print};
 
 const HELP: &str = "\
@@ -319,30 +321,6 @@ fn without_table(text: &str, table: &str) -> String {
     out
 }
 
-/// `c` without the imported values the convention's own reader refuses (a cog.toml
-/// changelog title longer than a section name may be), each listed in `unmapped`
-/// with the reader's reason, so what `init` shows is a convention that loads.
-fn loadable(mut c: Convention, unmapped: &mut Vec<String>) -> Convention {
-    // Each round drops one refused section; a convention has one per type at most.
-    for _ in 0..=c.sections.len() {
-        let text = c.to_toml();
-        let mut read =
-            |name: &str| Ok((name == ".commit-convention.toml").then(|| text.clone().into_bytes()));
-        let Err(config::ConfigError::Invalid { key, message, .. }) =
-            convention::discover(&mut read)
-        else {
-            break;
-        };
-        match key.strip_prefix("sections.") {
-            Some(ty) if c.sections.remove(ty).is_some() => {
-                unmapped.push(format!("the changelog section of {ty}: {message}"));
-            }
-            _ => break,
-        }
-    }
-    c
-}
-
 /// What the history told: how many of its last commits pass the convention before and
 /// after fitting and at the spec's level, the types and scopes it uses, its bodies, and
 /// the adoption point.
@@ -467,6 +445,9 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
     if let Some((w, _)) = &window {
         conv.context.budget_tokens = *w;
     }
+    // What the history and the server added is checked as the imports were: what is
+    // shown loads.
+    let conv = loadable(conv, &mut imp.unmapped);
     let after = crate::fit::read(&repo, &conv, crate::fit::LAST)?;
     let text = text_for(&conv, target);
     let place = match target.table() {
@@ -506,9 +487,10 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             "Budget: the configured model's window is {w} tokens ({from}): budget-tokens = {w}\n"
         ));
     }
-    eprint!("{report}");
+    // The report quotes the history (its types and scopes) and the imported files.
+    eprint!("{}", printable(&report));
     if !write {
-        print(&format!("# {place}\n{text}"))?;
+        print(&printable(&format!("# {place}\n{text}")))?;
         eprintln!(
             "Write it with: jitcommit init --write{}",
             if existing.is_some() { " --force" } else { "" }
@@ -552,13 +534,12 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
         );
     }
     // By rename, keeping the file's mode, never through a link.
-    jitcommit_core::tree_file::write_in_tree(&root, &path, new.as_bytes()).map_err(|source| {
-        Error::File {
+    jitcommit_core::tree_file::write_in_tree(&root, repo.git_dir(), &path, new.as_bytes())
+        .map_err(|source| Error::File {
             what: "write",
             path: path.clone(),
             source,
-        }
-    })?;
+        })?;
     // What was written must read back as the convention shown.
     let loaded = convention::load_file(&path)?;
     if loaded.convention != conv {

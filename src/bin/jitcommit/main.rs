@@ -11,13 +11,16 @@ mod fit;
 mod history;
 mod import;
 mod init;
+mod proposal;
 mod repo;
+mod stored;
 
 use std::ffi::OsString;
 use std::io::Write as _;
 use std::process::ExitCode;
 
 use error::Error;
+use jitcommit_core::term::printable;
 
 /// How a subcommand ended when it did not fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,10 +97,11 @@ pub fn print(text: &str) -> Result<Outcome, Error> {
 
 fn report(e: &Error) {
     let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "jitcommit: error: {e}");
+    // An error may quote a path, a tag or a value of the repository.
+    let _ = writeln!(err, "jitcommit: error: {}", printable(&e.to_string()));
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {
-        let _ = writeln!(err, "  caused by: {s}");
+        let _ = writeln!(err, "  caused by: {}", printable(&s.to_string()));
         source = s.source();
     }
     if matches!(e, Error::Usage(_) | Error::Lexopt(_)) {

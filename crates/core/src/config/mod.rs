@@ -230,6 +230,8 @@ pub struct Convention {
     pub subject_max: usize,
     /// A summary must not end with a period (`subject-period`).
     pub subject_period: bool,
+    /// A summary must be more than a verb, a path or punctuation (`subject-summary`).
+    pub subject_summary: bool,
     /// Body policy.
     pub body: BodyPolicy,
     /// Wrap body lines at this many columns (0 = no wrapping asked).
@@ -326,6 +328,7 @@ impl Default for Convention {
             ]),
             subject_max: 72,
             subject_period: true,
+            subject_summary: true,
             body: BodyPolicy::Required,
             body_wrap: 0,
             trace_paths: true,

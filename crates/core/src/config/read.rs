@@ -63,6 +63,7 @@ struct RawConvention {
     verbs: Option<List>,
     subject_max: Option<Spanned<Int>>,
     subject_period: Option<bool>,
+    subject_summary: Option<bool>,
     body: Option<BodyPolicy>,
     body_wrap: Option<Spanned<Int>>,
     trace_paths: Option<bool>,
@@ -411,6 +412,7 @@ impl Check<'_> {
             self.int("subject-max", &raw.subject_max, 0, 1000),
         );
         set(&mut c.subject_period, raw.subject_period);
+        set(&mut c.subject_summary, raw.subject_summary);
         set(&mut c.body, raw.body);
         set(
             &mut c.body_wrap,

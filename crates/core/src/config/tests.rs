@@ -224,6 +224,7 @@ types = []
 type-case = "lower"
 subject-max = 0
 subject-period = false
+subject-summary = false
 body = "free"
 placeholders = ["<type>", "<summary>"]
 
@@ -237,6 +238,7 @@ anything = "Changed"
     assert_eq!(c.type_case, TypeCase::Lower);
     assert_eq!((c.subject_max, c.subject_limit()), (0, None));
     assert!(!c.subject_period);
+    assert!(!c.subject_summary);
     assert_eq!(c.body, BodyPolicy::Free);
     assert_eq!(c.placeholders, ["<type>", "<summary>"]);
     assert_eq!(c.allowed_type("Whatever"), Some("Whatever"));
@@ -255,7 +257,7 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
         "pyproject.toml",
         "[project]\nname = \"x\"\n\n[tool.commit-convention]\ntypes = [\"feat\"]\ntype = [\"fix\"]\n",
         "pyproject.toml:6:1: tool.commit-convention.type: unknown field `type`, expected one of `types`, `type-case`, `scopes`, `verbs`, `subject-max`, \
-         `subject-period`, `body`, `body-wrap`, `trace-paths`, `strict-separator`, `coverage`, \
+         `subject-period`, `subject-summary`, `body`, `body-wrap`, `trace-paths`, `strict-separator`, `coverage`, \
          `exempt`, `placeholders`, `adopted`, `sections`, `facts`, `context`, `changelog`",
         Some("tool.commit-convention.type"),
     ),
@@ -263,7 +265,7 @@ const ERRORS: &[(&str, &str, &str, Option<&str>)] = &[
         ".commit-convention.toml",
         "\n\n  colour = true\n",
         ".commit-convention.toml:3:3: colour: unknown field `colour`, expected one of `types`, `type-case`, `scopes`, `verbs`, `subject-max`, \
-         `subject-period`, `body`, `body-wrap`, `trace-paths`, `strict-separator`, `coverage`, \
+         `subject-period`, `subject-summary`, `body`, `body-wrap`, `trace-paths`, `strict-separator`, `coverage`, \
          `exempt`, `placeholders`, `adopted`, `sections`, `facts`, `context`, `changelog`",
         Some("colour"),
     ),

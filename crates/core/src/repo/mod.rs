@@ -401,6 +401,37 @@ impl Repo {
         self.repo.config_snapshot().boolean(key)
     }
 
+    /// Every key set in the config section `section` (`jitcommit`), from `git -c` and
+    /// the configuration files, as written: `section.name`, or `section.sub.name` for a
+    /// subsection. For naming the keys a tool does not read (a typo is ignored by git).
+    pub fn config_keys(&self, section: &str) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, _)| k.clone())
+            .filter(|k| {
+                k.split('.')
+                    .next()
+                    .is_some_and(|s| s.eq_ignore_ascii_case(section))
+            })
+            .collect();
+        let snapshot = self.repo.config_snapshot();
+        if let Some(sections) = snapshot.plumbing().sections_by_name(section) {
+            for s in sections {
+                let sub = s.header().subsection_name().map(ToString::to_string);
+                for name in s.value_names() {
+                    out.push(match &sub {
+                        Some(sub) => format!("{section}.{sub}.{name}"),
+                        None => format!("{section}.{name}"),
+                    });
+                }
+            }
+        }
+        out.sort_by_key(|k| k.to_ascii_lowercase());
+        out.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        out
+    }
+
     /// The git dir (`.git`, `.git/worktrees/<name>` in a linked worktree, the repository
     /// itself when bare): where rejected messages and markers live.
     pub fn git_dir(&self) -> &Path {

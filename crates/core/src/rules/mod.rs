@@ -56,6 +56,7 @@ pub static RULES: &[RuleInfo] = &[
     subject::SUBJECT_SCOPE,
     subject::SUBJECT_LENGTH,
     subject::SUBJECT_PERIOD,
+    subject::SUBJECT_SUMMARY,
     body::BODY_BLANK_LINE,
     body::BODY_MISSING,
     bullet::BULLET_FORMAT,
@@ -402,7 +403,7 @@ fn edit_distance_chars(a: &str, b: &str) -> usize {
 
 /// The allowed word closest to `word`: same letters in another case, a past
 /// tense or third person of it (`Fixed`, `Adds`), or within a small edit distance.
-pub(crate) fn nearest<'a>(word: &str, allowed: &'a [String]) -> Option<&'a str> {
+pub fn nearest<'a>(word: &str, allowed: &'a [String]) -> Option<&'a str> {
     let lower = word.to_lowercase();
     // Each allowed word lowered once (most are lower case already), with its length.
     let lowered: Vec<(std::borrow::Cow<'_, str>, usize)> = allowed

@@ -47,6 +47,73 @@ pub const SUBJECT_PERIOD: RuleInfo = RuleInfo {
     doc: include_str!("docs/subject-period.md"),
 };
 
+#[doc = include_str!("docs/subject-summary.md")]
+pub const SUBJECT_SUMMARY: RuleInfo = RuleInfo {
+    id: "subject-summary",
+    summary: "the summary is more than a verb, a path or punctuation",
+    doc: include_str!("docs/subject-summary.md"),
+};
+
+/// Words that make no summary on their own: the verbs commits start with, and the
+/// fillers that stand for no change in particular. Matched in any case, with the
+/// convention's bullet verbs.
+const EMPTY_WORDS: &[&str] = &[
+    "add", "added", "adds", "adjust", "bump", "change", "changed", "changes", "clean", "cleanup",
+    "correct", "delete", "document", "edit", "fix", "fixed", "fixes", "format", "improve", "lint",
+    "minor", "misc", "modify", "more", "move", "refactor", "remove", "rename", "stuff", "temp",
+    "test", "tests", "tmp", "tweak", "tweaks", "update", "updated", "updates", "wip", "work",
+];
+
+/// Whether `word` looks like a path: a `/` in it, a dotfile, or a file name with an
+/// extension (`README.md`; not a version such as `v1.2`).
+fn is_path(word: &str) -> bool {
+    if word.contains('/') && !word.contains("://") {
+        return true;
+    }
+    let ext_like = |e: &str| {
+        (1..=8).contains(&e.len())
+            && e.chars().all(|c| c.is_ascii_alphanumeric())
+            && e.chars().any(|c| c.is_ascii_alphabetic())
+    };
+    match word.rsplit_once('.') {
+        Some(("", name)) => {
+            (1..=32).contains(&name.len())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        }
+        Some((stem, ext)) => {
+            ext_like(ext)
+                && stem
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "._-".contains(c))
+        }
+        None => false,
+    }
+}
+
+/// What an empty summary is only (`a verb`, `a path`, `punctuation`), or `None` when
+/// it says something.
+fn says_nothing(summary: &str, verbs: &[String]) -> Option<&'static str> {
+    let t = summary.trim();
+    if !t.chars().any(char::is_alphanumeric) {
+        return Some("punctuation");
+    }
+    let mut words = t.split_whitespace();
+    let (Some(word), None) = (words.next(), words.next()) else {
+        return None;
+    };
+    let word = word
+        .trim_end_matches(['.', ',', ';', ':', '!', '?'])
+        .trim_matches(['`', '"', '\'']);
+    if is_path(word) {
+        return Some("a path");
+    }
+    let known = EMPTY_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word))
+        || verbs.iter().any(|v| v.eq_ignore_ascii_case(word));
+    known.then_some("a verb or a word that names no change")
+}
+
 pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let s = &ctx.parsed.subject;
     let conv = ctx.conv;
@@ -162,23 +229,22 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
             Some("drop the trailing \".\"".to_string()),
         ));
     }
-    // A verb with nothing after it (`docs: update`) says nothing of what changed.
-    if let Some(summary) = &s.summary {
-        let word = summary.value.trim().trim_end_matches('.');
-        if !word.is_empty()
-            && !word.contains(char::is_whitespace)
-            && conv.verbs.iter().any(|v| v.eq_ignore_ascii_case(word))
-        {
-            out.push(Finding::new(
-                &SUBJECT_FORMAT,
-                summary.pos,
-                format!("the summary \"{word}\" is a verb with nothing after it"),
-                Some(format!(
-                    "say what it does to what, e.g. \"{} the install guide\"",
-                    word.to_lowercase()
-                )),
-            ));
-        }
+    if let Some(summary) = &s.summary
+        && conv.subject_summary
+        && let Some(only) = says_nothing(&summary.value, &conv.verbs)
+    {
+        out.push(Finding::new(
+            &SUBJECT_SUMMARY,
+            summary.pos,
+            format!(
+                "the summary {:?} is only {only}: it does not say what the commit does",
+                summary.value
+            ),
+            Some(
+                "say what changed and where, e.g. \"update the install steps for Debian\""
+                    .to_string(),
+            ),
+        ));
     }
     let len = s.raw.chars().count();
     if let Some(max) = conv.subject_limit()
@@ -198,5 +264,43 @@ fn lower_first(s: &str) -> String {
     match chars.next() {
         Some(c) => c.to_lowercase().chain(chars).collect(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::says_nothing;
+
+    #[test]
+    fn a_summary_of_one_verb_path_or_punctuation_says_nothing() {
+        let verbs = ["Document".to_owned()];
+        for (summary, only) in [
+            ("update", "a verb"),
+            ("Update.", "a verb"),
+            ("fix", "a verb"),
+            ("wip", "a verb"),
+            ("document", "a verb"),
+            ("README.md", "a path"),
+            ("`src/parser.rs`", "a path"),
+            ("docs/", "a path"),
+            (".gitignore", "a path"),
+            ("...", "punctuation"),
+            ("-", "punctuation"),
+            ("!!! ???", "punctuation"),
+        ] {
+            let got = says_nothing(summary, &verbs).unwrap_or("nothing");
+            assert!(got.starts_with(only), "{summary:?}: {got}");
+        }
+        for summary in [
+            "update the install steps",
+            "typo",
+            "v1.2",
+            "1.2.3",
+            "support https://example.com",
+            "handle README.md links",
+            "dark-mode",
+        ] {
+            assert_eq!(says_nothing(summary, &verbs), None, "{summary:?}");
+        }
     }
 }

@@ -16,6 +16,7 @@ use jitcommit_core::gitenv::{self, CleanupMode, MessageCleanup};
 use jitcommit_core::invocation::{self, CommitArgs};
 use jitcommit_core::repo::{Change, Repo, RepoError};
 use jitcommit_core::rules::{self, ChangedPaths, Cleanup};
+use jitcommit_core::term::printable;
 
 use crate::args::Settings;
 use crate::engine;
@@ -157,6 +158,11 @@ pub fn run(settings: &Settings, file: Option<&Path>) -> Result<Outcome, CheckErr
     out.report(&report);
     out.flush();
     if report.findings.is_empty() && !store_broken {
+        // The commit goes through with this text: a message rejected before it is no
+        // longer waiting for reuse, and the next rejection must not point at it.
+        if let Some(saver) = &saver {
+            saver.forget();
+        }
         return Ok(Outcome::Clean);
     }
     if let Some(saver) = &saver {
@@ -322,6 +328,12 @@ struct Saver<'a> {
 }
 
 impl Saver<'_> {
+    /// Removes the rejected message waiting for reuse: its commit was accepted with
+    /// this text. The older ones stay on disk; the next rejection names none of them.
+    fn forget(&self) {
+        let _ = std::fs::remove_file(self.git_dir.join(REJECTED));
+    }
+
     /// Saves the text (keeping the earlier ones) and prints where it went and the
     /// command that reuses it. A failure to save is said, never fatal: the verdict stands.
     fn save_and_tell(&self, why: &str) {
@@ -331,7 +343,7 @@ impl Saver<'_> {
         }
         match save_rejected(self.git_dir, &self.text) {
             Ok((saved, older)) => {
-                let shown = shell_quote(&saved.display().to_string());
+                let shown = printable(&shell_quote(&saved.display().to_string())).into_owned();
                 let (again, amend) = if self.amend {
                     ("amend again", "--amend ")
                 } else {
@@ -346,18 +358,22 @@ impl Saver<'_> {
                     err,
                     "jitcommit-check: {why}; your text is saved in {}\n\
                      jitcommit-check: edit it and {again} with: git commit {amend}-e -F {shown}{then}",
-                    saved.display()
+                    printable(&saved.display().to_string())
                 );
                 if let Some(older) = older {
                     let _ = writeln!(
                         err,
                         "jitcommit-check: the message rejected before it is in {}",
-                        older.display()
+                        printable(&older.display().to_string())
                     );
                 }
             }
             Err(e) => {
-                let _ = writeln!(err, "jitcommit-check: could not save your message: {e}");
+                let _ = writeln!(
+                    err,
+                    "jitcommit-check: could not save your message: {}",
+                    printable(&e.to_string())
+                );
             }
         }
     }

@@ -414,16 +414,19 @@ fn is_empty(repo: &Repo) -> Result<bool, CheckError> {
 fn report_broken(broken: &[(String, ObjectId, CheckError)]) {
     use std::io::Write;
     // A failed write changes nothing: the push is rejected either way.
+    use jitcommit_core::term::printable;
     let mut err = crate::output::stderr();
     for (refname, tip, e) in broken {
         let _ = writeln!(
             err,
-            "jitcommit-check: {refname} at {}: the convention there is invalid: {e}",
-            short(&tip.to_string())
+            "jitcommit-check: {} at {}: the convention there is invalid: {}",
+            printable(refname),
+            short(&tip.to_string()),
+            printable(&e.to_string())
         );
         let mut source = std::error::Error::source(e);
         while let Some(s) = source {
-            let _ = writeln!(err, "  caused by: {s}");
+            let _ = writeln!(err, "  caused by: {}", printable(&s.to_string()));
             source = s.source();
         }
     }
