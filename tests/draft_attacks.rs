@@ -669,8 +669,8 @@ fn whole_values_command_line_passwords_and_encoded_tokens_never_leave() {
 fn a_secret_shaped_name_in_a_hunk_header_never_leaves_through_the_tools_words() {
     // The hunk header names a function whose name is a token; the model's bullet is
     // refused, so the bullet becomes the tool's own words for the path (which may name
-    // that function), and the answer's bad type asks for a repair: neither the repair
-    // request nor anything else carries the name.
+    // that function), and an answer with a bullet for another path asks for a repair:
+    // neither the repair request nor anything else carries the name.
     let r = Repo::new();
     // The model's own choices: a model the guards call large (docs/draft.md).
     r.git(&["config", "jitcommit.guards", "large"]);
@@ -701,9 +701,15 @@ fn a_secret_shaped_name_in_a_hunk_header_never_leaves_through_the_tools_words() 
     );
     assert!(!msg.contains("{\"a\""), "{msg}");
     assert_gone(&all_sent(&server.requests()), &[GH, "aB3dE6gH9jK2mN5pQ8rS"]);
-    // A bad type as well: the repair request is built after the bullet was replaced.
+    // A bullet for a path that is not staged as well: the repair request quotes the
+    // answer's problems, and still not the name.
     r.git(&["reset", "-q", "--soft", "HEAD~1"]);
-    let server = ModelServer::start(vec![Script::Answer(answer("bogus")), Script::Status(500)]);
+    let invented = serde_json::json!({
+        "bullets": {"src/lib.rs": "{\"a\": 1}", "src/other.rs": "adds other"},
+        "summary": "change the value", "type": "fix", "breaking_change": null
+    })
+    .to_string();
+    let server = ModelServer::start(vec![Script::Answer(invented), Script::Status(500)]);
     r.use_model(&server.url(), "ollama");
     r.ok(&["commit", "--no-edit"]);
     let reqs = server.requests();

@@ -745,8 +745,12 @@ fn a_small_model_gets_the_tools_summary_of_a_path_without_a_repair() {
     }
 }
 
+/// A summary the gate refuses gives way to the tool's, with no second request: on
+/// the bench, 4 of 5 repaired drafts ended with the offline draft's subject exactly
+/// (issue 45), so a repair bought nothing. The footer says which part is the tool's
+/// and why.
 #[test]
-fn junk_drafts_get_one_repair_request_then_the_offline_draft_says_why() {
+fn junk_summaries_take_the_tools_summary_and_the_footer_says_why() {
     let junk = [
         ("{", "fix"),
         ("stat lines only", "build"),
@@ -758,6 +762,11 @@ fn junk_drafts_get_one_repair_request_then_the_offline_draft_says_why() {
             "feat 1024853967-babyscraping-git-hq build-branch refcount",
             "fix",
         ),
+        // The repair request's own wording.
+        (
+            "answer again with the JSON object for the staged changes",
+            "feat",
+        ),
     ];
     for (summary, kind) in junk {
         let r = Repo::new();
@@ -765,66 +774,21 @@ fn junk_drafts_get_one_repair_request_then_the_offline_draft_says_why() {
         r.git(&["config", "jitcommit.guards", "large"]);
         write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
         r.git(&["add", "."]);
+        let tool = summary_of(&offline_text(&r)).to_owned();
         let a = answer(json!({"src/lib.rs": "adds a"}), summary, kind, Value::Null);
         let server = ModelServer::start(vec![a.clone(), a]);
         r.use_model(&server.url(), "ollama");
         r.ok(&["commit"]);
         let shown = &r.shown()[0];
-        // `{` is punctuation too: subject-summary may be named before draft-quality.
         assert!(
-            shown.contains("# jitcommit: offline draft (the model's draft failed the draft-quality gate twice: ")
-                && shown.contains("draft-quality: the summary"),
+            shown.contains("# jitcommit: the summary is the tool's: the model's summary failed the draft-quality gate: the summary"),
             "{summary}: {shown}"
         );
-        assert_eq!(server.requests().len(), 2, "{summary}");
-        let repair = server.requests()[1].body["messages"][1]["content"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-        assert!(repair.contains("draft-quality"), "{repair}");
-        assert!(!r.last_message().contains(&format!(": {summary}\n")));
+        assert_eq!(server.requests().len(), 1, "{summary}");
+        let msg = r.last_message();
+        assert_eq!(summary_of(&msg), tool, "{summary}: {msg}");
+        assert!(msg.contains("— adds a\n"), "{msg}");
     }
-
-    // A draft that copies the repair request's wording fails too; a good second
-    // answer is used.
-    let r = Repo::new();
-    // The model's own choices: a model the guards call large.
-    r.git(&["config", "jitcommit.guards", "large"]);
-    write(&r.dir, "src/lib.rs", "pub fn a() {}\n");
-    r.git(&["add", "."]);
-    let server = ModelServer::start(vec![
-        answer(
-            json!({"src/lib.rs": "adds a"}),
-            "stat lines only",
-            "feat",
-            Value::Null,
-        ),
-        answer(
-            json!({"src/lib.rs": "adds a"}),
-            "answer again with the JSON object for the staged changes",
-            "feat",
-            Value::Null,
-        ),
-    ]);
-    assert_eq!(commit_with(&r, &server), "offline");
-    let server = ModelServer::start(vec![
-        answer(
-            json!({"src/lib.rs": "adds a"}),
-            "BREAKING",
-            "feat",
-            Value::Null,
-        ),
-        answer(
-            json!({"src/lib.rs": "adds the first function"}),
-            "add the first function",
-            "feat",
-            Value::Null,
-        ),
-    ]);
-    write(&r.dir, "src/lib.rs", "pub fn a() {}\npub fn b() {}\n");
-    r.git(&["add", "."]);
-    assert_eq!(commit_with(&r, &server), "model-repaired");
-    assert!(r.last_message().starts_with("feat: add the first function"));
 }
 
 #[test]

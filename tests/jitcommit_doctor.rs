@@ -87,6 +87,18 @@ fn installed_shims_a_chained_hook_and_a_live_server_are_all_good() {
     let reqs = srv.all_requests();
     assert_eq!(reqs[0].path, "/api/show");
     assert_eq!(reqs[0].body["model"], "qwen2.5-coder:7b");
+    // Which guards a draft gets, and how to change them.
+    let guards = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == "guards")
+        .unwrap();
+    assert_eq!(guards["status"], "info");
+    assert_eq!(
+        guards["detail"],
+        "word grammar, tight gate, the tool's type, summary and breaking note off: a larger model (7B parameters, from the model name \"qwen2.5-coder:7b\"; 1B or more); to change: git config jitcommit.guards small (or auto, by the model's size)"
+    );
 }
 
 #[test]

@@ -35,6 +35,7 @@ mod draft_never_blocks;
 mod draft_offline_words;
 mod draft_server;
 mod draft_structure;
+mod draft_words;
 mod examples;
 mod first_hour;
 mod help_examples;

@@ -82,7 +82,7 @@ const CASES: &[Case] = &[
     Case { name: "empty summary", with: conv, text: "fix:\n\n- Fix: src/parser.rs — x", expect: &[("subject-format", 1, 5)] },
     Case { name: "two spaces", with: conv, text: "fix:  x\n\n- Fix: src/parser.rs — x", expect: &[("subject-format", 1, 6)] },
     Case { name: "a verb alone", with: conv, text: "docs: update\n\n- Fix: src/parser.rs — x", expect: &[("subject-summary", 1, 7)] },
-    Case { name: "a verb alone with a period", with: conv, text: "docs: Update.\n\n- Fix: src/parser.rs — x", expect: &[("subject-period", 1, 13), ("subject-summary", 1, 7)] },
+    Case { name: "a verb alone with a period", with: conv, text: "docs: Update.\n\n- Fix: src/parser.rs — x", expect: &[("subject-summary", 1, 7), ("subject-period", 1, 13)] },
     Case { name: "a verb and its object", with: conv, text: "docs: update guide\n\n- Fix: src/parser.rs — x", expect: &[] },
     Case { name: "bang after scope", with: conv, text: "fix(core)!: x\n\n- Fix: src/parser.rs — x", expect: &[] },
     // subject-type

@@ -44,14 +44,23 @@ impl Guards {
         }
     }
 
-    /// One line: which guards apply and why.
+    /// One line: which guards apply, why, and how to change them.
     pub fn line(&self) -> String {
-        let what = if self.small {
-            "word grammar, tight gate, the tool's type, summary and breaking note on"
+        let (what, other) = if self.small {
+            (
+                "word grammar, tight gate, the tool's type, summary and breaking note on",
+                "large",
+            )
         } else {
-            "word grammar, tight gate, the tool's type, summary and breaking note off"
+            (
+                "word grammar, tight gate, the tool's type, summary and breaking note off",
+                "small",
+            )
         };
-        format!("{what}: {}", self.why)
+        format!(
+            "{what}: {}; to change: git config jitcommit.guards {other} (or auto, by the model's size)",
+            self.why
+        )
     }
 }
 
@@ -100,7 +109,7 @@ pub fn decide(setting: GuardSetting, from: &Source, info: &ServerInfo, model: &s
         None => Guards {
             small: true,
             why: format!(
-                "the model's size is unknown ({} said none, the name {model:?} holds none); on, as a small model needs them and a larger one only loses words (jitcommit.guards = large turns them off)",
+                "the model's size is unknown ({} said none, the name {model:?} holds none); on, as a small model needs them and a larger one only loses words",
                 info.kind.name()
             ),
         },
@@ -182,7 +191,13 @@ mod tests {
             "{}",
             g.line()
         );
-        assert!(g.why.contains("jitcommit.guards = large"), "{g:?}");
+        assert!(
+            g.line().ends_with(
+                "; to change: git config jitcommit.guards large (or auto, by the model's size)"
+            ),
+            "{}",
+            g.line()
+        );
         assert_eq!(g.gate(), Gate::Tight);
         // The name, when the server says nothing.
         let g = auto(&info, "qwen2.5-coder:7b");

@@ -89,7 +89,7 @@ pub fn output_schema(structure: &Structure) -> Value {
         // answer's token limit (the wire drops the bounds for servers that reject them).
         bullet_props.insert(
             (*k).to_owned(),
-            json!({"type": "string", "minLength": 12, "maxLength": 160, "pattern": what}),
+            json!({"type": "string", "minLength": 12, "maxLength": BULLET_BOUND, "pattern": what}),
         );
     }
     let mut props = serde_json::Map::new();
@@ -133,7 +133,7 @@ pub fn output_schema(structure: &Structure) -> Value {
             // pattern of a `["string", "null"]` (SmolLM2 wrote the note `null; no
             // longer can use this behavior …`).
             json!({"anyOf": [
-                {"type": "string", "maxLength": 200, "pattern": patterns.what},
+                {"type": "string", "maxLength": NOTE_BOUND, "pattern": patterns.what},
                 {"type": "null"},
             ]})
         },
@@ -145,6 +145,34 @@ pub fn output_schema(structure: &Structure) -> Value {
         "required": required,
         "properties": props,
     })
+}
+
+/// The longest bullet's `what_why` the schema allows: a bound against a runaway
+/// string, not a length asked for. A text that reaches it was cut by a grammar and is
+/// ended where a phrase ends ([`jitcommit_core::message::phrase`]).
+pub const BULLET_BOUND: usize = 160;
+
+/// The longest breaking-change note the schema allows (as [`BULLET_BOUND`]).
+pub const NOTE_BOUND: usize = 200;
+
+/// How far past the summary's limit the request's `maxLength` lies. The prompt asks
+/// for the limit ([`output_schema`], the contract's `summary: at most N
+/// characters`); a grammar-constrained server turns `maxLength` into a hard bound,
+/// which cut a 1.5B model's summaries mid-word (`fix: update dependencies in
+/// pyproject.tom`, issue 45). Well above the limit, the model ends its own sentence
+/// and the draft shortens it where a phrase ends
+/// ([`crate::structure::fit_summary`]); the bound only stops a runaway string.
+pub const SUMMARY_BOUND_FACTOR: u64 = 2;
+
+/// The request's schema: [`output_schema`] with the summary's `maxLength` raised to
+/// [`SUMMARY_BOUND_FACTOR`] times the limit the prompt asks for.
+fn loosen_summary_bound(schema: &mut Value) {
+    if let Some(max) = schema
+        .pointer_mut("/properties/summary/maxLength")
+        .filter(|m| m.is_u64())
+    {
+        *max = json!(max.as_u64().unwrap_or_default() * SUMMARY_BOUND_FACTOR);
+    }
 }
 
 /// [`output_schema`] as the prompt's output contract shows it: without the patterns,
@@ -337,8 +365,9 @@ pub fn build_for(input: &PromptInput) -> Result<Prompt, DoesNotFit> {
     let limits = Limits::from_settings(&input.conv.context);
     let limit = limits.counted_limit();
     let structure = input.structure.clone();
-    let schema = output_schema(&structure);
+    let mut schema = output_schema(&structure);
     let schema_text = serde_json::to_string(&shown_schema(&schema)).unwrap_or_default();
+    loosen_summary_bound(&mut schema);
     // The facts' share: an eighth of the prompt's tokens, at 4 bytes a token.
     let facts = select::fragment(
         &select::select_staged(input.store, state),

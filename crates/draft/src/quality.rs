@@ -189,6 +189,9 @@ pub struct Evidence<'a> {
     tool: HashSet<String>,
     /// How strict the gate is ([`Evidence::gate`]): tight unless said otherwise.
     gate: Gate,
+    /// The user's intent, lower-cased: names it holds are the user's, not made up
+    /// ([`Evidence::unknown_names`]).
+    intent: String,
 }
 
 impl<'a> Evidence<'a> {
@@ -238,7 +241,38 @@ impl<'a> Evidence<'a> {
             prompt,
             tool: HashSet::new(),
             gate: Gate::Tight,
+            intent: String::new(),
         }
+    }
+
+    /// The same evidence, with the user's `intent` as a source of names too.
+    pub fn intent(mut self, intent: Option<&str>) -> Evidence<'a> {
+        self.intent = intent.unwrap_or_default().to_lowercase();
+        self
+    }
+
+    /// The names in `value` that neither the change (its paths and diff lines) nor
+    /// the intent holds: a word written as code (`parse_args`, `Config.load`,
+    /// `setup.py`, `serde::Value`, `camelCase`, anything in backticks) or a version
+    /// (`2.0.1`). A bullet that names such a thing says what the change does not show
+    /// (issue 45: `add a new version of the git cleans`), and takes the tool's words.
+    pub fn unknown_names(&self, value: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for raw in value.split_whitespace() {
+            let quoted = raw.contains('`');
+            let w = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
+            if w.is_empty() || !(quoted || is_code_name(w)) {
+                continue;
+            }
+            let low = w.to_lowercase();
+            let shown = self.names.iter().any(|n| n.contains(&low))
+                || self.intent.contains(&low)
+                || self.lines.iter().any(|l| l.contains(&low));
+            if !shown && !out.contains(&w.to_owned()) {
+                out.push(w.to_owned());
+            }
+        }
+        out
     }
 
     /// The same evidence, judged by `gate` (the guards sized to the model).
@@ -272,6 +306,24 @@ impl<'a> Evidence<'a> {
                     || self.path_words.contains(&stem))
             })
     }
+}
+
+/// Whether `w` is written as code: with `_` or `::` inside, a `.` or `/` between two
+/// parts of which the last has two characters or more (`setup.py`, `src/lib`, `2.0.1`;
+/// not `e.g`), or a capital after a small letter (`camelCase`).
+fn is_code_name(w: &str) -> bool {
+    let inner = |sep: char| {
+        w.split(sep).count() > 1
+            && w.rsplit(sep)
+                .next()
+                .is_some_and(|last| last.chars().count() >= 2)
+            && w.split(sep).all(|p| !p.is_empty())
+    };
+    let camel = w
+        .chars()
+        .zip(w.chars().skip(1))
+        .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
+    w.contains('_') || w.contains("::") || inner('.') || inner('/') || camel
 }
 
 /// A line without a comment marker around it (`//`, `#`, `--`, `/*`, `*/`, `*`).

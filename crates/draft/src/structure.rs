@@ -447,10 +447,15 @@ impl Structure {
         d
     }
 
-    /// The message from the model's words, deterministically repaired; `Err` lists
-    /// what only the model can fix (a bullet without words, a type not on the list,
-    /// an empty summary).
-    pub fn assemble(&self, conv: &Convention, d: &DraftJson) -> Result<Message, Vec<String>> {
+    /// The message from the model's words, deterministically repaired, and why its
+    /// summary is not the model's to keep (it ran past its room with no phrase ending
+    /// within it: [`fit_summary`]); `Err` lists what only the model can fix (a bullet
+    /// without words, a type not on the list, an empty summary).
+    pub fn assemble(
+        &self,
+        conv: &Convention,
+        d: &DraftJson,
+    ) -> Result<(Message, Option<String>), Vec<String>> {
         let mut problems = Vec::new();
         let kind = if self.types.is_empty() {
             d.kind.trim().to_owned()
@@ -527,14 +532,20 @@ impl Structure {
         let room = conv
             .subject_limit()
             .map(|max| max.saturating_sub(prefix).max(MIN_SUMMARY_CHARS));
-        let summary = repair_summary(&d.summary, &kind, conv, room);
+        let (summary, at_phrase) = fit_summary(&cleaned_summary(&d.summary, &kind, conv), room);
+        let summary_note = (!at_phrase).then(|| {
+            format!(
+                "ran past {} characters with no phrase ending within them",
+                room.unwrap_or_default()
+            )
+        });
         if summary.is_empty() {
             problems.push("summary is empty".to_owned());
         }
         if !problems.is_empty() {
             return Err(problems);
         }
-        Ok(Message {
+        let m = Message {
             subject: Subject {
                 kind,
                 scope,
@@ -550,7 +561,8 @@ impl Structure {
                 })
                 .into_iter()
                 .collect(),
-        })
+        };
+        Ok((m, summary_note))
     }
 }
 
@@ -591,8 +603,38 @@ pub fn is_word(w: &str) -> bool {
 
 /// The summary as the tool fixes it: one line, trimmed; a repeated type at the
 /// start (`feat: feat: …`, `feat(cli)!: …`) removed; a final period dropped (when
-/// the convention forbids it); shortened at a word boundary to `room` chars.
+/// the convention forbids it); within `room` chars where a phrase ends, its end
+/// tidied ([`fit_summary`]).
 pub fn repair_summary(summary: &str, kind: &str, conv: &Convention, room: Option<usize>) -> String {
+    fit_summary(&cleaned_summary(summary, kind, conv), room).0
+}
+
+/// `summary` within `room` chars, never cut mid-word or mid-phrase where a phrase
+/// ends within it (issue 45): its trailing clauses dropped
+/// ([`message::phrase::within`]), its end never a dangling `and`, comma, preposition
+/// or open bracket ([`message::phrase::tidy_end`]). The flag is false when no phrase
+/// ends within `room`: the text is then cut at a word ([`message::shorten`]), and a
+/// model's draft takes the tool's summary instead.
+pub fn fit_summary(summary: &str, room: Option<usize>) -> (String, bool) {
+    if room.is_none_or(|room| summary.chars().count() <= room) {
+        // It fits: only its end is tidied (and a text that is all unclosed brackets is
+        // left for the gate to refuse).
+        let tidy = message::phrase::tidy_end(summary);
+        return match tidy.is_empty() {
+            true => (summary.trim().to_owned(), true),
+            false => (tidy, true),
+        };
+    }
+    let room = room.unwrap_or_default();
+    match message::phrase::within(summary, room) {
+        Some(kept) => (kept, true),
+        None => (message::shorten(summary, room), false),
+    }
+}
+
+/// The summary as one line, without a repeated type prefix and (where the convention
+/// forbids it) a final period.
+fn cleaned_summary(summary: &str, kind: &str, conv: &Convention) -> String {
     let mut s = message::one_line(summary).trim().to_owned();
     loop {
         let stripped = strip_type_prefix(&s, kind, conv);
@@ -607,10 +649,7 @@ pub fn repair_summary(summary: &str, kind: &str, conv: &Convention, room: Option
             s = s.trim_end().to_owned();
         }
     }
-    match room {
-        Some(room) => message::shorten(&s, room),
-        None => s,
-    }
+    s
 }
 
 /// `s` without a leading `type(scope)!:` whose type is `kind` or one of the
@@ -1168,7 +1207,7 @@ mod tests {
             scope: Some("made up".into()),
             breaking_change: Some("BREAKING".into()),
         };
-        let m = s.assemble(&c, &d).expect("assembles");
+        let (m, _) = s.assemble(&c, &d).expect("assembles");
         assert_eq!(
             message::render(&m),
             "feat: grow both files\n\n- Update: src/a.rs — grows a\n- Update: src/b.rs — grows b Signed-off-by: x\n"
@@ -1185,13 +1224,13 @@ mod tests {
             breaking_change: Some("callers of parse must pass a flag".into()),
             ..d.clone()
         };
-        let m = s.assemble(&c, &noted).expect("assembles");
+        let (m, _) = s.assemble(&c, &noted).expect("assembles");
         assert!(!m.subject.breaking && m.trailers.is_empty(), "{m:?}");
         let s = Structure {
             breaking_evidence: vec!["parse".into()],
             ..s
         };
-        let m = s.assemble(&c, &noted).expect("assembles");
+        let (m, _) = s.assemble(&c, &noted).expect("assembles");
         assert!(m.subject.breaking, "{m:?}");
         assert_eq!(m.trailers[0].value, "callers of parse must pass a flag");
         assert!(problems[0].starts_with("type \"chores\" is not one of"));

@@ -29,7 +29,8 @@ and the hooks they chain, or, where the pre-commit framework, husky or lefthook 
 the hooks, whether its config runs jitcommit's and it installed them; the binaries the
 hooks run, the effective convention and the file it came
 from, the model settings (flags aside: environment, git config, defaults), whether
-the model server answers, its context window and the token budget that follows.
+the model server answers, its context window and the token budget that follows, and
+which guards a draft gets (by the model's size) and how to change them.
 Exit 1 when something is wrong; each problem comes with the command that fixes it.
 
 OPTIONS:
@@ -740,6 +741,16 @@ fn model(repo: &Repo, conv: Option<&config::Convention>, out: &mut Vec<Check>) {
                 )),
                 Some(w) => out.push(ok("budget", format!("{budget} prompt tokens ({configured} − {} reserved for the answer; the model's window is {w})", ctx_cfg.reserve_output_tokens))),
                 None => out.push(info("budget", format!("{budget} prompt tokens ({configured} − {} reserved); the server does not say its context window", ctx_cfg.reserve_output_tokens))),
+            }
+            // Which guards a draft gets, from what the server says of itself (the
+            // draft's own discovery: no model call), and how to change them.
+            if let Ok(mut client) =
+                jitcommit_drafter::Client::new(&settings, jitcommit_drafter::Window::of(&ctx_cfg))
+            {
+                client.discover(
+                    std::time::Instant::now() + settings.timeout.min(Duration::from_secs(5)),
+                );
+                out.push(info("guards", client.guards().line()));
             }
         }
         Err(ProbeError::Slow(e)) => out.push(info(

@@ -15,6 +15,7 @@
 //! ```
 
 pub(crate) mod parse;
+pub mod phrase;
 mod render;
 
 pub use parse::{

@@ -125,8 +125,9 @@ pub enum Drafted {
         omitted: Vec<String>,
         /// A repair request was needed.
         repaired: bool,
-        /// Bullets whose words are the tool's: the model's failed the gate.
-        tool_bullets: usize,
+        /// The parts of the draft in the tool's words, not the model's, each with
+        /// why (one footer line each).
+        tool_words: Vec<String>,
         /// What the offline analyses did not read of a very large change ([`partial`]).
         partial: Option<String>,
     },
@@ -158,8 +159,9 @@ impl Drafted {
                 tokens,
                 omitted,
                 repaired,
-                tool_bullets,
+                tool_words,
                 partial,
+                text,
                 ..
             } => {
                 // The server names the model: one printable line, and short.
@@ -174,15 +176,7 @@ impl Drafted {
                     tokens.0,
                     tokens.1
                 )];
-                if *tool_bullets > 0 {
-                    v.push(format!(
-                        "jitcommit: {} in the tool's words (the model's said nothing).",
-                        match tool_bullets {
-                            1 => "one bullet".to_owned(),
-                            n => format!("{n} bullets"),
-                        }
-                    ));
-                }
+                v.extend(tool_words.iter().map(|w| format!("jitcommit: {w}")));
                 if !omitted.is_empty() {
                     v.push(format!(
                         "jitcommit: omitted for the budget: {}",
@@ -190,18 +184,13 @@ impl Drafted {
                     ));
                 }
                 v.extend(partial.iter().map(|p| format!("jitcommit: {p}")));
+                v.extend(placeholder_line(text));
                 v
             }
             Drafted::Offline { why, text, partial } => {
                 let mut v = vec![format!("jitcommit: offline draft ({why}).")];
                 v.extend(partial.iter().map(|p| format!("jitcommit: {p}")));
-                // With the user's intent as the why, no placeholder is left.
-                if text.contains(offline::WHY_PLACEHOLDER) {
-                    v.push(format!(
-                        "jitcommit: replace each {} with why you made the change.",
-                        offline::WHY_PLACEHOLDER
-                    ));
-                }
+                v.extend(placeholder_line(text));
                 v
             }
         };
@@ -218,6 +207,17 @@ impl Drafted {
             Drafted::Offline { .. } => "offline",
         }
     }
+}
+
+/// The footer's line asking for the why, when `text` holds a `<why?>` (with the
+/// user's intent as the why, none is left).
+fn placeholder_line(text: &str) -> Option<String> {
+    text.contains(offline::WHY_PLACEHOLDER).then(|| {
+        format!(
+            "jitcommit: replace each {} with why you made the change.",
+            offline::WHY_PLACEHOLDER
+        )
+    })
 }
 
 /// Produces the draft: the model's when it answers within the deadline with a draft
@@ -298,11 +298,17 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
     let guards = client.guards().clone();
     let evidence = quality::Evidence::new(state, &fixed_texts)
         .gate(guards.gate())
+        .intent(intent)
         .trusting(
             p.structure
                 .bullets
                 .iter()
-                .map(|b| b.tool_words.clone())
+                .flat_map(|b| {
+                    [
+                        b.tool_words.clone(),
+                        check::tool_bullet_words(&b.tool_words, None),
+                    ]
+                })
                 .chain(p.structure.tool_summary.clone())
                 .chain(p.structure.tool_breaking.clone()),
         );
@@ -313,6 +319,7 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
         conv,
         paths: &g.paths,
         keep,
+        intent,
         debug: &debug,
     };
     for attempt in 0..2 {
@@ -329,7 +336,7 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
             problems,
             gate_failed,
         } = match check(&reply.content, &checker) {
-            Ok(Accepted { text, tool_bullets }) => {
+            Ok(Accepted { text, tool_words }) => {
                 return Ok(Drafted::Model {
                     text,
                     model: reply.model,
@@ -337,7 +344,7 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
                     tokens,
                     omitted,
                     repaired: attempt > 0,
-                    tool_bullets,
+                    tool_words,
                     partial: partial.clone(),
                 });
             }
