@@ -156,13 +156,9 @@ pub fn fitted(
 ) -> Result<(Convention, Observed), RepoError> {
     let mut seen = Observed::default();
     let is_commit = |hex: &str| repo.is_commit(hex);
-    for (id, raw, parents) in repo.newest_messages(tip, LAST + skip.len())? {
-        if seen.read == LAST {
-            break;
-        }
-        if !skip.contains(&id) {
-            seen.add(&raw, parents, conv, &is_commit);
-        }
+    let skip: std::collections::HashSet<ObjectId> = skip.iter().copied().collect();
+    for (_, raw, parents) in repo.newest_messages(tip, LAST, &skip)? {
+        seen.add(&raw, parents, conv, &is_commit);
     }
     Ok((propose(conv, &seen), seen))
 }

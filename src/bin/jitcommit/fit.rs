@@ -29,17 +29,13 @@ fn newest(repo: &Repo, limit: usize) -> Result<Vec<Read>, Error> {
     let Some(head) = repo.head_commit() else {
         return Ok(Vec::new());
     };
-    let walked = history::walk_newest(repo.gix(), &[head], &HashSet::new(), limit)?;
-    let mut out = Vec::new();
-    for c in walked {
-        let (raw, parents) = repo.commit_message_and_parents(c.id)?;
-        out.push(Read {
-            id: c.id,
-            parents,
-            raw,
-        });
-    }
-    Ok(out)
+    // The commits the gates fit their convention to ([`jitcommit_core::fit`]), each
+    // read once.
+    Ok(repo
+        .newest_messages(head, limit, &HashSet::new())?
+        .into_iter()
+        .map(|(id, raw, parents)| Read { id, parents, raw })
+        .collect())
 }
 
 /// The verdict on one stored commit under `policy`, as `jitcommit-check --range` gives

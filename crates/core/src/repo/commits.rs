@@ -446,37 +446,77 @@ impl Repo {
         self.walk(tips, hidden.to_vec(), true)
     }
 
-    /// At most `limit` commits of `tip`'s history, `tip` first, then breadth-first (each
-    /// commit's parents queued in order, once), each with its raw message and number of
-    /// parents: what the gate reads to fit a convention to the project's recent
-    /// history (the `fit` module). A shallow history ends where the clone does.
+    /// The newest `limit` commits of `tip`'s history, newest first by committer time
+    /// (ties in the order they were found, as `git log` lists them), passing over those
+    /// of `skip` (a range being checked), each with its message as git shows it
+    /// ([`Repo::commit_message_as_shown`]) and its number of parents: what a convention
+    /// is fitted to (the `fit` module; `init` and `doctor` read the same commits). Each
+    /// commit is read once, and the walk stops at `limit`: it reads those commits and
+    /// the parents waiting in its queue, never the rest of the history. A shallow
+    /// clone's boundary, or a commit below `tip` that cannot be read, ends its line.
     pub fn newest_messages(
         &self,
         tip: ObjectId,
         limit: usize,
+        skip: &std::collections::HashSet<ObjectId>,
     ) -> Result<Vec<(ObjectId, Vec<u8>, usize)>, RepoError> {
-        let mut out = Vec::new();
-        let mut queue = std::collections::VecDeque::from([tip]);
-        let mut queued: gix::hashtable::HashSet<ObjectId> = Default::default();
-        queued.insert(tip);
-        while let Some(id) = queue.pop_front() {
-            if out.len() >= limit {
-                break;
-            }
-            let c = match self.find_commit(id) {
-                Ok(c) => c,
-                // Past a shallow boundary: the history read ends there.
-                Err(_) if id != tip => break,
-                Err(e) => return Err(e),
+        use gix::objs::FindExt as _;
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        /// One commit read: when, which parents the walk follows, how many it has,
+        /// its message as shown.
+        struct Read(i64, Vec<ObjectId>, usize, Vec<u8>);
+        let boundary = match self.repo.shallow_commits() {
+            Ok(Some(s)) => s.iter().copied().collect(),
+            _ => std::collections::HashSet::new(),
+        };
+        let mut buf = Vec::new();
+        let mut read = |id: ObjectId| -> Option<Read> {
+            let c = self.repo.objects.find_commit(&id, &mut buf).ok()?;
+            let time = c.committer().map_or(0, |s| s.seconds());
+            let parents: Vec<ObjectId> = c.parents().collect();
+            let n = parents.len();
+            let followed = match boundary.contains(&id) {
+                true => Vec::new(),
+                false => parents,
             };
-            for p in c.parent_ids() {
-                if queued.insert(p.detach()) {
-                    queue.push_back(p.detach());
+            let encoding: Option<&[u8]> = c.encoding.map(|e| e.as_ref());
+            let message = match crate::gitenv::as_git_shows(c.message, encoding) {
+                Ok(text) => text.into_owned(),
+                Err(_) => c.message.to_vec(),
+            };
+            Some(Read(time, followed, n, message))
+        };
+        let Some(first) = read(tip) else {
+            // The tip's own error, as every other read of it reports one.
+            self.find_commit(tip)?;
+            return Ok(Vec::new());
+        };
+        let mut heap = BinaryHeap::new();
+        let mut slots: Vec<Option<(ObjectId, Read)>> = Vec::new();
+        let mut seen = std::collections::HashSet::from([tip]);
+        let push = |heap: &mut BinaryHeap<_>, slots: &mut Vec<_>, id, r: Read| {
+            heap.push((r.0, Reverse(slots.len()), slots.len()));
+            slots.push(Some((id, r)));
+        };
+        push(&mut heap, &mut slots, tip, first);
+        let mut out = Vec::new();
+        while out.len() < limit
+            && let Some((_, _, slot)) = heap.pop()
+        {
+            let Some((id, Read(_, parents, n, message))) = slots[slot].take() else {
+                continue;
+            };
+            for p in parents {
+                if seen.insert(p)
+                    && let Some(r) = read(p)
+                {
+                    push(&mut heap, &mut slots, p, r);
                 }
             }
-            drop(c);
-            let (msg, parents) = self.commit_message_and_parents(id)?;
-            out.push((id, msg, parents));
+            if !skip.contains(&id) {
+                out.push((id, message, n));
+            }
         }
         Ok(out)
     }
