@@ -281,6 +281,46 @@ fn a_stricter_start_checks_the_first_push_and_summarises_thousands_of_findings()
     assert!(remote.len() < 100, "{} lines:\n{text}", remote.len());
 }
 
+/// No sequence of pushes loosens the fitted policy (docs/check.md, "Before the project
+/// adopts a convention"): after a subject-only history, a prose body (which would turn
+/// the next fit to `body = "free"`, with no bullet traced) is refused, a trailer is no
+/// prose, and a bullet naming a file the commit does not change stays refused.
+#[test]
+fn no_push_loosens_the_fitted_policy() {
+    let sb = Sandbox::new();
+    let (bare, _) = server(&sb, "fixed.git", &[]);
+    let r = existing_project(&sb, 30);
+    let url = bare.to_str().unwrap();
+    let o = git_try(&sb, &r, &["push", url, "main"], &[]);
+    assert_eq!(code(&o), 0, "the first push: {}", stderr(&o));
+    commit_unchecked(
+        &sb,
+        &r,
+        "a.txt",
+        "fix(parser): accept a trailing comma\n\nThe parser now takes a comma before the closing bracket.",
+    );
+    let o = git_try(&sb, &r, &["push", url, "main"], &[]);
+    assert_ne!(code(&o), 0, "a prose body is refused: {}", stderr(&o));
+    assert!(stderr(&o).contains("body-missing"), "{}", stderr(&o));
+    sb.git(&r, &["reset", "-q", "--hard", "HEAD~1"]);
+    commit_unchecked(
+        &sb,
+        &r,
+        "b.txt",
+        "fix(parser): accept a trailing comma\n\nSigned-off-by: A U Thor <author@example.com>",
+    );
+    let o = git_try(&sb, &r, &["push", url, "main"], &[]);
+    assert_eq!(code(&o), 0, "a trailer is no prose: {}", stderr(&o));
+    commit_unchecked(
+        &sb,
+        &r,
+        "c.txt",
+        "fix(cache): keep referenced entries\n\n- Fix: src/other.rs — a file this commit does not change",
+    );
+    let o = git_try(&sb, &r, &["push", url, "main"], &[]);
+    assert_ne!(code(&o), 0, "bullets stay traced: {}", stderr(&o));
+}
+
 /// A gate fails closed: a `jitcommit.checkFirstPush` value git cannot read as a
 /// boolean (a typo) checks the first push, as `true` does; only `false` leaves it out.
 #[test]

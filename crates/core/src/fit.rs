@@ -177,10 +177,15 @@ pub fn in_force(
     let (Origin::Builtin, Some(tip)) = (&loaded.origin, tip) else {
         return Ok(loaded);
     };
-    let (convention, seen) = fitted(repo, tip, skip, &loaded.convention)?;
+    let (mut convention, seen) = fitted(repo, tip, skip, &loaded.convention)?;
     if seen.read < FIT_MIN {
         return Ok(loaded);
     }
+    // What the fit reads, the gate holds: a prose body, which would turn the next fit
+    // to `body = "free"` (no bullet traced), only where the history has one already.
+    // So a commit the fitted convention accepts gives the same convention again, and
+    // no push loosens the policy it is checked against.
+    convention.body_prose = seen.prose_bodies > 0;
     Ok(Loaded {
         convention,
         origin: Origin::Fitted { commits: seen.read },

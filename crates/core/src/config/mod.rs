@@ -234,6 +234,13 @@ pub struct Convention {
     pub subject_summary: bool,
     /// Body policy.
     pub body: BodyPolicy,
+    /// Whether, under `body = "optional"`, a body with no bullet may be prose. True
+    /// (and no file's key) but in the convention the gates fit to a history that has
+    /// no such body ([`crate::fit::in_force`]): there a prose body is `body-missing`,
+    /// so that no commit the fitted convention accepts makes the next fit looser
+    /// (docs/check.md, "Before the project adopts a convention").
+    #[serde(skip)]
+    pub body_prose: bool,
     /// Wrap body lines at this many columns (0 = no wrapping asked).
     pub body_wrap: usize,
     /// Each bullet path must be among the commit's changed paths.
@@ -330,6 +337,7 @@ impl Default for Convention {
             subject_period: true,
             subject_summary: true,
             body: BodyPolicy::Required,
+            body_prose: true,
             body_wrap: 0,
             trace_paths: true,
             coverage: false,

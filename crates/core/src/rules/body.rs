@@ -33,6 +33,27 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         .body
         .iter()
         .any(|item| matches!(item, BodyItem::Bullet(_)));
+    let prose_only = !has_bullet
+        && !ctx.conv.body_prose
+        && ctx.conv.body == BodyPolicy::Optional
+        && parsed
+            .body
+            .iter()
+            .any(|item| matches!(item, BodyItem::Prose(_)));
+    if prose_only {
+        let verb = ctx.conv.verbs.first().map_or("Update", String::as_str);
+        out.push(Finding::new(
+            &BODY_MISSING,
+            parsed.body.first().map_or(Pos::new(2, 1), |item| match item {
+                BodyItem::Prose(p) => p.pos,
+                BodyItem::Bullet(b) => b.pos,
+            }),
+            "the body is prose with no bullet; the convention fitted to this project's history, which has no such body, takes a subject alone or bullets",
+            Some(format!(
+                "drop the body, or write \"- {verb}: path — what and why\" for each change (a convention file with body = \"optional\" or \"free\" takes prose)"
+            )),
+        ));
+    }
     if ctx.conv.body == BodyPolicy::Required && !has_bullet {
         let pos = match parsed.body.first() {
             Some(BodyItem::Prose(p)) => p.pos,

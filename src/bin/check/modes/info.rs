@@ -19,24 +19,27 @@ pub fn dump_config(settings: &Settings) -> Result<Outcome, CheckError> {
         Err(e) => return Err(e.into()),
     };
     let loaded = local_convention(settings, repo.as_ref(), &[])?;
+    let conv = &loaded.convention;
+    // What no file key says: the fitted convention's refusal of a prose body.
+    let prose = if !conv.body_prose && conv.body == jitcommit_core::config::BodyPolicy::Optional {
+        "# a body with no bullet must not be prose: the history fitted to has no such body\n"
+    } else {
+        ""
+    };
+    let header = format!(
+        "# effective commit convention, from: {}\n{prose}",
+        loaded.origin
+    );
     let mut out = std::io::stdout().lock();
     match settings.format {
         // The CI formats annotate findings; a dumped convention is for people.
         Format::Human | Format::Gitlab | Format::Rdjsonl => {
-            writeln!(
-                out,
-                "# effective commit convention, from: {}",
-                loaded.origin
-            )?;
-            out.write_all(loaded.convention.to_toml().as_bytes())?;
+            out.write_all(header.as_bytes())?;
+            out.write_all(conv.to_toml().as_bytes())?;
         }
         // In a GitHub log the repository's values (scopes, a path) stay data.
         Format::Github => {
-            let text = format!(
-                "# effective commit convention, from: {}\n{}",
-                loaded.origin,
-                loaded.convention.to_toml()
-            );
+            let text = format!("{header}{}", conv.to_toml());
             for line in text.lines() {
                 writeln!(out, "{}", crate::output::github_inert(line))?;
             }
