@@ -63,3 +63,57 @@ fn doctor_names_a_mistyped_key_with_the_fix() {
         "{v}"
     );
 }
+
+/// Every `jitcommit.*` git config key that jitcommit's own hooks and install.sh read or
+/// write (`jitcommit.policy`, `jitcommit.checkFirstPush`, …) is a known one: set them
+/// all, and doctor names none of them as a typo.
+#[test]
+fn the_keys_the_hooks_and_install_sh_read_are_known() {
+    let root = crate::install_support::source_root();
+    let mut keys = std::collections::BTreeSet::new();
+    for f in [
+        "install.sh",
+        "hooks/pre-receive",
+        "hooks/update",
+        "hooks/prepare-commit-msg",
+    ] {
+        let text = std::fs::read_to_string(root.join(f)).unwrap();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("jitcommit.") {
+            let after = &rest[i + "jitcommit.".len()..];
+            let name: String = after
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            // A key (`jitcommit.policy`), not a file (`jitcommit.toml`) or a sentence's end.
+            let before = rest[..i].chars().next_back();
+            if !name.is_empty()
+                && name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                && before.is_none_or(|c| !c.is_ascii_alphanumeric() && c != '/' && c != '-')
+                && !after[name.len()..].starts_with(['.', '-'])
+            {
+                keys.insert(format!("jitcommit.{name}"));
+            }
+            rest = &after[name.len()..];
+        }
+    }
+    assert!(
+        keys.contains("jitcommit.checkFirstPush") && keys.contains("jitcommit.policy"),
+        "control: the scan finds the server's keys: {keys:?}"
+    );
+    let sb = jitcommit_testkit::Sandbox::new();
+    let r = jitcommit_support::Repo::new(&sb, "r");
+    r.commit("a.txt", "a\n", "feat: start");
+    for k in &keys {
+        r.git(&["config", k, "false"]);
+    }
+    let o = r.jc(&["doctor", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let typos: Vec<&serde_json::Value> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["check"] == "git config")
+        .collect();
+    assert!(typos.is_empty(), "{keys:?}: {typos:?}");
+}

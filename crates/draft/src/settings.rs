@@ -385,11 +385,12 @@ pub const SETTINGS: &[Setting] = &[
 ];
 
 /// The `jitcommit.*` git config keys read outside [`SETTINGS`]: the draft hook's switch
-/// and `-m` behaviour, and the server hooks' policy file.
+/// and `-m` behaviour, and the server hooks' policy file and first-push check.
 pub const OTHER_GIT_KEYS: &[&str] = &[
     "jitcommit.enabled",
     "jitcommit.onMessage",
     "jitcommit.policy",
+    "jitcommit.checkFirstPush",
 ];
 
 /// The keys of `keys` (the `jitcommit.*` keys a repository's git config sets) that no
