@@ -6,13 +6,11 @@ use std::borrow::Cow;
 
 use super::{Bullet, Message, Subject, Target};
 
-/// A character that must not reach a message file or a terminal inside one value:
-/// control characters (newlines, carriage returns, escapes), the Unicode line and
-/// paragraph separators and the bidirectional controls.
-fn breaks_line(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
+// A character that must not reach a message file or a terminal inside one value:
+// control characters (newlines, carriage returns, escapes), the Unicode line and
+// paragraph separators and the bidirectional controls, as the terminal output escapes
+// them: one predicate for both.
+use crate::term::is_unprintable as breaks_line;
 
 /// `s` as one printable line: each character of [`breaks_line`] becomes a space.
 /// Every value the renderer writes passes through it, so no value from a model (or
