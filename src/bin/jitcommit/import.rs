@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use jitcommit_core::changelog::{Exclusions, TagPattern, check_exclusion};
-use jitcommit_core::config::{BumpLevel, ChangelogSettings, Convention, Prereleases, ZeroMajor};
+use jitcommit_core::config::{BumpLevel, Convention, Prereleases, ZeroMajor};
 use serde_json::Value;
 
 /// What the imported files said.
@@ -371,24 +371,12 @@ pub fn apply(imp: &Import) -> Convention {
 /// The semantic-version part of a tag pattern, as `TagPattern::DEFAULT` spells it.
 const SEMVER: &str = r"[0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?";
 
-/// `s` as a regular expression that matches it literally.
-fn escape(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        if "\\.+*?()|[]{}^$#&-~".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// A tag pattern for tags written `{prefix}{version}{suffix}`.
 fn tag_pattern_around(prefix: &str, suffix: &str) -> String {
     format!(
         "^{}(?P<version>{SEMVER}){}$",
-        escape(prefix),
-        escape(suffix)
+        regex::escape(prefix),
+        regex::escape(suffix)
     )
 }
 
@@ -792,10 +780,7 @@ pub fn git_cliff(name: &str, cfg: &Value, imp: &mut Import) {
             continue;
         }
         // Whether the parser takes every commit of type `t`, scoped or not.
-        let re = Exclusions::of(&ChangelogSettings {
-            exclude_commits: vec![message.to_owned()],
-            ..ChangelogSettings::default()
-        });
+        let re = Exclusions::of_patterns(&[message]);
         let matches = |t: &str| re.matches(&format!("{t}: x")) && re.matches(&format!("{t}(s): x"));
         if bool_at(parser, "skip") == Some(true) {
             // git-cliff searches the message anywhere; exclude-commits match from its start.

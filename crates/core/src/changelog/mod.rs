@@ -247,11 +247,15 @@ impl Exclusions {
     /// The patterns of `settings`; one that does not compile is skipped (the
     /// convention's reader refuses it, with its file and line, before it gets here).
     pub fn of(settings: &ChangelogSettings) -> Exclusions {
+        Exclusions::of_patterns(&settings.exclude_commits)
+    }
+
+    /// The patterns `patterns`, as [`Exclusions::of`] compiles them.
+    pub fn of_patterns(patterns: &[impl AsRef<str>]) -> Exclusions {
         Exclusions(
-            settings
-                .exclude_commits
+            patterns
                 .iter()
-                .filter_map(|p| compile_exclusion(p).ok())
+                .filter_map(|p| compile_exclusion(p.as_ref()).ok())
                 .collect(),
         )
     }
@@ -497,6 +501,8 @@ pub fn build(commits: &[HistoryCommit], tags: &[VersionTag], opts: &Options<'_>)
         }
     }
     let mut releases = Vec::new();
+    // Compiled once for the whole history, not once per release.
+    let exclusions = Exclusions::of(&opts.convention.changelog);
     for (r, list) in members.iter().enumerate().rev() {
         let previous_tag = order
             .get(..r.min(order.len()))
@@ -520,7 +526,7 @@ pub fn build(commits: &[HistoryCommit], tags: &[VersionTag], opts: &Options<'_>)
         if list.is_empty() && tag.is_none() {
             continue;
         }
-        let mut release = release_of(commits, list, opts, &known);
+        let mut release = release_of(commits, list, opts, &known, &exclusions);
         release.version = version;
         release.tag = tag;
         release.date = date;
@@ -536,6 +542,7 @@ fn release_of(
     list: &[usize],
     opts: &Options<'_>,
     known: &HashSet<ObjectId>,
+    exclusions: &Exclusions,
 ) -> Release {
     let conv = opts.convention;
     let in_release: HashMap<ObjectId, usize> = list
@@ -573,7 +580,6 @@ fn release_of(
     let mut by_section: HashMap<String, Vec<Entry>> = HashMap::new();
     let mut others = Vec::new();
     let mut types: BTreeMap<String, usize> = BTreeMap::new();
-    let exclusions = Exclusions::of(&conv.changelog);
     for (k, &i) in list.iter().enumerate() {
         let c = &commits[i];
         if cancelled[k] {
