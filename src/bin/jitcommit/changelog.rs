@@ -285,18 +285,18 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
                 &opts(None),
             ));
             let body = render(markup, &log, &s.links);
-            let block = region::block_in(markup, &body, Some(&history.tip));
+            let block = region::block(markup, &body, Some(&history.tip));
             let existing = read_optional(ctx.root(), &path)?;
             // Spliced as git stores the file, written back in the work tree's endings.
             let stored = match &existing {
                 Some(text) => Some(stored::read(&ctx.repo, &path, text.clone())?),
                 None => None,
             };
-            let new = region::splice_in(markup, stored.as_ref().map(|s| s.text.as_str()), &block)
+            let new = region::splice(markup, stored.as_ref().map(|s| s.text.as_str()), &block)
                 .map_err(|problem| Error::Region {
-                path: path.clone(),
-                problem,
-            })?;
+                    path: path.clone(),
+                    problem,
+                })?;
             let bytes = stored
                 .unwrap_or_else(stored::new_file)
                 .worktree_bytes(&ctx.repo, &path, &new)?;
@@ -320,7 +320,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
             };
             // Compared as git stores it: a CRLF checkout of a committed file matches.
             let text = stored::read(&ctx.repo, &path, text)?.text;
-            let found = match region::find_in(markup, &text) {
+            let found = match region::find(markup, &text) {
                 Ok(Some(r)) => r,
                 Ok(None) => {
                     let _ = writeln!(
@@ -358,7 +358,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Error> {
                 &opts(Some(through)),
             ));
             let body = render(markup, &log, &s.links);
-            let expected = region::block_in(markup, &body, found.through.as_ref());
+            let expected = region::block(markup, &body, found.through.as_ref());
             if expected == found.block {
                 let short: String = through
                     .to_string()

@@ -109,13 +109,8 @@ pub enum RegionError {
     },
 }
 
-/// The begin marker line for a region generated through `through`.
-pub fn begin_line(through: Option<&ObjectId>) -> String {
-    begin_line_in(Markup::Markdown, through)
-}
-
-/// [`begin_line`] in `markup`.
-pub fn begin_line_in(markup: Markup, through: Option<&ObjectId>) -> String {
+/// The begin marker line, in `markup`, for a region generated through `through`.
+pub fn begin_line(markup: Markup, through: Option<&ObjectId>) -> String {
     let (begin, close) = (markup.begin(), markup.close());
     match through {
         Some(id) => format!("{begin} (generated through {id}; edit outside these markers){close}"),
@@ -123,14 +118,9 @@ pub fn begin_line_in(markup: Markup, through: Option<&ObjectId>) -> String {
     }
 }
 
-/// The whole region for the generated `body`.
-pub fn block(body: &str, through: Option<&ObjectId>) -> String {
-    block_in(Markup::Markdown, body, through)
-}
-
-/// [`block`] in `markup`.
-pub fn block_in(markup: Markup, body: &str, through: Option<&ObjectId>) -> String {
-    let mut s = begin_line_in(markup, through);
+/// The whole region, in `markup`, for the generated `body`.
+pub fn block(markup: Markup, body: &str, through: Option<&ObjectId>) -> String {
+    let mut s = begin_line(markup, through);
     s.push_str("\n\n");
     if !body.is_empty() {
         s.push_str(body);
@@ -150,13 +140,8 @@ fn through_of(line: &str) -> Option<ObjectId> {
     ObjectId::from_hex(hex.as_bytes()).ok()
 }
 
-/// Finds the region of `text`; `Ok(None)` when it has none.
-pub fn find(text: &str) -> Result<Option<Region<'_>>, RegionError> {
-    find_in(Markup::Markdown, text)
-}
-
-/// [`find`] in `markup`.
-pub fn find_in(markup: Markup, text: &str) -> Result<Option<Region<'_>>, RegionError> {
+/// Finds the region of `text`, written in `markup`; `Ok(None)` when it has none.
+pub fn find(markup: Markup, text: &str) -> Result<Option<Region<'_>>, RegionError> {
     let (begin_marker, end_marker) = (markup.begin(), markup.end());
     let mut offset = 0;
     let mut begin: Option<(usize, usize, &str)> = None;
@@ -197,23 +182,14 @@ pub fn find_in(markup: Markup, text: &str) -> Result<Option<Region<'_>>, RegionE
     Ok(found)
 }
 
-/// `existing` (the file's text, `None` when there is no file yet) with its region
-/// replaced by `block`; a file without a region gets it appended, a new file gets
-/// [`PREAMBLE`] before it.
-pub fn splice(existing: Option<&str>, block: &str) -> Result<String, RegionError> {
-    splice_in(Markup::Markdown, existing, block)
-}
-
-/// [`splice`] in `markup`.
-pub fn splice_in(
-    markup: Markup,
-    existing: Option<&str>,
-    block: &str,
-) -> Result<String, RegionError> {
+/// `existing` (the file's text, `None` when there is no file yet) with its region, in
+/// `markup`, replaced by `block`; a file without a region gets it appended, a new file
+/// gets the markup's preamble ([`PREAMBLE`], [`RST_PREAMBLE`]) before it.
+pub fn splice(markup: Markup, existing: Option<&str>, block: &str) -> Result<String, RegionError> {
     let Some(text) = existing else {
         return Ok(format!("{}{block}", markup.preamble()));
     };
-    Ok(match find_in(markup, text)? {
+    Ok(match find(markup, text)? {
         Some(r) => format!("{}{block}{}", r.before, r.after),
         None if text.is_empty() => block.to_owned(),
         None if text.ends_with("\n\n") => format!("{text}{block}"),

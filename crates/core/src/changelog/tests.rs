@@ -284,38 +284,46 @@ fn dates_are_utc_calendar_days() {
 
 #[test]
 fn the_region_is_found_replaced_and_kept_apart_from_hand_text() {
-    let b1 = region::block("## [Unreleased]\n", Some(&id(9)));
-    let file = region::splice(Some("# Log\n\nhand text\n"), &b1).unwrap();
+    let b1 = region::block(region::Markup::Markdown, "## [Unreleased]\n", Some(&id(9)));
+    let file = region::splice(region::Markup::Markdown, Some("# Log\n\nhand text\n"), &b1).unwrap();
     assert!(
         file.starts_with("# Log\n\nhand text\n\n<!-- jitcommit changelog begin"),
         "{file}"
     );
-    let r = region::find(&file).unwrap().unwrap();
+    let r = region::find(region::Markup::Markdown, &file)
+        .unwrap()
+        .unwrap();
     assert_eq!(r.through, Some(id(9)));
     assert_eq!(r.block, b1);
-    let b2 = region::block("## [1.0.0]\n", None);
-    let again = region::splice(Some(&file), &b2).unwrap();
+    let b2 = region::block(region::Markup::Markdown, "## [1.0.0]\n", None);
+    let again = region::splice(region::Markup::Markdown, Some(&file), &b2).unwrap();
     assert_eq!(again, file.replace(&b1, &b2));
     assert_eq!(
-        region::find("x\n<!-- jitcommit changelog end -->\n"),
+        region::find(
+            region::Markup::Markdown,
+            "x\n<!-- jitcommit changelog end -->\n"
+        ),
         Err(RegionError::StrayEnd {
             line: 2,
             end: region::END
         })
     );
     assert_eq!(
-        region::find(&format!("{b1}{b1}")),
+        region::find(region::Markup::Markdown, &format!("{b1}{b1}")),
         Err(RegionError::Second { line: 6 })
     );
     assert_eq!(
-        region::find("<!-- jitcommit changelog begin -->\n"),
+        region::find(
+            region::Markup::Markdown,
+            "<!-- jitcommit changelog begin -->\n"
+        ),
         Err(RegionError::Unterminated {
             line: 1,
             begin: region::BEGIN,
             end: region::END
         })
     );
-    let fresh = region::splice(None, &b2).unwrap();
+    let fresh = region::splice(region::Markup::Markdown, None, &b2).unwrap();
     assert!(fresh.starts_with(region::PREAMBLE));
 }
 
