@@ -8,6 +8,8 @@ use std::sync::LazyLock;
 use jitcommit_core::repo::{ChangeKind, Hunk};
 use regex::Regex;
 
+use crate::words::{GENERIC_KEYS, IMAGE_EXTENSIONS};
+
 static MD_LINK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"!?\[([^\]]*)\]\(([^)\s]*)[^)]*\)").unwrap_or_else(|e| unreachable!("{e}"))
 });
@@ -32,8 +34,6 @@ pub fn plain(text: &str) -> String {
         .to_owned()
 }
 
-const IMAGES: &[&str] = &["png", "gif", "jpg", "jpeg", "svg", "webp", "ico", "bmp"];
-
 /// A change of images only: `update 5 images in docs/images`, `add image logo.png`.
 pub fn images(
     paths: &[String],
@@ -42,7 +42,7 @@ pub fn images(
 ) -> Option<String> {
     let image = |p: &str| {
         p.rsplit_once('.')
-            .is_some_and(|(_, e)| IMAGES.contains(&e.to_ascii_lowercase().as_str()))
+            .is_some_and(|(_, e)| IMAGE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
     };
     if paths.is_empty() || !paths.iter().all(|p| image(p)) {
         return None;
@@ -97,7 +97,7 @@ fn links(text: &str) -> Vec<(String, String)> {
 
 /// A Markdown heading's words (`## How to run` → `How to run`), or a reStructuredText
 /// title's (a line underlined by the next one).
-fn heading(text: &str, next: Option<&str>) -> Option<String> {
+pub(crate) fn heading(text: &str, next: Option<&str>) -> Option<String> {
     let t = text.trim_end();
     let hashes = t.len() - t.trim_start_matches('#').len();
     let words = if (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') {
@@ -401,30 +401,6 @@ pub fn whole_file(path: &str, hunks: &[Hunk], sign: char) -> Option<String> {
     };
     Some(format!("{verb} {file} with {with}"))
 }
-
-/// Keys that say little alone: a workflow step's fields, a list's plumbing. The key
-/// they belong to says more.
-const GENERIC_KEYS: &[&str] = &[
-    "run",
-    "with",
-    "name",
-    "uses",
-    "if",
-    "env",
-    "steps",
-    "id",
-    "shell",
-    "args",
-    "value",
-    "default",
-    "type",
-    "description",
-    "items",
-    "hooks",
-    "files",
-    "exclude",
-    "include",
-];
 
 static YAML_KEY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^(\s*)(?:-\s+)?["']?([A-Za-z0-9_.$/-]+)["']?\s*:(?:\s|$)"#)
