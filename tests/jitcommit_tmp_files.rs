@@ -51,18 +51,23 @@ fn a_write_killed_half_way_leaves_no_untracked_file() {
 fn a_temporary_file_a_killed_run_left_is_removed_by_the_next_write() {
     let sb = Sandbox::new();
     let r = long_history(&sb);
+    // One beside the file (where a run before this one wrote), one in the git dir
+    // (where a run killed now leaves it): both an hour old, which no run still writes.
     write(&r.dir, ".jitcommit-AbCd12.tmp", "half a changelog");
+    write(&r.dir, ".git/.jitcommit-EfGh34.tmp", "half a changelog");
     r.git(&["commit", "-q", "--allow-empty", "-m", "fix: one more"]);
-    // An hour old: no run still writes it.
-    let o = sb
-        .cmd("touch", &r.dir)
-        .args(["-d", "1 hour ago", ".jitcommit-AbCd12.tmp"])
-        .output()
-        .unwrap();
-    assert!(o.status.success());
+    for f in [".jitcommit-AbCd12.tmp", ".git/.jitcommit-EfGh34.tmp"] {
+        let o = sb
+            .cmd("touch", &r.dir)
+            .args(["-d", "1 hour ago", f])
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+    }
     let o = r.jc(&["changelog", "--write", "CHANGELOG.md"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(!r.dir.join(".jitcommit-AbCd12.tmp").exists());
+    assert!(!r.dir.join(".git/.jitcommit-EfGh34.tmp").exists());
     let status = r.git(&["status", "--porcelain", "--untracked-files=all"]);
     assert_eq!(status, "?? CHANGELOG.md\n");
 }

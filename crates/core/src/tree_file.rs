@@ -152,12 +152,16 @@ pub fn write_in_tree(root: &Path, scratch: &Path, path: &Path, bytes: &[u8]) -> 
     use std::io::Write;
     let path = in_tree(root, path)?;
     let dir = path.parent().unwrap_or(Path::new("."));
-    remove_stale(dir);
     let tmp_dir = if same_device(scratch, dir) {
         scratch
     } else {
         dir
     };
+    // What a killed run left, where this one writes and where one of before wrote.
+    remove_stale(tmp_dir);
+    if tmp_dir != dir {
+        remove_stale(dir);
+    }
     let kept = std::fs::metadata(&path)
         .ok()
         .filter(std::fs::Metadata::is_file)
