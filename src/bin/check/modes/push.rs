@@ -287,7 +287,11 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
     let mut accepted_as_adopted = Vec::new();
     for (policy, hidden, tips, refs) in &groups {
         let ids = repo.commits_between(tips, hidden)?;
-        let held = adopted(&repo, &policies[*policy].0.convention, &ids, tips, hidden)?;
+        // A first push is accepted whole: no adoption point to walk to.
+        let held = match first_push {
+            true => vec![false; ids.len()],
+            false => adopted(&repo, &policies[*policy].0.convention, &ids, tips, hidden)?,
+        };
         for (id, a) in ids.into_iter().zip(held) {
             if seen.insert((id, *policy)) {
                 checked.push((id, *policy, (refs.len() == 1).then(|| refs[0])));
