@@ -97,7 +97,7 @@ fn links(text: &str) -> Vec<(String, String)> {
 
 /// A Markdown heading's words (`## How to run` → `How to run`), or a reStructuredText
 /// title's (a line underlined by the next one).
-pub(crate) fn heading(text: &str, next: Option<&str>) -> Option<String> {
+fn heading(text: &str, next: Option<&str>) -> Option<String> {
     let t = text.trim_end();
     let hashes = t.len() - t.trim_start_matches('#').len();
     let words = if (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') {

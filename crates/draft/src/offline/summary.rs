@@ -51,9 +51,17 @@ pub(super) fn added_heading(f: &FileDiff) -> Option<String> {
     if f.binary || f.linguist.is_some() || !(path.ends_with(".md") || path.ends_with(".markdown")) {
         return None;
     }
-    // A Markdown heading's words, as the document summaries read one.
     let heading = |text: &str| -> Option<String> {
-        let words = crate::change_words::docs::heading(text, None)?;
+        let t = text.trim_start_matches('#');
+        if t.len() == text.len() || text.len() - t.len() > 6 || !t.starts_with(' ') {
+            return None;
+        }
+        let words: String = t
+            .trim()
+            .trim_end_matches('#')
+            .chars()
+            .filter(|c| !matches!(c, '`' | '*'))
+            .collect();
         let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
         (words.split(' ').count() >= 2).then_some(words)
     };
