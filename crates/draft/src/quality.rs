@@ -308,22 +308,30 @@ impl<'a> Evidence<'a> {
     }
 }
 
-/// Whether `w` is written as code: with `_` or `::` inside, a `.` or `/` between two
-/// parts of which the last has two characters or more (`setup.py`, `src/lib`, `2.0.1`;
-/// not `e.g`), or a capital after a small letter (`camelCase`).
+/// Whether `w` is written as code: with `_` or `::` inside, a `.` between two parts of
+/// which the last has two characters or more (`setup.py`, `Config.load`; not `e.g`), a
+/// version (`2.0.1`), a path (`src/lib.rs`, `a/b/c`; not the prose of `and/or`, `read/write` or
+/// `CI/CD`), or camel case that starts small (`parseArgs`; not a name such as `GitHub`,
+/// `JavaScript` or `macOS`, which a capable model writes in plain English).
 fn is_code_name(w: &str) -> bool {
-    let inner = |sep: char| {
-        w.split(sep).count() > 1
-            && w.rsplit(sep)
-                .next()
-                .is_some_and(|last| last.chars().count() >= 2)
-            && w.split(sep).all(|p| !p.is_empty())
+    let parts = |sep: char| {
+        let p: Vec<&str> = w.split(sep).collect();
+        (p.len() > 1 && p.iter().all(|p| !p.is_empty())).then_some(p)
     };
-    let camel = w
-        .chars()
-        .zip(w.chars().skip(1))
-        .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
-    w.contains('_') || w.contains("::") || inner('.') || inner('/') || camel
+    let dotted = parts('.').is_some_and(|p| {
+        p.last().is_some_and(|l| l.chars().count() >= 2)
+            // A version (`2.0.1`, `v1.10`), which the doc comment of unknown_names names.
+            || p.iter().enumerate().all(|(i, part)| {
+                let part = if i == 0 { part.trim_start_matches('v') } else { part };
+                !part.is_empty() && part.chars().all(|c| c.is_ascii_digit())
+            })
+    });
+    let path = parts('/').is_some_and(|p| p.len() > 2 || p.last().is_some_and(|l| l.contains('.')));
+    let c: Vec<char> = w.chars().collect();
+    let camel = c.first().is_some_and(|f| f.is_lowercase())
+        && c.windows(3)
+            .any(|t| t[0].is_lowercase() && t[1].is_uppercase() && t[2].is_lowercase());
+    w.contains('_') || w.contains("::") || dotted || path || camel
 }
 
 /// A line without a comment marker around it (`//`, `#`, `--`, `/*`, `*/`, `*`).
@@ -687,6 +695,38 @@ mod tests {
         let s = state();
         let prompt = [crate::prompt::CORE_INSTRUCTIONS, REPAIR];
         check_draft(text, &Evidence::new(&s, &prompt).gate(gate))
+    }
+
+    #[test]
+    fn names_written_as_code_and_the_plain_english_a_capable_model_writes() {
+        for w in [
+            "parse_args",
+            "Config.load",
+            "setup.py",
+            "serde::Value",
+            "parseArgs",
+            "src/lib.rs",
+            "a/b/c",
+            "2.0.1",
+        ] {
+            assert!(is_code_name(w), "{w} is written as code");
+        }
+        for w in [
+            "GitHub",
+            "JavaScript",
+            "TypeScript",
+            "macOS",
+            "iOS",
+            "and/or",
+            "read/write",
+            "CI/CD",
+            "e.g",
+            "README",
+            "v1",
+            "plain",
+        ] {
+            assert!(!is_code_name(w), "{w} is plain English");
+        }
     }
 
     #[test]
