@@ -234,7 +234,8 @@ def cut_off(summary, paths, diff_set):
     """Why a summary reads as cut mid-word or mid-phrase (issue 45: a length bound that
     falls inside a word), or None: it ends in a dangling word or punctuation, leaves a
     bracket or quote open, or its last word is the start of a longer word of the staged
-    paths or the diff and is no word of them itself (`pyproject.tom`)."""
+    paths or the diff and is no word of them itself (`pyproject.tom`; a file's name
+    without its extension, `base` for `base.py`, is a word of them)."""
     s = summary.rstrip()
     if not s:
         return None
@@ -256,6 +257,9 @@ def cut_off(summary, paths, diff_set):
         for line in diff_set:
             known.update(re.findall(r"[a-z0-9_.-]+", line))
         known = {k.strip(".-_") for k in known}
+        # A file's name without its extension is a whole word (`change imports in base`
+        # for `base.py`); only a cut inside the name itself reads as cut.
+        known |= {k.split(".", 1)[0] for k in known if "." in k}
         if word not in known and any(k.startswith(word) and len(k) > len(word) for k in known):
             longer = min((k for k in known if k.startswith(word) and len(k) > len(word)), key=len)
             if "." in word or "." in longer or len(longer) - len(word) <= 2:
