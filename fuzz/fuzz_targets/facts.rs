@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 
 use jitcommit_core::facts::{self, FILE, MAX_ID, MAX_VALUE, Store};
 use jitcommit_core::message;
+use jitcommit_drafter::select;
 use libfuzzer_sys::fuzz_target;
 
 /// The fields that survive a round trip (the line moves when the text is rewritten).
@@ -84,10 +85,10 @@ fuzz_target!(|data: &[u8]| {
     // Selection over a few paths (and the input as the diff) keeps to the store.
     let paths = ["src/lib.rs", "docs/guide.md", "README.md"].map(String::from);
     let text = String::from_utf8_lossy(data);
-    let selected = facts::select(&store, &paths, &[("src/lib.rs".to_string(), &text)]);
+    let selected = select::select(&store, &paths, &[("src/lib.rs".to_string(), &text)]);
     for s in &selected {
         assert!(ids.contains(s.fact.id.as_str()), "{s:?}");
     }
-    let _ = facts::fragment(&selected, 64);
-    let _ = facts::scopes_for(&store, &paths);
+    let _ = select::fragment(&selected, 64);
+    let _ = select::scopes_for(&store, &paths);
 });

@@ -31,6 +31,8 @@ fn convention(strict: bool) -> Convention {
         },
         subject_max: if strict { 50 } else { 0 },
         subject_period: strict,
+        subject_summary: strict,
+        body_prose: !strict,
         placeholders: strings(&["<why?>", "<summary>"]),
         body: if strict {
             BodyPolicy::Required

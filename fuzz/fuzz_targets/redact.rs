@@ -4,7 +4,7 @@
 //! last pass relies on this), and a hunk keeps its number of lines.
 #![no_main]
 
-use jitcommit_core::redact::{redact_diff_body, redact_state, redact_text};
+use jitcommit_drafter::redact::{redact_diff_body, redact_state, redact_text};
 use jitcommit_core::repo::{Change, ChangeKind, FileDiff, Hunk, StagedState};
 use libfuzzer_sys::fuzz_target;
 
