@@ -328,7 +328,7 @@ impl Repo {
     /// `sharedindex.<id>` file beside it or in the git dir, and reads it from there, so
     /// without such a file the index is whole. A directory that cannot be listed counts
     /// as holding one.
-    fn may_be_split(&self, index_path: &std::path::Path) -> bool {
+    pub(super) fn may_be_split(&self, index_path: &std::path::Path) -> bool {
         let shared = |dir: &std::path::Path| match std::fs::read_dir(dir) {
             Ok(entries) => entries.filter_map(Result::ok).any(|e| {
                 e.file_name()

@@ -15,8 +15,14 @@
 //! index with gix) on anything else: version 4's compressed paths, a split index (its
 //! `link` extension), a sparse index (its `sdir` extension or a directory entry), a
 //! path of 4,095 bytes or more, or a file that does not parse. Like git, it does not verify the trailing checksum.
+//!
+//! `rawindex_tests.rs` holds it to git and gix, entry by entry, on indexes git wrote:
+//! every version, split, sparse, the extended flags, conflict stages, the extensions
+//! git writes, SHA-256, long and non-ASCII paths; and it checks that [`at_paths`]
+//! answers what the expanded index holds, or gives up.
 
 use std::io::Read;
+use std::ops::ControlFlow;
 
 use super::ObjectId;
 
@@ -48,10 +54,16 @@ pub(super) enum Stop {
 const STAGE_MASK: u16 = 0x3000;
 /// The flag saying extended flags follow (version 3 and later).
 const EXTENDED: u16 = 0x4000;
+/// The flag of an assume-unchanged entry (`update-index --assume-unchanged`).
+#[cfg(test)]
+pub(super) const ASSUME_VALID: u16 = 0x8000;
+/// The extended flag of a skip-worktree entry.
+#[cfg(test)]
+pub(super) const SKIP_WORKTREE: u16 = 0x4000;
 /// The name-length bits of the flags; this value means "longer, NUL-terminated".
 const NAME_MASK: u16 = 0x0fff;
 /// The extended flag of an intent-to-add entry.
-const INTENT_TO_ADD: u16 = 0x2000;
+pub(super) const INTENT_TO_ADD: u16 = 0x2000;
 /// The file-type bits of an entry's mode, and the value of a directory (sparse index).
 const TYPE_MASK: u32 = 0o170_000;
 const DIRECTORY: u32 = 0o040_000;
@@ -106,17 +118,64 @@ impl<R: Read> Stream<R> {
     }
 }
 
-/// The entries of the index read from `src` (`len` bytes long; `hash_len` the object id's
-/// length) at or under each of `paths`, in `paths`' order; `None` when the file is one
-/// this reader leaves to gix. An inner `None`: that path holds an entry the probe cannot
-/// answer for.
-pub(super) fn at_paths(
+/// One entry as the index file holds it, borrowed from the read buffer.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct RawEntry<'a> {
+    /// The path, as stored (a sparse directory's ends with `/`).
+    pub(super) name: &'a [u8],
+    /// The mode: a file type and permission bits (`0o040_000` for a sparse directory).
+    pub(super) mode: u32,
+    /// The 16 bits of flags: assume-valid (`0x8000`), extended (`0x4000`), the stage
+    /// (`0x3000`) and the name's length.
+    pub(super) flags: u16,
+    /// The extended flags (version 3): skip-worktree (`0x4000`), intent-to-add
+    /// (`0x2000`); 0 when there are none.
+    pub(super) extended: u16,
+    /// The object id's bytes.
+    pub(super) id: &'a [u8],
+}
+
+impl RawEntry<'_> {
+    /// The conflict stage, 0 to 3.
+    #[cfg(test)]
+    pub(super) fn stage(&self) -> u16 {
+        (self.flags & STAGE_MASK) >> 12
+    }
+
+    /// A sparse index's directory entry.
+    pub(super) fn is_dir(&self) -> bool {
+        self.mode & TYPE_MASK == DIRECTORY
+    }
+
+    /// An entry the probe can answer for: not a conflict stage, not intent-to-add (the
+    /// full diff skips both).
+    fn plain(&self) -> bool {
+        self.flags & STAGE_MASK == 0 && self.extended & INTENT_TO_ADD == 0
+    }
+}
+
+/// How a walk of the entries ended.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Walked {
+    /// `visit` asked to stop; the rest of the file was not read.
+    Stopped,
+    /// Every entry and every extension was read; `sparse`: one of them was `sdir`, the
+    /// sparse index's.
+    Whole { sparse: bool },
+}
+
+/// Calls `visit` on each entry of the index read from `src` (`len` bytes long;
+/// `hash_len` the object id's length), in the file's order, until it breaks; then, if it
+/// never did, reads the extensions through. `None` when the file is one this reader
+/// leaves to gix: not version 2 or 3, split (its `link` extension: the entries are
+/// only part of the index), a name of 4,095 bytes or more, or one that does not parse.
+/// Entries already visited then count for nothing.
+pub(super) fn walk(
     src: impl Read,
     len: u64,
     hash_len: usize,
-    paths: &[&[u8]],
-    stop: Stop,
-) -> Option<Vec<Option<AtPath>>> {
+    mut visit: impl FnMut(&RawEntry) -> ControlFlow<()>,
+) -> Option<Walked> {
     let mut s = Stream {
         src,
         buf: vec![0; CHUNK],
@@ -135,23 +194,20 @@ pub(super) fn at_paths(
     let count = u32_at(header, 8)?;
     s.skip(12)?;
     let end = len.checked_sub(hash_len as u64)?;
-    let mut slots: Vec<Slot> = paths.iter().map(|_| Some(AtPath::default())).collect();
-    // Each wanted path with a slash: the entries under it start with that.
-    let dirs: Vec<Vec<u8>> = paths.iter().map(|p| [p, &b"/"[..]].concat()).collect();
     let fixed = 40 + hash_len + 2;
     for _ in 0..count {
         let head = s.peek(fixed)?;
         let mode = u32_at(head, 24)?;
         let flags = u16_at(head, fixed - 2)?;
         let mut name_at = fixed;
-        if flags & EXTENDED != 0 && version < 3 {
-            return None;
-        }
         if flags & EXTENDED != 0 {
+            if version < 3 {
+                return None;
+            }
             name_at += 2;
         }
-        // A name of 4,095 bytes or more (NUL-terminated) is left to gix, which reports
-        // such an index unreadable: the verdicts stay those of the full diff.
+        // A name of 4,095 bytes or more (NUL-terminated) is left to gix (and, as gix
+        // misreads it, in the end to the full diff, which reports the index unreadable).
         let name_len = match flags & NAME_MASK {
             NAME_MASK => return None,
             n => usize::from(n),
@@ -167,11 +223,56 @@ pub(super) fn at_paths(
         } else {
             0
         };
-        let name = entry.get(name_at..name_at + name_len)?;
-        if mode & TYPE_MASK == DIRECTORY {
+        let raw = RawEntry {
+            name: entry.get(name_at..name_at + name_len)?,
+            mode,
+            flags,
+            extended,
+            id: entry.get(40..40 + hash_len)?,
+        };
+        if visit(&raw).is_break() {
+            return Some(Walked::Stopped);
+        }
+        s.skip(size as u64)?;
+    }
+    let mut sparse = false;
+    while s.pos < end {
+        let ext = s.peek(8)?;
+        let sig = ext.get(..4)?;
+        if sig == b"link" {
             return None;
         }
-        let plain = flags & STAGE_MASK == 0 && extended & INTENT_TO_ADD == 0;
+        sparse |= sig == b"sdir";
+        let size = u64::from(u32_at(ext, 4)?);
+        s.skip(8 + size)?;
+    }
+    (s.pos == end).then_some(Walked::Whole { sparse })
+}
+
+/// The entries of the index read from `src` (`len` bytes long; `hash_len` the object id's
+/// length) at or under each of `paths`, in `paths`' order; `None` when the file is one
+/// this reader leaves to gix (see [`walk`]) or a sparse index (one with a directory
+/// entry, or, read to the end, its `sdir` extension). An inner `None`: that path holds
+/// an entry the probe cannot answer for.
+pub(super) fn at_paths(
+    src: impl Read,
+    len: u64,
+    hash_len: usize,
+    paths: &[&[u8]],
+    stop: Stop,
+) -> Option<Vec<Option<AtPath>>> {
+    let mut slots: Vec<Slot> = paths.iter().map(|_| Some(AtPath::default())).collect();
+    // Each wanted path with a slash: the entries under it start with that.
+    let dirs: Vec<Vec<u8>> = paths.iter().map(|p| [p, &b"/"[..]].concat()).collect();
+    let mut sparse = false;
+    let mut bad_id = false;
+    let walked = walk(src, len, hash_len, |e| {
+        if e.is_dir() {
+            sparse = true;
+            return ControlFlow::Break(());
+        }
+        let name = e.name;
+        let plain = e.plain();
         let mut past = 0;
         for ((slot, want), dir) in slots.iter_mut().zip(paths).zip(&dirs) {
             // Cheap rejections first: most entries share no prefix with a wanted path.
@@ -184,7 +285,10 @@ pub(super) fn at_paths(
                 continue;
             }
             let Some(found) = slot else { continue };
-            let id = ObjectId::try_from(entry.get(40..40 + hash_len)?).ok()?;
+            let Ok(id) = ObjectId::try_from(e.id) else {
+                bad_id = true;
+                return ControlFlow::Break(());
+            };
             if !plain || (exact && found.exact.is_some()) {
                 *slot = None;
             } else if exact {
@@ -193,22 +297,17 @@ pub(super) fn at_paths(
                 found.under.push((name.to_vec(), id));
             }
         }
-        s.skip(size as u64)?;
         if stop == Stop::AfterPaths && past == paths.len() {
-            return Some(slots);
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
+    })?;
+    match walked {
+        _ if sparse || bad_id => None,
+        Walked::Whole { sparse: true } => None,
+        Walked::Stopped | Walked::Whole { sparse: false } => Some(slots),
     }
-    // The extensions: a split or sparse index is left to gix.
-    while s.pos < end {
-        let ext = s.peek(8)?;
-        let sig = ext.get(..4)?;
-        if sig == b"link" || sig == b"sdir" {
-            return None;
-        }
-        let size = u64::from(u32_at(ext, 4)?);
-        s.skip(8 + size)?;
-    }
-    (s.pos == end).then_some(slots)
 }
 
 fn u32_at(data: &[u8], at: usize) -> Option<u32> {
@@ -222,6 +321,11 @@ fn u16_at(data: &[u8], at: usize) -> Option<u16> {
         data.get(at..at.checked_add(2)?)?.try_into().ok()?,
     ))
 }
+
+#[cfg(test)]
+#[path = "rawindex_tests.rs"]
+#[allow(clippy::unwrap_used)]
+mod git_tests;
 
 #[cfg(test)]
 mod tests {
