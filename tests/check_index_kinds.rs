@@ -36,12 +36,51 @@ fn repo(sb: &Sandbox, name: &str, kind: &str) -> PathBuf {
         "skip-worktree" => &[&["update-index", "--skip-worktree", "docs/d.md"]],
         "split" => &[&["update-index", "--split-index"]],
         "v4" => &[&["update-index", "--index-version", "4"]],
+        "sparse-v4" => &[
+            &["sparse-checkout", "set", "--cone", "--sparse-index", "src"],
+            &["update-index", "--index-version", "4"],
+        ],
+        "split-v4" => &[
+            &["update-index", "--index-version", "4"],
+            &["update-index", "--split-index"],
+        ],
+        "skiphash" => &[
+            &["config", "index.skipHash", "true"],
+            &["update-index", "--force-write-index"],
+        ],
+        "untracked-cache" => &[&["update-index", "--untracked-cache"], &["status", "-s"]],
+        "assume-unchanged" => &[&["update-index", "--assume-unchanged", "docs/d.md"]],
         other => panic!("unknown index kind {other}"),
     };
     for args in kind_args {
         sb.git(&r, args);
     }
+    assert_kind(sb, &r, kind);
     r
+}
+
+/// The index at `r` is of the kind `kind` says: no verdict is compared for want of it.
+fn assert_kind(sb: &Sandbox, r: &Path, kind: &str) {
+    let data = std::fs::read(r.join(".git/index")).unwrap();
+    let has = |sig: &[u8]| data.windows(sig.len()).any(|w| w == sig);
+    let version = data[7];
+    let sparse = sb.git(r, &["ls-files", "--sparse"]).contains("docs/\n");
+    let skip = sb.git(r, &["ls-files", "-t"]).contains("S docs/d.md");
+    let held = match kind {
+        "full" => version == 2 && !has(b"link"),
+        "sparse" => sparse,
+        "sparse-cone-off" => !sparse && skip,
+        "skip-worktree" => skip && version == 3,
+        "split" => has(b"link"),
+        "v4" => version == 4,
+        "sparse-v4" => sparse && version == 4,
+        "split-v4" => has(b"link") && version == 4,
+        "skiphash" => data.ends_with(&[0; 20]),
+        "untracked-cache" => has(b"UNTR"),
+        "assume-unchanged" => sb.git(r, &["ls-files", "-v"]).contains("h docs/d.md"),
+        _ => false,
+    };
+    assert!(held, "{kind}: not that kind of index (version {version})");
 }
 
 /// The hook's verdict on committing what `stage` stages with `msg`: whether git made
@@ -67,6 +106,20 @@ fn modify_a(sb: &Sandbox, r: &Path) {
     sb.git(r, &["add", "src/a.rs"]);
 }
 
+/// The index kinds besides the full one.
+const KINDS: [&str; 10] = [
+    "sparse",
+    "sparse-cone-off",
+    "skip-worktree",
+    "split",
+    "v4",
+    "sparse-v4",
+    "split-v4",
+    "skiphash",
+    "untracked-cache",
+    "assume-unchanged",
+];
+
 /// Every index kind gives the full index's verdict: a conforming commit whose bullet
 /// names its staged file is accepted; one naming a file outside the sparse cone (or
 /// under skip-worktree) that the commit did not change is rejected the same way; one
@@ -88,7 +141,7 @@ fn every_index_kind_gives_the_verdict_of_a_full_index() {
             &modify_a,
             &msg,
         );
-        for kind in ["sparse", "sparse-cone-off", "skip-worktree", "split", "v4"] {
+        for kind in KINDS {
             let r = repo(&sb, &format!("{kind}{n}"), kind);
             let got = verdict(&sb, &r, &modify_a, &msg);
             assert_eq!(got, want, "{kind}: {msg}");
@@ -144,7 +197,14 @@ fn a_sparse_index_accepts_a_conforming_commit() {
 #[test]
 fn an_intent_to_add_entry_gives_the_verdict_without_it() {
     let sb = Sandbox::new();
-    for kind in ["full", "sparse", "split"] {
+    for kind in [
+        "full",
+        "sparse",
+        "split",
+        "v4",
+        "sparse-v4",
+        "skip-worktree",
+    ] {
         let stage = |sb: &Sandbox, r: &Path| {
             modify_a(sb, r);
             write(r, "src/new.rs", "fn n() {}\n");
@@ -172,7 +232,7 @@ fn an_intent_to_add_entry_gives_the_verdict_without_it() {
 #[test]
 fn a_resolved_conflict_gives_the_verdict_of_a_plain_merge() {
     let sb = Sandbox::new();
-    for kind in ["full", "sparse"] {
+    for kind in ["full", "sparse", "split", "v4", "sparse-v4"] {
         let r = repo(&sb, &format!("conflict-{kind}"), kind);
         sb.git(&r, &["checkout", "-q", "-b", "side"]);
         write(&r, "src/a.rs", "fn a() { side }\n");
