@@ -10,15 +10,14 @@
 //! `GIT_ALTERNATE_OBJECT_DIRECTORIES`). Everything else reads through that one handle.
 
 mod attrs;
-mod cachetree;
 mod commits;
 mod env;
+mod fast;
 mod history;
 mod packs;
 mod patch;
 mod probe;
 mod quote;
-mod rawindex;
 mod renames;
 mod staged;
 mod types;
@@ -353,7 +352,7 @@ impl Repo {
             for f in files.records.iter().filter(|f| !f.mode.is_tree()) {
                 let mut p = dir.clone();
                 p.extend_from_slice(&f.filepath);
-                let mode = cachetree::index_mode(f.mode);
+                let mode = fast::cachetree::index_mode(f.mode);
                 full.dangerously_push_entry(e.stat, f.oid, e.flags, mode, p.as_slice().into());
             }
         }

@@ -15,7 +15,7 @@ use std::rc::Rc;
 use gix::bstr::ByteSlice;
 use gix::objs::tree::name_order;
 
-use super::rawindex::{self, AtPath};
+use super::fast::rawindex::{self, AtPath};
 use super::{ObjectId, Repo, RepoError};
 
 /// Bytes of trees the cache's newer generation holds before it becomes the older one

@@ -30,13 +30,13 @@ fn both(r: &Path) -> (Option<(Vec<super::Entry>, usize)>, Vec<super::Entry>) {
     let head: ObjectId = repo.staged_base(false).unwrap();
     let index = repo.read_index().unwrap();
     let fast = repo.tree_index_walk(head, &index).map(|(mut v, skipped)| {
-        super::super::staged::sort_entries(&mut v);
+        crate::repo::staged::sort_entries(&mut v);
         (v, skipped)
     });
     let mut slow = repo
         .gix_entries_against(head, &index, None, "test")
         .unwrap();
-    super::super::staged::sort_entries(&mut slow);
+    crate::repo::staged::sort_entries(&mut slow);
     (fast, slow)
 }
 

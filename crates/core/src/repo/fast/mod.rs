@@ -1,0 +1,12 @@
+//! The hand-written git readers: each reads, in place of gix, data git wrote, where gix
+//! was measured to cost more than the check can afford. Each file says at its top the
+//! bench that shows its gain, the differential test that guards it against data git
+//! itself wrote, and the gix change it waits for (docs/gix-delta-cache.md is the model);
+//! when that change lands, the file goes and gix reads again. Nothing outside this
+//! folder parses the index file by hand (crates/core/tests/layers.rs).
+//!
+//! - [`rawindex`]: the index entries at and under a few paths, for the staged probe.
+//! - [`cachetree`]: HEAD's tree against the index through the index's cache-tree.
+
+pub(in crate::repo) mod cachetree;
+pub(in crate::repo) mod rawindex;
