@@ -179,13 +179,13 @@ fn recent_subjects_are_examples_redacted_and_marked_with_their_source() {
         "{block}"
     );
     let lines: Vec<&str> = block.lines().skip(2).collect();
-    // Newest first; the merge, the bot's, the unreadable subject and the other
-    // directory's are not examples, and the key is redacted.
+    // Newest first, each a quoted datum; the merge, the bot's, the unreadable
+    // subject and the other directory's are not examples, and the key is redacted.
     assert_eq!(lines.len(), 3, "{block}");
-    assert_eq!(lines[0], "perf(cli): parse once");
-    assert!(lines[1].starts_with("fix(cli): keep "), "{block}");
+    assert_eq!(lines[0], "\"perf(cli): parse once\"");
+    assert!(lines[1].starts_with("\"fix(cli): keep "), "{block}");
     assert!(!block.contains("AKIAIOSFODNN7EXAMPLQ"), "{block}");
-    assert_eq!(lines[2], "feat(cli): add the parser");
+    assert_eq!(lines[2], "\"feat(cli): add the parser\"");
     // Switched off for the bench: no block.
     let out = r
         .draft_cmd()

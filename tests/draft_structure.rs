@@ -144,7 +144,7 @@ fn the_schema_fixes_the_offline_bullets_in_generation_order() {
         .unwrap()
         .to_owned();
     assert!(
-        user.contains("- new source files: src/added.rs\n"),
+        user.contains("- new source files: \"src/added.rs\"\n"),
         "{user}"
     );
     assert!(
@@ -230,7 +230,7 @@ fn breaking_change_is_a_described_note_only_where_a_public_item_changes() {
     assert_eq!(note[1], json!({"type": "null"}), "{note}");
     let user = first.body["messages"][1]["content"].as_str().unwrap();
     assert!(
-        user.contains("public items removed or changed: greet."),
+        user.contains("public items removed or changed: \"greet\"."),
         "{user}"
     );
 
@@ -397,7 +397,7 @@ fn the_model_may_overrule_the_history_of_the_paths() {
         "{user}"
     );
     assert!(
-        user.contains("- scopes of those commits: cli 3\n"),
+        user.contains("- scopes of those commits: \"cli\" 3\n"),
         "{user}"
     );
     assert!(user.contains("would write: type fix"), "{user}");

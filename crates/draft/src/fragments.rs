@@ -18,7 +18,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::choices::ChoiceEvidence;
 pub use crate::classify::{Classifier, FileClass, classify_path};
+use crate::datum;
 use crate::redact::{self, GatedChange};
 use crate::structure::Structure;
 use jitcommit_core::config::Convention;
@@ -121,6 +123,11 @@ pub struct Fragment {
     pub levels: Vec<Level>,
     /// For a diff: the staged path, for the note.
     pub path: Option<String>,
+    /// Repository text the fragment cuts at a cap or leaves out as no name
+    /// ([`crate::datum`]), for the omission note: each a kind of cut
+    /// (`recent subjects cut at 72 characters`) with the number of body pieces a level
+    /// shows once the cut datum is among them (0: every level that is not omitted).
+    pub cuts: Vec<(usize, String)>,
 }
 
 impl Fragment {
@@ -133,7 +140,7 @@ impl Fragment {
                 open: String::new(),
                 pieces: 0,
                 tail: String::new(),
-                note: "omitted".into(),
+                note: format!("{id} omitted for budget"),
             });
         }
         levels.push(Level {
@@ -154,6 +161,7 @@ impl Fragment {
             body: Vec::new(),
             levels,
             path: None,
+            cuts: Vec::new(),
         }
     }
 
@@ -375,6 +383,7 @@ fn stat_ladder_of(
         body: Vec::new(),
         levels,
         path: Some(path),
+        cuts: Vec::new(),
     };
     (fr, qpath, stat)
 }
@@ -612,6 +621,7 @@ pub fn status_fragment(state: &StagedState) -> Fragment {
         body: Vec::new(),
         levels,
         path: None,
+        cuts: Vec::new(),
     };
     f.make_monotone();
     f
@@ -835,13 +845,7 @@ pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
     .chain(src.facts)
     .chain(subjects_fragment(&src.structure.subjects, src.conv))
     .chain([
-        Fragment::fixed(
-            "environment",
-            Section::Environment,
-            false,
-            When::Always,
-            environment_text(state),
-        ),
+        environment_fragment(state),
         Fragment::fixed(
             "task",
             Section::Task,
@@ -915,20 +919,39 @@ fn convention_text(conv: &Convention) -> String {
     s
 }
 
-fn environment_text(state: &StagedState) -> String {
-    format!(
+/// The environment: the branch (repository text: a quoted datum cut at
+/// [`datum::BRANCH_CAP`]), whether this is the first commit, how many files are staged.
+fn environment_fragment(state: &StagedState) -> Fragment {
+    let branch = state
+        .branch
+        .as_deref()
+        .map(|b| datum::quoted(b, datum::BRANCH_CAP));
+    let text = format!(
         "# Environment\nBranch: {}\nInitial commit: {}\nStaged files: {}\n\n",
-        state
-            .branch
-            .as_deref()
-            .map_or("(detached HEAD)".to_string(), neutralise),
+        branch
+            .as_ref()
+            .map_or("(detached HEAD)".to_string(), |b| neutralise(&b.shown)),
         if state.initial {
             "yes (no earlier commit)"
         } else {
             "no"
         },
         state.files.len()
-    )
+    );
+    let mut f = Fragment::fixed(
+        "environment",
+        Section::Environment,
+        false,
+        When::Always,
+        text,
+    );
+    if branch.is_some_and(|b| b.cut) {
+        f.cuts.push((
+            0,
+            format!("branch names cut at {} characters", datum::BRANCH_CAP),
+        ));
+    }
+    f
 }
 
 const TASK_TEXT: &str = "# Task\nDraft the commit message for the staged changes shown in the evidence below, \
@@ -970,9 +993,14 @@ fn contract_lines(structure: &Structure) -> String {
             neutralise(&redact::gate(note))
         ));
     } else {
+        let items: Vec<String> = structure
+            .breaking_evidence
+            .iter()
+            .map(|i| datum::quoted(i, ITEM_CAP).shown)
+            .collect();
         s.push_str(&format!(
             "breaking_change: null, unless the evidence shows a change that breaks users; public items removed or changed: {}.\n",
-            neutralise(&redact::gate(&structure.breaking_evidence.join(", ")))
+            neutralise(&items.join(", "))
         ));
     }
     s
@@ -987,17 +1015,17 @@ fn contract_fragment(structure: &Structure, schema: &str) -> Fragment {
     let mut full = head.clone();
     full.push_str("The bullets, in order (verb: path):\n");
     for b in &structure.bullets {
+        // The paths as the schema's keys spell them: quoted, whole (the answer must
+        // name them exactly).
         let shown = match &b.target {
-            jitcommit_core::message::Target::Move { from, .. } => {
-                format!("{} → {}", redact::gate(from), b.key)
-            }
-            jitcommit_core::message::Target::Path(_) => b.key.clone(),
+            jitcommit_core::message::Target::Move { from, .. } => format!(
+                "{} → {}",
+                datum::quoted(from, usize::MAX).shown,
+                datum::quoted(&b.key, usize::MAX).shown
+            ),
+            jitcommit_core::message::Target::Path(_) => datum::quoted(&b.key, usize::MAX).shown,
         };
-        full.push_str(&format!(
-            "- {}: {}\n",
-            b.verb,
-            neutralise(&jitcommit_core::message::one_line(&shown))
-        ));
+        full.push_str(&format!("- {}: {}\n", b.verb, neutralise(&shown)));
     }
     let mut f = Fragment::fixed(
         "output-contract",
@@ -1027,15 +1055,16 @@ fn contract_fragment(structure: &Structure, schema: &str) -> Fragment {
 pub const EVIDENCE_PRIORITY: u32 = 960;
 
 /// The evidence for the type and scope as a fragment (all or nothing), just before
-/// the output contract.
-pub fn evidence_fragment(lines: &[String]) -> Option<Fragment> {
-    if lines.is_empty() {
+/// the output contract: the tool's block, whose lines hold repository text only as
+/// quoted, capped data ([`crate::choices::evidence`]); what they cut is the note's.
+pub fn evidence_fragment(evidence: &ChoiceEvidence) -> Option<Fragment> {
+    if evidence.lines.is_empty() {
         return None;
     }
     let mut s = String::from(
         "# Evidence for the type and scope\nWhat the tool knows about the choice; the choice is yours, from the lists the output contract gives.\n<evidence source=\"jitcommit: history of these paths and the staged paths\" trimmed=\"no\">\n",
     );
-    for l in lines {
+    for l in &evidence.lines {
         s.push_str("- ");
         s.push_str(&neutralise(l));
         s.push('\n');
@@ -1045,8 +1074,16 @@ pub fn evidence_fragment(lines: &[String]) -> Option<Fragment> {
     f.priority = EVIDENCE_PRIORITY;
     f.detail_priority = EVIDENCE_PRIORITY;
     f.levels[0].note = "evidence for the type and scope omitted for budget".into();
+    f.cuts = evidence.cuts.iter().map(|c| (0, c.clone())).collect();
     Some(f)
 }
+
+/// The longest public item's name the contract shows.
+const ITEM_CAP: usize = 64;
+
+/// The longest past subject shown where the convention sets no subject limit (the
+/// history keeps none longer than 200 bytes).
+pub const SUBJECT_CAP: usize = 200;
 
 /// Priority of the recent subjects' first one: below every step of the diffs' evidence
 /// (a file class ranks at least 290 where its hunks are shown) and the facts' details,
@@ -1054,10 +1091,15 @@ pub fn evidence_fragment(lines: &[String]) -> Option<Fragment> {
 pub const SUBJECTS_PRIORITY: u32 = 200;
 
 /// The repository's recent subjects for the staged paths as examples, in the
-/// repository layer (after its facts): each redacted and neutralised, marked with its
-/// source; a ladder from one subject to all, the first dropped before any evidence.
-/// Only subjects whose type the convention allows.
+/// repository layer (after its facts): each a quoted datum ([`datum::quoted`]:
+/// redacted, one line, cut at the convention's subject limit, else at
+/// [`SUBJECT_CAP`], a cut saying so), neutralised, in a block marked with its source;
+/// a ladder from one subject to all, the first dropped before any evidence. Only
+/// subjects whose type the convention allows. The only place past subjects reach the
+/// prompt.
 pub fn subjects_fragment(subjects: &[String], conv: &Convention) -> Option<Fragment> {
+    let cap = conv.subject_limit().unwrap_or(SUBJECT_CAP).min(SUBJECT_CAP);
+    let mut cuts = Vec::new();
     let kept: Vec<String> = subjects
         .iter()
         .filter(|s| {
@@ -1066,9 +1108,13 @@ pub fn subjects_fragment(subjects: &[String], conv: &Convention) -> Option<Fragm
                 .kind
                 .is_some_and(|k| conv.allowed_type(&k.value).is_some())
         })
-        .map(|s| {
-            let s = redact::gate(s);
-            format!("{}\n", neutralise(&jitcommit_core::message::one_line(&s)))
+        .enumerate()
+        .map(|(i, s)| {
+            let d = datum::quoted(s, cap);
+            if d.cut {
+                cuts.push((i + 1, format!("recent subjects cut at {cap} characters")));
+            }
+            format!("{}\n", neutralise(&d.shown))
         })
         .collect();
     if kept.is_empty() {
@@ -1115,6 +1161,7 @@ pub fn subjects_fragment(subjects: &[String], conv: &Convention) -> Option<Fragm
         body: kept,
         levels,
         path: None,
+        cuts,
     };
     f.make_monotone();
     Some(f)

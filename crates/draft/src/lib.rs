@@ -14,7 +14,8 @@
 //!   worth, which the pieces, the structure and the offline draft read; [`select`]: the facts that apply to a change;
 //!   [`redact`]: secrets out of everything sent (gitleaks' rules, rules/), the one
 //!   gate whose [`redact::Redacted`] values are all of the repository a prompt, a
-//!   request or a debug line holds.
+//!   request or a debug line holds; [`datum`]: repository text where the prompt
+//!   speaks in the tool's voice, quoted and capped.
 //! - [`offline`]: the draft from the repository alone; [`change_words`]: its words for
 //!   what a dependency bump, a move, a document or a configuration change does;
 //!   [`quality`]: the draft-quality gate (its rule id and doc are core's, for
@@ -34,6 +35,7 @@ pub mod choices;
 pub mod cl100k;
 pub mod classify;
 pub mod client;
+pub mod datum;
 pub mod discover;
 pub mod draft;
 #[cfg(test)]

@@ -16,7 +16,8 @@ use crate::budget::{
     self, BudgetReport, CHAT_OVERHEAD_TOKENS, DoesNotFit, FragmentReport, Frame, Limits, Selection,
     TokenCounter,
 };
-use crate::fragments::{self, LevelState, Piece, Section, Sources};
+use crate::datum;
+use crate::fragments::{self, Fragment, Level, LevelState, Piece, Section, Sources};
 use crate::redact::{self, GatedChange};
 use crate::select;
 pub use crate::structure::Structure;
@@ -220,43 +221,86 @@ pub struct PromptInput<'a> {
     pub store: &'a facts::Store,
 }
 
-/// The omission note: counts of cuts, then the diffs not shown at all, by name
-/// (the first [`NOTE_NAMES`]).
+/// The omission note: counts of cuts, then every other fragment the composer left
+/// out or collapsed (the tool's evidence, the environment, the recent subjects, the
+/// facts), then the diffs not shown at all, by name (the first [`NOTE_NAMES`]); last,
+/// the repository text the shown fragments cut at a cap or left out
+/// ([`Fragment::cuts`]).
 fn omission_note(pieces: &[Piece], levels: &[usize]) -> String {
     let (mut trimmed, mut stat, mut gone) = (0usize, 0usize, Vec::new());
     let mut floors = Vec::new();
+    let mut cuts = Cuts::default();
     for (p, &l) in pieces.iter().zip(levels) {
         let f = p.fragment();
         let Some(level) = f.levels.get(l) else {
             continue;
         };
+        if level.state != LevelState::Omitted {
+            for (needs, what) in &f.cuts {
+                if *needs <= level.pieces {
+                    cuts.add(what);
+                }
+            }
+        }
         match (f.section, level.state) {
             (Section::Diff, LevelState::Trimmed) => trimmed += 1,
             (Section::Diff, LevelState::Stat) if p.has_fuller(l) => stat += 1,
             (Section::Diff, LevelState::Omitted) => gone.push(f.path.clone().unwrap_or_default()),
-            (Section::Facts, _) if !level.note.is_empty() => floors.push(level.note.clone()),
-            (_, LevelState::Trimmed) => floors.push(format!("{}: {}", f.id, level.note)),
-            _ => {}
+            _ => floors.extend(collapsed(f, level)),
         }
     }
-    note_text(trimmed, stat, &gone, &floors)
+    note_text(trimmed, stat, &gone, &floors, &cuts.0)
 }
 
-fn note_text(trimmed: usize, stat: usize, gone: &[String], floors: &[String]) -> String {
-    if trimmed + stat + gone.len() + floors.len() == 0 {
-        return "Omission note: nothing was omitted for budget.\n".into();
+/// What the note says of a fragment other than a diff shown at `level`: a fragment
+/// left out says so (its level's note: `environment omitted for budget`), a floor
+/// collapsed names itself and how; `None` when it is shown whole.
+fn collapsed(f: &Fragment, level: &Level) -> Option<String> {
+    match (f.section, level.state) {
+        (Section::Diff, _) => None,
+        (Section::Facts, _) | (_, LevelState::Omitted) if !level.note.is_empty() => {
+            Some(level.note.clone())
+        }
+        (_, LevelState::Trimmed) => Some(format!("{}: {}", f.id, level.note)),
+        _ => None,
     }
-    let mut s = format!(
-        "Omission note: for budget, diffs trimmed: {trimmed}; shown as stat lines only: {stat}; not shown: {}.\n",
-        gone.len()
-    );
+}
+
+/// The kinds of cut repository text shown, each with how many, in the order met.
+#[derive(Default)]
+struct Cuts(Vec<(String, usize)>);
+
+impl Cuts {
+    fn add(&mut self, what: &str) {
+        match self.0.iter_mut().find(|(w, _)| w == what) {
+            Some(e) => e.1 += 1,
+            None => self.0.push((what.to_owned(), 1)),
+        }
+    }
+}
+
+fn note_text(
+    trimmed: usize,
+    stat: usize,
+    gone: &[String],
+    floors: &[String],
+    cuts: &[(String, usize)],
+) -> String {
+    let mut s = if trimmed + stat + gone.len() + floors.len() == 0 {
+        "Omission note: nothing was omitted for budget.\n".to_owned()
+    } else {
+        format!(
+            "Omission note: for budget, diffs trimmed: {trimmed}; shown as stat lines only: {stat}; not shown: {}.\n",
+            gone.len()
+        )
+    };
     for fl in floors {
         s.push_str(&format!("Collapsed: {fl}\n"));
     }
     for g in gone.iter().take(NOTE_NAMES) {
         s.push_str(&format!(
             "- not shown: {}\n",
-            fragments::neutralise(&fragments::quote_path(g.as_bytes()))
+            fragments::neutralise(&datum::quote(g, datum::PATH_CAP).shown)
         ));
     }
     if gone.len() > NOTE_NAMES {
@@ -265,26 +309,45 @@ fn note_text(trimmed: usize, stat: usize, gone: &[String], floors: &[String]) ->
             gone.len() - NOTE_NAMES
         ));
     }
+    if !cuts.is_empty() {
+        let parts: Vec<String> = cuts.iter().map(|(w, n)| format!("{w}: {n}")).collect();
+        s.push_str(&format!(
+            "Repository text cut or left out (not for budget): {}.\n",
+            parts.join("; ")
+        ));
+    }
     s
 }
 
 /// The omission note at its longest, which the composer reserves so that the budget
-/// never depends on the note: every diff cut, every floor collapsed, the longest
+/// never depends on the note: every diff cut, every other fragment left out or
+/// collapsed in its longest words, every cut of repository text, the longest
 /// [`NOTE_NAMES`] paths named.
 struct NoteReserve {
     paths: Vec<String>,
     floors: Vec<String>,
+    cuts: Vec<(String, usize)>,
 }
 
 impl NoteReserve {
     fn new(pieces: &[Piece]) -> Self {
         let frags = || pieces.iter().map(Piece::fragment);
+        let mut cuts = Cuts::default();
+        for (_, what) in frags().flat_map(|f| &f.cuts) {
+            cuts.add(what);
+        }
         NoteReserve {
             paths: frags().filter_map(|f| f.path.clone()).collect(),
             floors: frags()
-                .filter(|f| (f.floor && f.levels.len() > 1) || f.section == Section::Facts)
-                .map(|f| format!("{}: {}", f.id, f.levels[0].note))
+                .filter(|f| f.path.is_none())
+                .filter_map(|f| {
+                    f.levels
+                        .iter()
+                        .filter_map(|l| collapsed(f, l))
+                        .max_by_key(String::len)
+                })
                 .collect(),
+            cuts: cuts.0,
         }
     }
 
@@ -294,22 +357,22 @@ impl NoteReserve {
         let mut lens: Vec<usize> = self
             .paths
             .iter()
-            .map(|p| note_text(0, 0, std::slice::from_ref(p), &[]).len())
+            .map(|p| note_text(0, 0, std::slice::from_ref(p), &[], &[]).len())
             .collect();
         lens.sort_unstable_by(|a, b| b.cmp(a));
-        note_text(n, n, &vec![String::new(); n], &self.floors).len()
+        note_text(n, n, &vec![String::new(); n], &self.floors, &self.cuts).len()
             + lens.iter().take(NOTE_NAMES).sum::<usize>()
     }
 
-    /// Its tokens: the header, the collapsed lines and the "and N more" line, and
-    /// the longest named paths' lines.
+    /// Its tokens: the header, the collapsed lines, the "and N more" line and the
+    /// cuts, and the longest named paths' lines.
     fn tokens(&self, counter: &dyn TokenCounter) -> usize {
         let n = self.paths.len();
         let mut one: Vec<usize> = self
             .paths
             .iter()
             .map(|p| {
-                let full = note_text(0, 0, std::slice::from_ref(p), &[]);
+                let full = note_text(0, 0, std::slice::from_ref(p), &[], &[]);
                 counter.count(full.split_once('\n').map_or("", |(_, rest)| rest))
             })
             .collect();
@@ -319,6 +382,7 @@ impl NoteReserve {
             n,
             &vec![String::new(); n.max(NOTE_NAMES + 1)],
             &self.floors,
+            &self.cuts,
         )
         .lines()
         .filter(|l| !l.starts_with("- not shown"))

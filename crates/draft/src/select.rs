@@ -364,6 +364,7 @@ pub fn fragment(selected: &[Selected], share: usize) -> Option<Fragment> {
         body,
         levels,
         path: None,
+        cuts: Vec::new(),
     };
     f.make_monotone();
     Some(f)

@@ -304,9 +304,10 @@ pub struct Structure {
     /// ([`crate::offline::changed_public_items`]): when empty, the evidence shows no
     /// breaking change, and the draft has no `breaking_change` note to write.
     pub breaking_evidence: Vec<String>,
-    /// What the tool knows for the type and scope, one line each, redacted
+    /// What the tool knows for the type and scope, one line each, in the tool's words
+    /// with repository text only as quoted, capped data, and what those lines cut
     /// ([`crate::choices::evidence`]): shown to the model, never imposed on it.
-    pub evidence: Vec<String>,
+    pub evidence: crate::choices::ChoiceEvidence,
     /// The offline draft's type, when it is one of [`Structure::types`]: the type a
     /// small model's draft keeps ([`Structure::with_tool_choices`]).
     #[serde(skip)]
@@ -363,7 +364,7 @@ impl Structure {
             conv,
             offline.as_ref().map(|m| m.subject.kind.as_str()),
         );
-        let evidence = crate::choices::evidence(state, history, offline.as_ref());
+        let evidence = crate::choices::evidence(state, history, offline.as_ref(), conv);
         let tool_type = offline
             .as_ref()
             .map(|m| m.subject.kind.clone())
@@ -769,13 +770,9 @@ fn toml_name(text: &str, tables: &[&[&str]]) -> Option<String> {
 }
 
 /// A name a scope can be: letters, digits, `-`, `_`, `.`; at most 32 chars; not
-/// starting with a dot.
+/// starting with a dot ([`crate::datum::is_name`]).
 fn valid_scope(s: &str) -> bool {
-    !s.is_empty()
-        && s.chars().count() <= 32
-        && !s.starts_with('.')
-        && s.chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    crate::datum::is_name(s)
 }
 
 #[cfg(test)]

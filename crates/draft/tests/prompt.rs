@@ -213,7 +213,7 @@ fn schema_fixes_the_offline_bullets_and_the_lists() {
     assert_eq!(props["type"]["enum"], serde_json::json!(c.types));
     assert!(c.types.len() > 1);
     assert!(
-        p.user.contains("- new source files: src/lib.rs\n"),
+        p.user.contains("- new source files: \"src/lib.rs\"\n"),
         "{}",
         p.user
     );
@@ -264,7 +264,7 @@ fn huge_change_sets_get_the_offline_drafts_directory_bullets() {
         *req,
         serde_json::json!(["d0", "d1", "d2", "d3", "d4", "d5", "d6"])
     );
-    assert!(p.user.contains("- Add: d0\n"), "{}", p.user);
+    assert!(p.user.contains("- Add: \"d0\"\n"), "{}", p.user);
 }
 
 #[test]
