@@ -15,6 +15,7 @@ library only.
 
 import argparse
 import collections
+import json
 import os
 import re
 import subprocess
@@ -28,11 +29,24 @@ SUBJECTS = re.compile(r"# Recent subjects\n.*?<evidence[^>]*>\n(.*?)</evidence>"
 COUNTED = re.compile(r"types of the last (\d+) commits")
 
 
+def subject_of(line):
+    """A shown subject as its text: a quoted datum (`"feat: x"`, `"feat: lon…" (cut)`)
+    unquoted, an older build's bare line as it is, so builds on either side compare."""
+    quoted = line[: -len(" (cut)")] if line.endswith('" (cut)') else line
+    if quoted.startswith('"'):
+        try:
+            return json.loads(quoted)
+        except ValueError:
+            pass
+    return line
+
+
 def history_of(prompt):
     """(the recent subjects shown, how many commits the type counts cover)."""
     s = SUBJECTS.search(prompt)
     k = COUNTED.search(prompt)
-    return (s.group(1).splitlines() if s else []), (int(k.group(1)) if k else 0)
+    subjects = [subject_of(line) for line in s.group(1).splitlines()] if s else []
+    return subjects, (int(k.group(1)) if k else 0)
 
 
 def main():
