@@ -1,6 +1,6 @@
 #!/bin/sh
 # Reproduces the figures in docs/check.md: jitcommit-check against convco, cog and git,
-# on generated repositories laid out as real clones (see benches/check.rs).
+# on generated repositories laid out as real clones (see bench/check.rs).
 # convco and cocogitto are reused from ~/.cache/jitcommit-bench/bin or ~/.cargo/bin when
 # there, else installed with `cargo install --root ~/.cache/jitcommit-bench` (never into
 # the repository). convco 0.7.0 is the one to compare with; it needs rustc 1.96, so the

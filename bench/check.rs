@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 
 fn main() {
     if !std::env::args().any(|a| a == "--bench") {
-        eprintln!("benches/check.rs: run with `cargo bench --bench check` (or bench/check.sh)");
+        eprintln!("bench/check.rs: run with `cargo bench --bench check` (or bench/check.sh)");
         return;
     }
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_jitcommit-check"));
