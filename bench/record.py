@@ -28,8 +28,10 @@ HEADER = """# Benchmarks
 Generated: every section below is written by the bench it names, through
 `bench/record.py`; do not edit it by hand. Each section says when and on what machine it
 was measured, how loaded the machine was when the bench started, and the command that
-reproduces it. Ratios are taken against a baseline run in the same process, so they
-compare; absolute times only describe that machine on that day.
+reproduces it. From a `<!-- before -->` line on, a section keeps the figures of the runs
+before it, which record.py carries over when the bench runs again. Ratios are taken
+against a baseline run in the same process, so they compare; absolute times only
+describe that machine on that day.
 """
 SECTION = re.compile(r"<!-- bench:([a-z0-9-]+) begin -->\n(.*?)<!-- bench:\1 end -->\n", re.S)
 
@@ -63,8 +65,6 @@ def main():
     ap.add_argument("--title", required=True)
     ap.add_argument("--command", required=True)
     ap.add_argument("--page", default=PAGE)
-    ap.add_argument("--as-of", help="figures recorded by hand before the page was generated: "
-                    "say when (the heading then says so instead of today's date and machine)")
     args = ap.parse_args()
     if not re.fullmatch(r"[a-z0-9-]+", args.name):
         sys.exit(f"record.py: section name {args.name!r} is not letters, digits and dashes")
@@ -81,11 +81,7 @@ def main():
     if "<!-- before -->" not in body and "<!-- before -->" in previous:
         body += "\n\n" + previous[previous.index("<!-- before -->"):].strip("\n")
     today = datetime.date.today().isoformat()
-    if args.as_of:
-        measured = (f"Recorded by hand ({args.as_of}), before this page was generated; moved "
-                    f"here on {today}. Command:\n`{args.command}`.")
-    else:
-        measured = f"Measured {today} at {revision()} on {machine()}, with\n`{args.command}`."
+    measured = f"Measured {today} at {revision()} on {machine()}, with\n`{args.command}`."
     sections[args.name] = f"## {args.title}\n\n{measured}\n\n{body}\n"
     text = HEADER + "".join(
         f"\n<!-- bench:{name} begin -->\n{sections[name]}<!-- bench:{name} end -->\n"

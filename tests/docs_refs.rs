@@ -1,6 +1,7 @@
 //! The repository stands alone: its code and docs cite only files it has. A reference
 //! to a file or a section that does not exist (a design section number, a doc page that
-//! moved, a path outside the repository) fails here, naming the file and line.
+//! moved, a bench script or target that moved, a path outside the repository) fails
+//! here, naming the file and line.
 //! CHANGELOG.md is left out: it is generated from the history, and old subjects may
 //! name what was true then.
 
@@ -80,6 +81,26 @@ fn doc_paths(line: &str) -> Vec<&str> {
     found
 }
 
+/// The paths under `bench/` (or a `benches/` beside it) that a line names; not
+/// `~/.cache/jitcommit-bench/bin` or `crates/draft/benches/…`, which only end like one.
+pub(crate) fn bench_paths(line: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    for prefix in ["bench/", "benches/"] {
+        for (i, _) in line.match_indices(prefix) {
+            let before = line[..i].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || "-_./~".contains(c)) {
+                continue;
+            }
+            let tail = &line[i..];
+            let end = tail
+                .find(|c: char| !(c.is_ascii_alphanumeric() || "/_.-".contains(c)))
+                .unwrap_or(tail.len());
+            found.push(tail[..end].trim_end_matches('.'));
+        }
+    }
+    found
+}
+
 /// Relative Markdown link targets `](target)` that name a file (no scheme, no anchor only).
 fn relative_links(line: &str) -> Vec<&str> {
     line.match_indices("](")
@@ -127,6 +148,11 @@ fn code_and_docs_cite_only_what_the_repository_has() {
                     bad.push(format!("{at}: {doc} does not exist"));
                 }
             }
+            for bench in bench_paths(prose) {
+                if !source_root().join(bench).exists() {
+                    bad.push(format!("{at}: {bench} does not exist"));
+                }
+            }
             if file.ends_with(".md") {
                 for link in relative_links(&cited) {
                     if !source_root().join(dir).join(link).exists() {
@@ -164,4 +190,10 @@ fn the_reference_scanner_finds_what_it_looks_for() {
         "// see docs/b.md"
     );
     assert_eq!(outside_code_spans("see `X.md` and Y.md"), "see   and Y.md");
+    assert_eq!(
+        bench_paths(
+            "`cargo bench` (benches/check.rs, bench/record.py.) ~/.cache/jitcommit-bench/bin crates/draft/benches/context.rs"
+        ),
+        ["bench/record.py", "benches/check.rs"]
+    );
 }

@@ -9,6 +9,7 @@ mod install_support;
 mod jitcommit_support;
 
 mod action;
+mod benchmarks_page;
 mod check_amend;
 mod check_cli;
 mod check_commit_msg;
