@@ -114,6 +114,51 @@ fn relative_links(line: &str) -> Vec<&str> {
         .collect()
 }
 
+/// Markdown link targets with an anchor, `](file.md#anchor)` or `](#anchor)`, as
+/// (file, anchor); the file is empty for the page itself.
+fn anchored_links(line: &str) -> Vec<(&str, &str)> {
+    line.match_indices("](")
+        .filter_map(|(i, _)| {
+            let tail = &line[i + 2..];
+            let target = &tail[..tail.find(')')?];
+            let (file, anchor) = target.split_once('#')?;
+            let page = file.is_empty() || file.ends_with(".md");
+            (page && !anchor.is_empty() && !file.contains("://") && !file.contains(' '))
+                .then_some((file, anchor))
+        })
+        .collect()
+}
+
+/// The anchors a Markdown page's headings get where it is read (GitHub, Gitea, GitLab):
+/// lower case, punctuation dropped, spaces as dashes, a repeated one numbered (`-1`,
+/// `-2`). A `#` line inside a code fence is no heading.
+fn heading_anchors(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashMap::<String, usize>::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        let hashes = line.bytes().take_while(|b| *b == b'#').count();
+        if fenced || hashes == 0 || hashes > 6 || !line[hashes..].starts_with(' ') {
+            continue;
+        }
+        let slug: String = line[hashes..]
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || "-_ ".contains(*c))
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let n = seen.entry(slug.clone()).or_insert(0);
+        out.push(if *n == 0 { slug } else { format!("{slug}-{n}") });
+        *n += 1;
+    }
+    out
+}
+
 /// A cited section of the design page (split so this file does not cite one itself).
 const SECTION: &str = concat!("design.md ", "§");
 
@@ -159,6 +204,16 @@ fn code_and_docs_cite_only_what_the_repository_has() {
                         bad.push(format!("{at}: the link {link} leads nowhere"));
                     }
                 }
+                for (page, anchor) in anchored_links(&cited) {
+                    let target = if page.is_empty() {
+                        Some(text.clone())
+                    } else {
+                        std::fs::read_to_string(source_root().join(dir).join(page)).ok()
+                    };
+                    if target.is_some_and(|t| !heading_anchors(&t).iter().any(|a| a == anchor)) {
+                        bad.push(format!("{at}: {page}#{anchor} names no heading"));
+                    }
+                }
             }
             let mut rest = line;
             while let Some(i) = rest.find(SECTION) {
@@ -190,6 +245,22 @@ fn the_reference_scanner_finds_what_it_looks_for() {
         "// see docs/b.md"
     );
     assert_eq!(outside_code_spans("see `X.md` and Y.md"), "see   and Y.md");
+    assert_eq!(
+        anchored_links("[a](check.md#ci-formats) [b](#top) [c](x.md) [d](https://h/y.md#z)"),
+        [("check.md", "ci-formats"), ("", "top")]
+    );
+    assert_eq!(
+        heading_anchors(
+            "# A guide\n## Setting up: init and doctor\n```sh\n# not one\n```\n## FAQ\n## FAQ\n### install.sh refuses\n"
+        ),
+        [
+            "a-guide",
+            "setting-up-init-and-doctor",
+            "faq",
+            "faq-1",
+            "installsh-refuses"
+        ]
+    );
     assert_eq!(
         bench_paths(
             "`cargo bench` (benches/check.rs, bench/record.py.) ~/.cache/jitcommit-bench/bin crates/draft/benches/context.rs"
