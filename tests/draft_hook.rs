@@ -103,10 +103,11 @@ fn the_offline_type_reads_the_history_and_what_the_change_adds() {
     assert!(first.starts_with("perf"), "{first}");
 }
 
-/// The release step of the README: `jitcommit changelog --tag 0.2.0 --write`, a version
-/// bump beside it, and the commit is drafted `chore(release): 0.2.0`.
+/// The release step of the guide (docs/guide.md, "Changelog and releases"):
+/// `jitcommit changelog --tag 0.2.0 --write`, a version bump beside it, and the commit
+/// is drafted `chore(release): 0.2.0`.
 #[test]
-fn the_release_commit_is_drafted_as_the_readme_says() {
+fn the_release_commit_is_drafted_as_the_guide_says() {
     let r = Repo::new();
     stage(
         &r,

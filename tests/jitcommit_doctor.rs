@@ -322,7 +322,7 @@ fn the_history_fit_and_the_adoption_point_are_reported() {
     );
 }
 
-// ---- the setups the README documents, with the real tools ----------------------------
+// ---- the setups docs/guide.md documents, with the real tools -------------------------
 
 /// The directory holding husky and lefthook (`JITCOMMIT_NPM_BIN`, else PATH), as
 /// tests/install_managers.rs finds them.
@@ -419,7 +419,7 @@ fn one_fix_makes_it_ok(r: &Repo, path: &OsString, fix_starts: &str) {
 }
 
 #[test]
-fn the_pre_commit_framework_set_up_as_the_readme_says_is_ok() {
+fn the_pre_commit_framework_set_up_as_the_guide_says_is_ok() {
     let sb = Sandbox::new();
     let r = Repo::new(&sb, "r");
     let path = user_path(&[pre_commit_dir()]);
@@ -461,12 +461,12 @@ fn the_pre_commit_framework_set_up_as_the_readme_says_is_ok() {
 }
 
 #[test]
-fn husky_set_up_as_the_readme_says_is_ok() {
+fn husky_set_up_as_the_guide_says_is_ok() {
     let sb = Sandbox::new();
     let r = Repo::new(&sb, "r");
     let path = user_path(&[npm_bin()]);
     run_fix(&r, &path, "husky");
-    // The README's two files.
+    // The guide's two files.
     write(
         &r.dir,
         ".husky/prepare-commit-msg",
@@ -482,7 +482,7 @@ fn husky_set_up_as_the_readme_says_is_ok() {
     assert_eq!(status_of(&v, "shim"), ["ok", "ok"], "{v:#}");
     assert_eq!(status_of(&v, "binary"), ["ok", "ok"], "{v:#}");
 
-    // One file missing: the fix writes the README's line into it.
+    // One file missing: the fix writes the guide's line into it.
     std::fs::remove_file(r.dir.join(".husky/commit-msg")).unwrap();
     one_fix_makes_it_ok(&r, &path, "printf ");
     // husky's own folder gone (a fresh clone before `npm install`): husky writes it.
@@ -502,7 +502,7 @@ fn husky_set_up_as_the_readme_says_is_ok() {
 }
 
 #[test]
-fn lefthook_set_up_as_the_readme_says_is_ok() {
+fn lefthook_set_up_as_the_guide_says_is_ok() {
     let sb = Sandbox::new();
     let r = Repo::new(&sb, "r");
     let path = user_path(&[npm_bin()]);

@@ -1,7 +1,7 @@
 //! This repository keeps its own rules, checked by its own binaries in its own
 //! checkout, as part of the README's test command (so `.ci/run`, which runs exactly the
 //! README's two commands, checks them too):
-//! - CHANGELOG.md is what the history derives (README, "Changelog and releases");
+//! - CHANGELOG.md is what the history derives (docs/guide.md, "Changelog and releases");
 //! - the fact store and its generated index agree (docs/facts.md, "The drift guard");
 //! - the history follows the convention from the first commit made after the validator
 //!   existed.

@@ -1,7 +1,7 @@
 //! `.pre-commit-hooks.yaml` asks for the pre-commit release whose features the hooks
 //! need (2.21.0: `language: rust` installs a toolchain when none is there; 2.20.0
-//! already exports PRE_COMMIT_COMMIT_MSG_SOURCE), and the README's pre-commit section
-//! opens with the `pre-commit install --hook-type …` line people forget. (The real
+//! already exports PRE_COMMIT_COMMIT_MSG_SOURCE), and the guide's pre-commit section
+//! (docs/guide.md; the README's first hour links it) opens with the `pre-commit install --hook-type …` line people forget. (The real
 //! framework runs the hooks in tests/precommit.rs, a release build.)
 #![allow(clippy::unwrap_used)]
 
@@ -67,20 +67,17 @@ fn each_building_hook_has_a_system_twin() {
             assert_eq!(h["always_run"].as_bool(), Some(true), "{id}");
         }
     }
-    let readme = std::fs::read_to_string(source_root().join("README.md")).unwrap();
+    let guide = std::fs::read_to_string(source_root().join("docs/guide.md")).unwrap();
     assert!(
-        readme.contains("jitcommit-draft-system") && readme.contains("jitcommit-check-system"),
-        "the README says which pair to pick"
+        guide.contains("jitcommit-draft-system") && guide.contains("jitcommit-check-system"),
+        "the guide says which pair to pick"
     );
 }
 
 #[test]
-fn the_readme_pre_commit_section_opens_with_the_install_line() {
-    let readme = std::fs::read_to_string(source_root().join("README.md")).unwrap();
-    let section = readme
-        .split_once("## The pre-commit framework\n")
-        .unwrap()
-        .1;
+fn the_guides_pre_commit_section_opens_with_the_install_line() {
+    let guide = std::fs::read_to_string(source_root().join("docs/guide.md")).unwrap();
+    let section = guide.split_once("## The pre-commit framework\n").unwrap().1;
     let first: Vec<&str> = section
         .lines()
         .filter(|l| !l.trim().is_empty())

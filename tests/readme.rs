@@ -1,6 +1,7 @@
-//! The README's rules table is generated from the rule docs (`crates/core/src/rules/docs`,
-//! the same text `jitcommit-check --explain` prints); this test keeps the two from
-//! drifting. On failure it prints the table to paste.
+//! The guide's rules table (docs/guide.md, "Rules") is generated from the rule docs
+//! (`crates/core/src/rules/docs`, the same text `jitcommit-check --explain` prints);
+//! this test keeps the two from drifting. On failure it prints the table to paste.
+//! And the README's example model name is the one every user-facing file uses.
 
 use jitcommit_core::rules::{RULES, RuleInfo};
 
@@ -43,20 +44,20 @@ fn expected_table() -> String {
 }
 
 #[test]
-fn readme_rules_table_matches_the_rule_docs() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md at the root");
-    let start = readme
+fn guide_rules_table_matches_the_rule_docs() {
+    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide.md"))
+        .expect("docs/guide.md");
+    let start = guide
         .find(START)
-        .expect("README.md has a <!-- rules:start --> marker");
-    let end = readme
+        .expect("docs/guide.md has a <!-- rules:start --> marker");
+    let end = guide
         .find(END)
-        .expect("README.md has a <!-- rules:end --> marker");
-    let table = &readme[start + START.len()..end];
+        .expect("docs/guide.md has a <!-- rules:end --> marker");
+    let table = &guide[start + START.len()..end];
     let want = expected_table();
     assert_eq!(
         table, want,
-        "README.md's rules table is stale; replace it with:\n{want}"
+        "docs/guide.md's rules table is stale; replace it with:\n{want}"
     );
 }
 

@@ -1,6 +1,6 @@
 //! `jitcommit doctor`: one screen on whether jitcommit is set up and will work here —
 //! hooks folder, shims and chained hooks (or the pre-commit, husky or lefthook setup
-//! the README documents), the binaries the hooks run, the effective
+//! docs/guide.md documents), the binaries the hooks run, the effective
 //! convention, the model settings and whether the server answers. Exit 1 when
 //! something is wrong, each problem with the command that fixes it.
 
@@ -139,7 +139,7 @@ const LEFTHOOK_CONFIGS: [&str; 10] = [
     ".lefthook-local.yml",
 ];
 
-/// The README's husky and lefthook lines for `hook` (the `{…}` is lefthook's argument).
+/// The guide's husky and lefthook lines for `hook` (the `{…}` is lefthook's argument).
 fn snippet(hook: &str, lefthook: bool) -> String {
     match (hook, lefthook) {
         ("prepare-commit-msg", false) => {
@@ -281,7 +281,7 @@ fn manager(text: &str, dir: &Path, root: Option<&Path>, bin: &str) -> Option<Man
     }
 }
 
-/// A hook a manager runs: whether it runs jitcommit's binary as the README sets it up,
+/// A hook a manager runs: whether it runs jitcommit's binary as docs/guide.md sets it up,
 /// and, when not, the one command that makes it so.
 fn managed(
     who: Manager,
@@ -314,7 +314,7 @@ fn managed(
                 out.push(fail(
                     "shim",
                     format!("{hook}: the pre-commit framework runs it, but {PRE_COMMIT_CONFIG} has no {bin} hook"),
-                    format!("install.sh --no-build   (chains pre-commit's hook; or add `- id: {bin}` to {PRE_COMMIT_CONFIG} as the README's \"The pre-commit framework\" shows)"),
+                    format!("install.sh --no-build   (chains pre-commit's hook; or add `- id: {bin}` to {PRE_COMMIT_CONFIG} as docs/guide.md's \"The pre-commit framework\" shows)"),
                 ));
             } else if !installed {
                 out.push(fail(
@@ -397,7 +397,7 @@ fn managed(
                     "lefthook install",
                 )),
                 None => {
-                    // The README's lines go where the hook has no section yet (a YAML
+                    // The guide's lines go where the hook has no section yet (a YAML
                     // config; else lefthook-local.yml, which lefthook merges into the
                     // config, its commands by name), so appending them is the fix.
                     let yaml_cfg =

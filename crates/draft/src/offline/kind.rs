@@ -211,7 +211,7 @@ pub(super) fn infer_type(
     guess(&["fix", "refactor", "feat"])
 }
 
-/// The scope of a release commit, as the README's release step writes it.
+/// The scope of a release commit, as the guide's release step writes it.
 pub(super) const RELEASE_SCOPE: &str = "release";
 
 /// The version a release commit releases: CHANGELOG.md (any directory, any case) is
