@@ -115,7 +115,7 @@ fn spec_level_cases_agree_under_a_permissive_convention() {
                 Verdict::Invalid
             };
             if got != case.verdict {
-                let rules: Vec<_> = findings.iter().map(|f| f.rule).collect();
+                let rules: Vec<_> = findings.iter().map(|f| f.rule()).collect();
                 wrong.push(format!(
                     "{name}: {:?}: expected {:?}, got {rules:?} ({})",
                     case.message,
@@ -142,7 +142,7 @@ fn policy_cases_under_the_default_convention() {
     for (name, src) in sources() {
         for case in src.case.iter().filter(|c| c.level == Level::Policy) {
             let findings = check(&stored(&case.message), &conv, None);
-            let rules: BTreeSet<_> = findings.iter().map(|f| f.rule).collect();
+            let rules: BTreeSet<_> = findings.iter().map(|f| f.rule()).collect();
             let subject = case.message.lines().next().unwrap_or("");
             out.push_str(&format!(
                 "{name}: {subject:?}\n  {:?} by the source; jitcommit (default convention): {}\n  {}\n",

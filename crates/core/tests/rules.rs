@@ -183,7 +183,7 @@ fn every_case_gives_exactly_its_findings() {
         let findings = check(case.text, &(case.with)(), Some(&changed));
         let got: Vec<(&str, usize, usize)> = findings
             .iter()
-            .map(|f| (f.rule, f.line, f.column))
+            .map(|f| (f.rule(), f.line, f.column))
             .collect();
         if got != case.expect {
             failures.push(format!(
@@ -193,12 +193,17 @@ fn every_case_gives_exactly_its_findings() {
         }
         for f in &findings {
             assert!(
-                explain(f.rule).is_some(),
+                explain(f.rule()).is_some(),
                 "{}: unknown rule {}",
                 case.name,
-                f.rule
+                f.rule()
             );
-            assert!(f.hint.is_some(), "{}: {} has no hint", case.name, f.rule);
+            assert!(
+                f.hint().is_some(),
+                "{}: {} has no hint",
+                case.name,
+                f.rule()
+            );
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -242,7 +247,7 @@ fn verb_message_lists_the_allowed_verbs() {
     );
     assert_eq!(f.len(), 1);
     assert_eq!(
-        f[0].message,
+        f[0].message(),
         "\"Changed\" is not an allowed verb (allowed: Add, Update, Fix, Remove, Rename, Move, \
          Refactor, Document, Test)"
     );
@@ -251,7 +256,7 @@ fn verb_message_lists_the_allowed_verbs() {
         &conv(),
         Some(&changed()),
     );
-    assert_eq!(f[0].hint.as_deref(), Some("write \"Fix\""));
+    assert_eq!(f[0].hint().as_deref(), Some("write \"Fix\""));
 }
 
 #[test]
@@ -262,7 +267,7 @@ fn separator_hint_shows_the_em_dash() {
         Some(&changed()),
     );
     assert_eq!(
-        f[0].hint.as_deref(),
+        f[0].hint().as_deref(),
         Some("use \" — \" (em dash) or \" -- \" between the path and the description")
     );
     let f = check(
@@ -271,7 +276,7 @@ fn separator_hint_shows_the_em_dash() {
         Some(&changed()),
     );
     assert_eq!(
-        f[0].hint.as_deref(),
+        f[0].hint().as_deref(),
         Some("use \" — \" (em dash) between the path and the description")
     );
 }
@@ -283,7 +288,7 @@ fn path_hint_names_the_nearest_changed_paths() {
         &conv(),
         Some(&changed()),
     );
-    let hint = f[0].hint.clone().unwrap_or_default();
+    let hint = f[0].hint().unwrap_or_default();
     assert!(hint.contains("\"src/parser.rs\""), "{hint}");
 }
 
@@ -366,11 +371,11 @@ fn decode_points_at_the_first_bad_byte() {
     assert_eq!(decode(b"feat: ok\n"), Ok("feat: ok\n"));
     let f = decode(b"feat: caf\xe9")
         .err()
-        .map(|f| (f.rule, f.line, f.column));
+        .map(|f| (f.rule(), f.line, f.column));
     assert_eq!(f, Some(("message-encoding", 1, 10)));
     let f = decode("feat: x\n\nä\0".as_bytes())
         .err()
-        .map(|f| (f.rule, f.line, f.column));
+        .map(|f| (f.rule(), f.line, f.column));
     assert_eq!(f, Some(("message-encoding", 3, 2)));
 }
 
@@ -396,7 +401,7 @@ fn raw_bytes_report_encoding_and_the_rest() {
     let got: Vec<_> = check_raw(raw, &Cleanup::Stored, Some(&changed()))
         .findings
         .into_iter()
-        .map(|f| (f.rule, f.line, f.column))
+        .map(|f| (f.rule(), f.line, f.column))
         .collect();
     assert_eq!(got, [("bullet-verb", 3, 3), ("message-encoding", 3, 31)]);
 }
@@ -415,7 +420,7 @@ fn the_hook_cleanup_decides_what_is_checked() {
     let got: Vec<_> = checked
         .findings
         .iter()
-        .map(|f| (f.rule, f.line, f.column))
+        .map(|f| (f.rule(), f.line, f.column))
         .collect();
     assert_eq!(got, [("bullet-verb", 3, 3)]);
     // A stored message is not cut: the scissors line is text, the Latin-1 byte a finding.
@@ -424,7 +429,7 @@ fn the_hook_cleanup_decides_what_is_checked() {
         stored
             .findings
             .iter()
-            .any(|f| f.rule == "message-encoding" && f.line == 1)
+            .any(|f| f.rule() == "message-encoding" && f.line == 1)
     );
 }
 
@@ -432,7 +437,7 @@ fn the_hook_cleanup_decides_what_is_checked() {
 fn an_exempt_message_gives_its_kind_and_only_an_encoding_finding() {
     let checked = check_raw(b"Merge branch 'x' caf\xe9\n", &Cleanup::Stored, None);
     assert_eq!(checked.exempt, Some(Exemption::Merge));
-    let got: Vec<_> = checked.findings.iter().map(|f| f.rule).collect();
+    let got: Vec<_> = checked.findings.iter().map(|f| f.rule()).collect();
     assert_eq!(got, ["message-encoding"]);
     assert_eq!(checked.cleaned, "Merge branch 'x' caf\u{fffd}\n");
 }
@@ -502,7 +507,7 @@ fn proved_paths_pass_and_unproved_ones_get_the_full_set() {
         traced_set(paths, false, || Ok::<_, ()>(Vec::new())).map(Some)
     })
     .unwrap();
-    let got: Vec<_> = full.findings.iter().map(|f| f.rule).collect();
+    let got: Vec<_> = full.findings.iter().map(|f| f.rule()).collect();
     assert_eq!(got, ["bullet-path"]);
 }
 
@@ -511,7 +516,7 @@ fn the_why_placeholder_is_rejected() {
     let text = format!("feat: x\n\n- Add: src/parser.rs — {WHY_PLACEHOLDER}");
     let f = check(&text, &conv(), Some(&changed()));
     assert_eq!(
-        f.iter().map(|f| f.rule).collect::<Vec<_>>(),
+        f.iter().map(|f| f.rule()).collect::<Vec<_>>(),
         ["placeholder"]
     );
 }
@@ -524,7 +529,7 @@ fn huge_and_strange_input_does_not_panic() {
     let f = check(&long_line, &conv, Some(&changed));
     assert!(
         f.iter()
-            .any(|f| f.rule == "subject-length" && f.column == 73)
+            .any(|f| f.rule() == "subject-length" && f.column == 73)
     );
     let mut many = String::from("feat: x\n\n");
     // 1 MB of findings-heavy bullets (debug builds check it in a few seconds; the

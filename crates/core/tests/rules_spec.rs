@@ -64,7 +64,7 @@ fn spec_examples_need_bullets_when_the_body_is_required() {
     for text in EXAMPLES {
         let rules: Vec<_> = check(text, &conv, None)
             .into_iter()
-            .map(|f| f.rule)
+            .map(|f| f.rule())
             .collect();
         assert_eq!(rules, ["body-missing"], "{text}");
     }

@@ -21,7 +21,7 @@ fn free() -> Convention {
 }
 
 fn rules(findings: &[Finding]) -> Vec<&'static str> {
-    findings.iter().map(|f| f.rule).collect()
+    findings.iter().map(|f| f.rule()).collect()
 }
 
 fn assert_clean(conv: &Convention, text: &str) {
@@ -61,8 +61,12 @@ fn type_case_lower_is_a_finding_with_the_lower_case_hint() {
     for (text, want) in [("Feat: x\n", "write \"feat\""), ("CI: x\n", "write \"ci\"")] {
         let f = check(text, &conv, None);
         assert_eq!(rules(&f), ["subject-type"], "{text}");
-        assert!(f[0].message.contains("lower case"), "{:?}", f[0].message);
-        assert_eq!(f[0].hint.as_deref(), Some(want), "{text}");
+        assert!(
+            f[0].message().contains("lower case"),
+            "{:?}",
+            f[0].message()
+        );
+        assert_eq!(f[0].hint().as_deref(), Some(want), "{text}");
     }
     assert_clean(&conv, "feat: x\n");
 }
@@ -160,13 +164,17 @@ fn a_breaking_change_missing_its_colon_says_so() {
     ] {
         let f = check(text, &conv, None);
         assert_eq!(rules(&f), ["breaking-change"], "{text}");
-        assert!(f[0].message.contains(message), "{text}: {:?}", f[0].message);
-        let hint = f[0].hint.as_deref().unwrap_or("");
+        assert!(
+            f[0].message().contains(message),
+            "{text}: {:?}",
+            f[0].message()
+        );
+        let hint = f[0].hint().unwrap_or_default();
         assert!(!hint.contains("upper case"), "{text}: {hint}");
     }
     // Only a misspelt token gets the upper-case hint.
     let f = check("feat: x\n\nBreaking change: the key", &conv, None);
-    assert!(f[0].hint.as_deref().unwrap_or("").contains("upper case"));
+    assert!(f[0].hint().as_deref().unwrap_or("").contains("upper case"));
     // `token #value` is a footer for every token, BREAKING CHANGE included.
     assert_clean(&conv, "feat!: x\n\nBREAKING CHANGE #12\n");
 }
@@ -243,13 +251,13 @@ fn hints_name_every_accepted_form() {
         &rules_common::conv(),
         Some(&rules_common::changed()),
     );
-    let hint = f[0].hint.as_deref().unwrap_or("");
+    let hint = f[0].hint().unwrap_or_default();
     assert!(
         hint.find("\" — \"") < hint.find("\" -- \"") && hint.contains("\" -- \""),
         "{hint}"
     );
     let f = check("feat: x\n\nBreaking change: y", &optional(), None);
-    let hint = f[0].hint.as_deref().unwrap_or("");
+    let hint = f[0].hint().unwrap_or_default();
     assert!(
         hint.contains("BREAKING CHANGE: ") && hint.contains("BREAKING-CHANGE: "),
         "{hint}"

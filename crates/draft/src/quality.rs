@@ -463,7 +463,7 @@ pub fn bullet_problem(what_why: &str, evidence: &Evidence<'_>) -> Option<String>
         evidence,
         &mut out,
     );
-    out.into_iter().next().map(|f| f.message)
+    out.into_iter().next().map(|f| f.message())
 }
 
 fn finding(at: &Spanned<String>, message: String, hint: &str) -> Finding {
@@ -591,7 +591,7 @@ mod tests {
         ] {
             let f = rules_hit(&format!("{subject}{bullet}"));
             assert!(
-                f.iter().any(|f| f.rule == "draft-quality" && f.line == 1),
+                f.iter().any(|f| f.rule() == "draft-quality" && f.line == 1),
                 "{subject:?} passed: {f:?}"
             );
         }
@@ -661,7 +661,7 @@ mod tests {
                 "build: raise the core version\n\n- Update: crates/core/Cargo.toml — {what}\n"
             ));
             assert!(
-                f.iter().any(|f| f.rule == "draft-quality" && f.line == 3),
+                f.iter().any(|f| f.rule() == "draft-quality" && f.line == 3),
                 "{what:?} passed: {f:?}"
             );
         }
@@ -766,7 +766,7 @@ mod tests {
             ] {
                 let f = gated(&format!("{subject}{bullet}"), gate);
                 assert!(
-                    f.iter().any(|f| f.rule == "draft-quality" && f.line == 1),
+                    f.iter().any(|f| f.rule() == "draft-quality" && f.line == 1),
                     "{subject:?} passed under {gate:?}: {f:?}"
                 );
             }
@@ -781,7 +781,7 @@ mod tests {
         ] {
             let f = gated(&format!("{subject}{bullet}"), Gate::Tight);
             assert!(
-                f.iter().any(|f| f.rule == "draft-quality" && f.line == 1),
+                f.iter().any(|f| f.rule() == "draft-quality" && f.line == 1),
                 "{subject:?} passed: {f:?}"
             );
             assert_eq!(

@@ -25,8 +25,8 @@ fn findings_of_draft(
     edit(&mut m);
     rules::check(&render(&m), &with_coverage(conv), Some(&changed))
         .into_iter()
-        .filter(|f| f.rule != "placeholder")
-        .map(|f| (f.rule.to_owned(), f.message))
+        .filter(|f| f.rule() != "placeholder")
+        .map(|f| (f.rule().to_owned(), f.message()))
         .collect()
 }
 

@@ -30,10 +30,10 @@ pub fn explain(id: &str) -> Option<String> {
 
 fn item(f: rules::Finding) -> Item {
     Item {
-        rule: f.rule.to_string(),
+        rule: f.rule().to_string(),
         line: f.line,
         column: f.column,
-        message: f.message,
-        hint: f.hint.unwrap_or_default(),
+        message: f.message(),
+        hint: f.hint().unwrap_or_default(),
     }
 }

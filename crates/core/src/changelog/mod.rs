@@ -370,7 +370,7 @@ fn classify(
     let message = match checked.message {
         Some(m) if checked.findings.is_empty() => m,
         _ => {
-            let reason = checked.findings.first().map(|f| f.message.clone());
+            let reason = checked.findings.first().map(rules::Finding::message);
             return Class::Other(OtherKind::NonConforming, reason);
         }
     };

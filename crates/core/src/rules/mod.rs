@@ -95,15 +95,15 @@ pub fn explain(id: &str) -> Option<&'static RuleInfo> {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Finding {
     /// The rule id, e.g. `bullet-verb`.
-    pub rule: &'static str,
+    rule: &'static str,
     /// 1-based line.
     pub line: usize,
     /// 1-based column, in chars.
     pub column: usize,
     /// What is wrong.
-    pub message: String,
+    message: String,
     /// How to fix it, when there is something concrete to say.
-    pub hint: Option<String>,
+    hint: Option<String>,
 }
 
 impl Finding {
@@ -121,6 +121,21 @@ impl Finding {
             message: message.into(),
             hint,
         }
+    }
+
+    /// The rule id, e.g. `bullet-verb`.
+    pub fn rule(&self) -> &'static str {
+        self.rule
+    }
+
+    /// What is wrong.
+    pub fn message(&self) -> String {
+        self.message.clone()
+    }
+
+    /// How to fix it, when there is something concrete to say.
+    pub fn hint(&self) -> Option<String> {
+        self.hint.clone()
     }
 }
 

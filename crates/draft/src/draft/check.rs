@@ -223,7 +223,7 @@ pub fn check(content: &str, c: &Checker<'_>) -> Result<Accepted, Rejected> {
             &mut m,
             format!(
                 "the model's summary failed the draft-quality gate: {}",
-                f.message
+                f.message()
             ),
         )
     {
@@ -232,7 +232,7 @@ pub fn check(content: &str, c: &Checker<'_>) -> Result<Accepted, Rejected> {
     }
     let mut findings = rules::check(&text, c.conv, Some(c.paths));
     // The `<why?>` of the tool's bullets is the user's to fill, as in the offline draft.
-    findings.retain(|f| !(f.rule == "placeholder" && f.message.contains(WHY_PLACEHOLDER)));
+    findings.retain(|f| !(f.rule() == "placeholder" && f.message().contains(WHY_PLACEHOLDER)));
     let gate_failed = !gate.is_empty();
     findings.extend(gate);
     if findings.is_empty() {
@@ -242,9 +242,9 @@ pub fn check(content: &str, c: &Checker<'_>) -> Result<Accepted, Rejected> {
         problems: findings
             .iter()
             .take(10)
-            .map(|f| match &f.hint {
-                Some(h) => format!("{}: {} ({h})", f.rule, f.message),
-                None => format!("{}: {}", f.rule, f.message),
+            .map(|f| match f.hint() {
+                Some(h) => format!("{}: {} ({h})", f.rule(), f.message()),
+                None => format!("{}: {}", f.rule(), f.message()),
             })
             .collect(),
         gate_failed,
