@@ -7,8 +7,8 @@ use jitcommit_core::config::{Convention, Exemption, TypeCase};
 use jitcommit_core::gitenv::{CleanupMode, CommentPrefix, MessageCleanup};
 use jitcommit_core::repo::{Change, ChangeKind};
 use jitcommit_core::rules::{
-    ChangedPaths, Checked, Cleanup, RULES, WHY_PLACEHOLDER, check, check_message, decode,
-    exemption, exemption_kind, explain, traced_set,
+    ChangedPaths, Checked, Cleanup, DRAFT_RULES, PROBLEM_RULES, RULES, WHY_PLACEHOLDER, check,
+    check_message, decode, exemption, exemption_kind, explain, traced_set,
 };
 use rules_common::{changed, conv, optional_body};
 
@@ -236,6 +236,26 @@ fn rule_table_is_well_formed() {
     ids.dedup();
     assert_eq!(ids.len(), RULES.len(), "duplicate rule ids");
     assert_eq!(explain("no-such-rule"), None);
+}
+
+/// Every rule of the table (`--list-rules`, and the draft gate's) has exactly one
+/// `Problem` variant, and every variant's rule is in the table once: no finding has a
+/// rule `--explain` does not know, and no rule lacks a finding type.
+#[test]
+fn every_rule_has_one_problem_variant_and_every_variant_one_rule() {
+    let table: Vec<&str> = RULES.iter().chain(DRAFT_RULES).map(|r| r.id).collect();
+    let variants: Vec<&str> = PROBLEM_RULES.iter().map(|r| r.id).collect();
+    for id in &table {
+        let n = variants.iter().filter(|v| *v == id).count();
+        assert_eq!(n, 1, "{id}: {n} Problem variants");
+    }
+    for id in &variants {
+        let n = table.iter().filter(|t| *t == id).count();
+        assert_eq!(n, 1, "the Problem variant of {id}: {n} rules in the table");
+    }
+    for rule in PROBLEM_RULES {
+        assert_eq!(explain(rule.id), Some(*rule), "{}", rule.id);
+    }
 }
 
 #[test]

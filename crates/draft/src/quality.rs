@@ -16,7 +16,8 @@ use crate::words::{
 use jitcommit_core::config::DEFAULT_TYPES;
 use jitcommit_core::message::{Pos, Spanned, parse};
 use jitcommit_core::repo::StagedState;
-use jitcommit_core::rules::{DRAFT_QUALITY, Finding};
+use jitcommit_core::rules::Finding;
+use jitcommit_core::rules::draft_quality::{DraftQuality, Junk, Part};
 
 /// Whether the normalised `text` holds `phrase` as whole words (`summary of the
 /// change` is not in `summary of the changelog`).
@@ -364,51 +365,41 @@ pub fn check_draft(text: &str, evidence: &Evidence<'_>) -> Vec<Finding> {
             if !has_words(&s.value, SUMMARY_WORDS)
                 && !short_summary_ok(&s.value, evidence.gate, evidence)
             {
-                let why = match evidence.gate {
-                    Gate::Tight => format!(
-                        "has fewer than {SUMMARY_WORDS} words of letters (two only as a verb and what it acts on, e.g. \"fix typo\")"
-                    ),
-                    Gate::Ordinary => {
-                        format!("has fewer than {SHORT_SUMMARY_WORDS} words of letters")
-                    }
+                let tight = evidence.gate == Gate::Tight;
+                let min = if tight {
+                    SUMMARY_WORDS
+                } else {
+                    SHORT_SUMMARY_WORDS
                 };
-                out.push(finding(
-                    s,
-                    format!("the summary {:?} {why}", s.value),
-                    "say what the change does in a few words",
+                let summary = s.value.clone();
+                out.push(Finding::new(
+                    s.pos,
+                    DraftQuality::FewWords {
+                        summary,
+                        min,
+                        tight,
+                    },
                 ));
             }
-            junk(s, "the summary", evidence, &mut out);
+            junk(s, Part::Summary, evidence, &mut out);
             let n = normal(&s.value);
             let first = n.split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
             if TYPE_NOT_VERB.contains(&first) {
-                out.push(finding(
-                    s,
-                    format!(
-                        "the summary {:?} opens with the commit type {first:?}",
-                        s.value
-                    ),
-                    "the type goes before the colon; say what the change does",
+                let (summary, kind) = (s.value.clone(), first.to_owned());
+                out.push(Finding::new(
+                    s.pos,
+                    DraftQuality::OpensWithType { summary, kind },
                 ));
             }
             if let Some(o) = FILLER_OPENINGS.iter().find(|o| n.starts_with(*o)) {
-                out.push(finding(
-                    s,
-                    format!(
-                        "the summary {:?} opens with {:?}, a comment, not what the change does",
-                        s.value,
-                        o.trim_end()
-                    ),
-                    "start with what the change does, e.g. \"add …\", \"fix …\"",
+                let (summary, filler) = (s.value.clone(), o.trim_end().to_owned());
+                out.push(Finding::new(
+                    s.pos,
+                    DraftQuality::OpensWithFiller { summary, filler },
                 ));
             }
         }
-        None => out.push(Finding::new(
-            &DRAFT_QUALITY,
-            Pos::new(1, 1),
-            "the draft has no summary",
-            Some("say what the change does in a few words".to_owned()),
-        )),
+        None => out.push(Finding::new(Pos::new(1, 1), DraftQuality::NoSummary)),
     }
     for b in parsed.bullets() {
         let Some(w) = &b.what_why else { continue };
@@ -418,7 +409,7 @@ pub fn check_draft(text: &str, evidence: &Evidence<'_>) -> Vec<Finding> {
         if t.token.value.eq_ignore_ascii_case("BREAKING CHANGE")
             || t.token.value.eq_ignore_ascii_case("BREAKING-CHANGE")
         {
-            junk(&t.value, "the breaking-change note", evidence, &mut out);
+            junk(&t.value, Part::BreakingNote, evidence, &mut out);
         }
     }
     out
@@ -430,22 +421,17 @@ fn check_bullet(w: &Spanned<String>, evidence: &Evidence<'_>, out: &mut Vec<Find
         return;
     }
     let before = out.len();
+    let description = || w.value.clone();
     if !has_words(&w.value, 1) {
-        out.push(finding(
-            w,
-            format!("a bullet's description {:?} has no words", w.value),
-            "say what changed in that path and why",
-        ));
+        let description = description();
+        out.push(Finding::new(w.pos, DraftQuality::NoWords { description }));
     }
-    junk(w, "a bullet's description", evidence, out);
+    junk(w, Part::Bullet, evidence, out);
     if out.len() == before && evidence.gate == Gate::Tight && !evidence.names_something(&w.value) {
-        out.push(finding(
-            w,
-            format!(
-                "a bullet's description {:?} names only its path, types and common words",
-                w.value
-            ),
-            "say what changed in that path and why",
+        let description = description();
+        out.push(Finding::new(
+            w.pos,
+            DraftQuality::NamesNothing { description },
         ));
     }
 }
@@ -466,49 +452,48 @@ pub fn bullet_problem(what_why: &str, evidence: &Evidence<'_>) -> Option<String>
     out.into_iter().next().map(|f| f.message())
 }
 
-fn finding(at: &Spanned<String>, message: String, hint: &str) -> Finding {
-    Finding::new(&DRAFT_QUALITY, at.pos, message, Some(hint.to_owned()))
-}
-
 /// Scaffolding, `BREAKING` as content, a version string, a path, a diff line or
 /// the prompt's own text.
-fn junk(at: &Spanned<String>, what: &str, ev: &Evidence<'_>, out: &mut Vec<Finding>) {
+fn junk(at: &Spanned<String>, part: Part, ev: &Evidence<'_>, out: &mut Vec<Finding>) {
     let value = at.value.trim();
     let n = normal(value);
-    let hint = "describe the change in your own words";
-    let why = if let Some(s) = SCAFFOLDING.iter().find(|s| n.contains(*s)) {
-        Some(format!("holds the prompt's scaffolding {s:?}"))
+    let junk = if let Some(s) = SCAFFOLDING.iter().find(|s| n.contains(*s)) {
+        Some(Junk::Scaffolding((*s).to_owned()))
     } else if let Some(s) = SELF_REFERENCE.iter().find(|s| has_phrase(&n, s)) {
-        Some(format!("talks about the prompt ({s:?}), not the change"))
+        Some(Junk::SelfReference((*s).to_owned()))
     } else if value.starts_with(['{', '[', '"']) || value.contains("\":") {
-        Some("is JSON syntax, not words".to_owned())
+        Some(Junk::Json)
     } else if value
         .split(|c: char| !c.is_alphanumeric() && c != '_')
         .any(|w| w == "BREAKING")
     {
-        Some("holds \"BREAKING\" as content (a breaking change goes in breaking_change)".to_owned())
+        Some(Junk::Breaking)
     } else if is_version(value) {
-        Some("is a version string".to_owned())
+        Some(Junk::Version)
     } else if is_type_list(value) {
-        Some("is a list of commit types, not a description".to_owned())
+        Some(Junk::TypeList)
     } else if repeats_a_word(value) {
-        Some("repeats a word instead of describing the change".to_owned())
+        Some(Junk::Repeats)
     } else if ev.names.contains(&n) {
-        Some("is a path, not a description".to_owned())
+        Some(Junk::Path)
     } else if ev.lines.contains(&n) {
-        Some("is a line copied from the diff".to_owned())
+        Some(Junk::DiffLine)
     } else if n.chars().count() >= 12
         && ev
             .prompt
             .iter()
             .any(|p| normal(p).contains(&n) || prompt_lines(p).any(|l| n.contains(&l)))
     {
-        Some("is copied from the prompt's instructions".to_owned())
+        Some(Junk::Prompt)
     } else {
         None
     };
-    if let Some(why) = why {
-        out.push(finding(at, format!("{what} {:?} {why}", at.value), hint));
+    if let Some(junk) = junk {
+        let text = at.value.clone();
+        out.push(Finding::new(
+            at.pos,
+            DraftQuality::Junk { part, text, junk },
+        ));
     }
 }
 

@@ -1,7 +1,9 @@
 //! Bullet rules: each `- Verb: path — what and why` line's shape, verb and
 //! separator (the path itself is checked by [`super::paths`]).
 
-use super::{Ctx, Finding, RuleInfo, list, nearest};
+use std::fmt;
+
+use super::{Ctx, Finding, Problem, RuleInfo, list, nearest};
 use crate::config::BodyPolicy;
 use crate::message::{Arrow, BulletError, Separator};
 
@@ -26,12 +28,139 @@ pub const BULLET_SEPARATOR: RuleInfo = RuleInfo {
     doc: include_str!("docs/bullet-separator.md"),
 };
 
-/// The separator hint, naming every form the convention accepts, canonical first.
-fn separator_hint(strict: bool) -> String {
-    if strict {
-        "use \" — \" (em dash) between the path and the description".to_string()
-    } else {
-        "use \" — \" (em dash) or \" -- \" between the path and the description".to_string()
+/// `bullet-format`: a bullet is not `- Verb: path — what and why`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BulletFormat {
+    /// No space after the `-`.
+    MissingSpace,
+    /// No `Verb: ` after `- `.
+    MissingVerb {
+        /// The verb the hint's example bullet starts with.
+        verb: String,
+    },
+    /// No path after `Verb: `.
+    MissingPath,
+    /// Nothing after the separator.
+    EmptyDescription {
+        /// `strict-separator` is on (the hint names ` — ` alone).
+        strict: bool,
+    },
+}
+
+impl fmt::Display for BulletFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BulletFormat::MissingSpace => "a bullet starts with \"- \"",
+            BulletFormat::MissingVerb { .. } => "expected \"Verb: \" after \"- \"",
+            BulletFormat::MissingPath => "the bullet names no path",
+            BulletFormat::EmptyDescription { .. } => "nothing after the separator",
+        })
+    }
+}
+
+impl BulletFormat {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        Some(match self {
+            BulletFormat::MissingSpace => "put a space after the \"-\"".to_string(),
+            BulletFormat::MissingVerb { verb } => {
+                format!("write \"- {verb}: path — what and why\"")
+            }
+            BulletFormat::MissingPath => "name the changed path after \"Verb: \"".to_string(),
+            BulletFormat::EmptyDescription { strict: true } => {
+                "say what changed and why after \" — \"".to_string()
+            }
+            BulletFormat::EmptyDescription { strict: false } => {
+                "say what changed and why after \" — \" (or \" -- \")".to_string()
+            }
+        })
+    }
+}
+
+/// `bullet-verb`: a bullet's verb is not one the convention allows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BulletVerb {
+    /// The verb as written.
+    pub verb: String,
+    /// The convention's verbs.
+    pub allowed: Vec<String>,
+    /// The allowed verb it is closest to ([`nearest`]), if any.
+    pub nearest: Option<String>,
+}
+
+impl fmt::Display for BulletVerb {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "\"{}\" is not an allowed verb (allowed: {})",
+            self.verb,
+            list(&self.allowed, 12)
+        )
+    }
+}
+
+impl BulletVerb {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        Some(match &self.nearest {
+            Some(n) => format!("write \"{n}\""),
+            None => "pick the allowed verb that fits".to_string(),
+        })
+    }
+}
+
+/// `bullet-separator`: a bullet's separator (or rename arrow) is not one the
+/// convention accepts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BulletSeparator {
+    /// No ` — ` between the path and the description.
+    Missing {
+        /// `strict-separator` is on (the hint names ` — ` alone).
+        strict: bool,
+    },
+    /// ` -- ` under `strict-separator`.
+    DoubleHyphen,
+    /// A dash that looks like the separator and is not it.
+    Lookalike {
+        /// `strict-separator` is on (the hint names ` — ` alone).
+        strict: bool,
+    },
+    /// `->` under `strict-separator`.
+    AsciiArrow,
+}
+
+impl fmt::Display for BulletSeparator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BulletSeparator::Missing { .. } => "no \" — \" between the path and the description",
+            BulletSeparator::DoubleHyphen => {
+                "\"--\" is not accepted as the separator (strict-separator is on)"
+            }
+            BulletSeparator::Lookalike { .. } => "this dash is not the separator \" — \" (em dash)",
+            BulletSeparator::AsciiArrow => {
+                "\"->\" is not accepted as the arrow (strict-separator is on)"
+            }
+        })
+    }
+}
+
+impl BulletSeparator {
+    /// How to fix it: every separator the convention accepts, canonical first.
+    pub fn hint(&self) -> Option<String> {
+        Some(match self {
+            BulletSeparator::Missing { strict: true }
+            | BulletSeparator::Lookalike { strict: true }
+            | BulletSeparator::DoubleHyphen => {
+                "use \" — \" (em dash) between the path and the description".to_string()
+            }
+            BulletSeparator::Missing { strict: false }
+            | BulletSeparator::Lookalike { strict: false } => {
+                "use \" — \" (em dash) or \" -- \" between the path and the description".to_string()
+            }
+            BulletSeparator::AsciiArrow => {
+                "use \" → \" between the old and the new path".to_string()
+            }
+        })
     }
 }
 
@@ -40,89 +169,51 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if conv.body == BodyPolicy::Free {
         return;
     }
-    let sep_hint = separator_hint(conv.strict_separator);
+    let strict = conv.strict_separator;
     let verb_example = conv.verbs.first().map_or("Update", String::as_str);
     for b in ctx.parsed.bullets() {
         if let Some(err) = &b.error {
-            let (rule, message, hint) = match err.value {
-                BulletError::MissingSpace => (
-                    &BULLET_FORMAT,
-                    "a bullet starts with \"- \"".to_string(),
-                    "put a space after the \"-\"".to_string(),
-                ),
-                BulletError::MissingVerb => (
-                    &BULLET_FORMAT,
-                    "expected \"Verb: \" after \"- \"".to_string(),
-                    format!("write \"- {verb_example}: path — what and why\""),
-                ),
-                BulletError::MissingPath => (
-                    &BULLET_FORMAT,
-                    "the bullet names no path".to_string(),
-                    "name the changed path after \"Verb: \"".to_string(),
-                ),
-                BulletError::EmptyDescription => (
-                    &BULLET_FORMAT,
-                    "nothing after the separator".to_string(),
-                    if conv.strict_separator {
-                        "say what changed and why after \" — \"".to_string()
-                    } else {
-                        "say what changed and why after \" — \" (or \" -- \")".to_string()
-                    },
-                ),
-                BulletError::MissingSeparator => (
-                    &BULLET_SEPARATOR,
-                    "no \" — \" between the path and the description".to_string(),
-                    sep_hint.clone(),
-                ),
+            let problem: Problem = match err.value {
+                BulletError::MissingSpace => BulletFormat::MissingSpace.into(),
+                BulletError::MissingVerb => BulletFormat::MissingVerb {
+                    verb: verb_example.to_owned(),
+                }
+                .into(),
+                BulletError::MissingPath => BulletFormat::MissingPath.into(),
+                BulletError::EmptyDescription => BulletFormat::EmptyDescription { strict }.into(),
+                BulletError::MissingSeparator => BulletSeparator::Missing { strict }.into(),
             };
-            out.push(Finding::new(rule, err.pos, message, Some(hint)));
+            out.push(Finding::new(err.pos, problem));
         }
         if let Some(verb) = &b.verb
             && !conv.verbs.contains(&verb.value)
         {
-            let hint = match nearest(&verb.value, &conv.verbs) {
-                Some(n) => format!("write \"{n}\""),
-                None => "pick the allowed verb that fits".to_string(),
-            };
             out.push(Finding::new(
-                &BULLET_VERB,
                 verb.pos,
-                format!(
-                    "\"{}\" is not an allowed verb (allowed: {})",
-                    verb.value,
-                    list(&conv.verbs, 12)
-                ),
-                Some(hint),
+                BulletVerb {
+                    verb: verb.value.clone(),
+                    allowed: conv.verbs.clone(),
+                    nearest: nearest(&verb.value, &conv.verbs).map(str::to_owned),
+                },
             ));
         }
         if let Some(sep) = &b.separator {
             match sep.value {
                 Separator::EmDash => {}
-                Separator::DoubleHyphen if !conv.strict_separator => {}
-                Separator::DoubleHyphen => out.push(Finding::new(
-                    &BULLET_SEPARATOR,
-                    sep.pos,
-                    "\"--\" is not accepted as the separator (strict-separator is on)",
-                    Some(sep_hint.clone()),
-                )),
-                Separator::Lookalike => out.push(Finding::new(
-                    &BULLET_SEPARATOR,
-                    sep.pos,
-                    "this dash is not the separator \" — \" (em dash)",
-                    Some(sep_hint.clone()),
-                )),
+                Separator::DoubleHyphen if !strict => {}
+                Separator::DoubleHyphen => {
+                    out.push(Finding::new(sep.pos, BulletSeparator::DoubleHyphen));
+                }
+                Separator::Lookalike => {
+                    out.push(Finding::new(sep.pos, BulletSeparator::Lookalike { strict }));
+                }
             }
         }
         if let Some(arrow) = &b.arrow
             && arrow.value == Arrow::Ascii
-            && conv.strict_separator
+            && strict
         {
-            out.push(Finding::new(
-                &BULLET_SEPARATOR,
-                arrow.pos,
-                "\"->\" is not accepted as the arrow (strict-separator is on)",
-                Some("use \" → \" between the old and the new path".to_string()),
-            ));
+            out.push(Finding::new(arrow.pos, BulletSeparator::AsciiArrow));
         }
     }
 }

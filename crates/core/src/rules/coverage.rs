@@ -5,6 +5,7 @@
 //! [`ChangedPaths`] built from changes.
 
 use std::collections::BTreeSet;
+use std::fmt;
 
 use super::paths::{Side, normalise, not_relative};
 use super::{ChangedPaths, Ctx, Finding, RuleInfo};
@@ -31,7 +32,7 @@ const NAMED: usize = 10;
 
 /// What a verb says about its path, when it says anything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Claim {
+pub enum Claim {
     /// `Add`: the path is new.
     Added,
     /// `Remove`: the path is gone.
@@ -63,12 +64,115 @@ impl Claim {
         }
     }
 
-    fn word(self) -> &'static str {
+    /// How a message says it: `new`, `removed`, `renamed`.
+    pub fn word(self) -> &'static str {
         match self {
             Claim::Added => "new",
             Claim::Removed => "removed",
             Claim::Renamed => "renamed",
         }
+    }
+}
+
+/// `bullet-coverage`: changed paths no bullet names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BulletCoverage {
+    /// Every changed path no bullet names, itself or through its directory.
+    pub paths: Vec<String>,
+    /// Bullets that would name the first three, for the hint.
+    pub examples: Vec<Example>,
+}
+
+/// A bullet that names one uncovered path, as the hint suggests it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Example {
+    /// The verb its status takes under the convention ([`status_verb`]).
+    pub verb: String,
+    /// The path.
+    pub path: String,
+    /// The path it was renamed from, for a rename.
+    pub renamed_from: Option<String>,
+}
+
+impl fmt::Display for BulletCoverage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.paths.len();
+        write!(
+            f,
+            "{n} changed path{} named by no bullet: {}",
+            if n == 1 { " is" } else { "s are" },
+            super::list(&self.paths, NAMED)
+        )
+    }
+}
+
+impl BulletCoverage {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        let example = self
+            .examples
+            .iter()
+            .map(|e| match &e.renamed_from {
+                Some(old) => format!("\"- {}: {old} → {} — …\"", e.verb, e.path),
+                None => format!("\"- {}: {} — …\"", e.verb, e.path),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        Some(format!(
+            "add a bullet for each path or its directory, e.g. {example}"
+        ))
+    }
+}
+
+/// `bullet-status`: a bullet's verb says its path is new, removed or renamed, and it
+/// is not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BulletStatus {
+    /// The verb as written.
+    pub verb: String,
+    /// What the verb says.
+    pub claim: Claim,
+    /// The bullet's path, normalised (a file, or a directory holding `file`).
+    pub path: String,
+    /// The changed file the claim does not fit.
+    pub file: String,
+    /// What happened to it.
+    pub actual: Vec<Side>,
+}
+
+impl fmt::Display for BulletStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = self
+            .actual
+            .iter()
+            .map(|s| s.describe())
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let (verb, file, claim) = (&self.verb, &self.file, self.claim.word());
+        if self.path == self.file {
+            write!(f, "\"{verb}\" says {file} is {claim}, but it is {what}")
+        } else {
+            write!(
+                f,
+                "\"{verb}\" says every changed path under {} is {claim}, but {file} is {what}",
+                self.path
+            )
+        }
+    }
+}
+
+impl BulletStatus {
+    /// How to fix it: the verb that fits what happened.
+    pub fn hint(&self) -> Option<String> {
+        let right = match self.actual.first() {
+            Some(Side::Added | Side::CopiedTo) => "Add",
+            Some(Side::Deleted) => "Remove",
+            Some(Side::RenamedFrom | Side::RenamedTo) => "Rename",
+            _ => "Update",
+        };
+        Some(format!(
+            "use a verb that fits the change (e.g. \"{right}\"), or give that path its own bullet"
+        ))
     }
 }
 
@@ -111,33 +215,21 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
     if uncovered.is_empty() {
         return;
     }
-    let names: Vec<String> = uncovered.iter().map(|(p, _, _)| p.clone()).collect();
-    let example = uncovered
+    let examples = uncovered
         .iter()
         .take(3)
-        .map(|(path, old, kind)| {
-            let verb = status_verb(ctx.conv, *kind);
-            match old {
-                Some(old) if *kind == ChangeKind::Renamed => {
-                    format!("\"- {verb}: {old} → {path} — …\"")
-                }
-                _ => format!("\"- {verb}: {path} — …\""),
-            }
+        .map(|(path, old, kind)| Example {
+            verb: status_verb(ctx.conv, *kind),
+            path: path.clone(),
+            renamed_from: old.clone().filter(|_| *kind == ChangeKind::Renamed),
         })
-        .collect::<Vec<_>>()
-        .join(", ");
-    let n = uncovered.len();
+        .collect();
     out.push(Finding::new(
-        &BULLET_COVERAGE,
         last.unwrap_or(Pos::new(1, 1)),
-        format!(
-            "{n} changed path{} named by no bullet: {}",
-            if n == 1 { " is" } else { "s are" },
-            super::list(&names, NAMED)
-        ),
-        Some(format!(
-            "add a bullet for each path or its directory, e.g. {example}"
-        )),
+        BulletCoverage {
+            paths: uncovered.iter().map(|(p, _, _)| p.clone()).collect(),
+            examples,
+        },
     ));
 }
 
@@ -171,39 +263,15 @@ fn status(b: &ParsedBullet, changed: &ChangedPaths, out: &mut Vec<Finding>) {
         else {
             continue;
         };
-        let what = got
-            .iter()
-            .map(|s| s.describe())
-            .collect::<Vec<_>>()
-            .join(" and ");
-        let is_file = normalise(&p.value) == *file;
-        let message = if is_file {
-            format!(
-                "\"{}\" says {file} is {}, but it is {what}",
-                verb.value,
-                claim.word()
-            )
-        } else {
-            format!(
-                "\"{}\" says every changed path under {} is {}, but {file} is {what}",
-                verb.value,
-                normalise(&p.value),
-                claim.word()
-            )
-        };
-        let right = match got.first() {
-            Some(Side::Added | Side::CopiedTo) => "Add",
-            Some(Side::Deleted) => "Remove",
-            Some(Side::RenamedFrom | Side::RenamedTo) => "Rename",
-            _ => "Update",
-        };
         out.push(Finding::new(
-            &BULLET_STATUS,
             verb.pos,
-            message,
-            Some(format!(
-                "use a verb that fits the change (e.g. \"{right}\"), or give that path its own bullet"
-            )),
+            BulletStatus {
+                verb: verb.value.clone(),
+                claim,
+                path: normalise(&p.value).to_owned(),
+                file: (*file).to_owned(),
+                actual: got.to_vec(),
+            },
         ));
     }
 }

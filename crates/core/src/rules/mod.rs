@@ -2,7 +2,9 @@
 //! one-line summary and a long explanation (what, why, an example) kept in one
 //! `docs/<id>.md` file that both rustdoc and `jitcommit-check --explain` show.
 //!
-//! Findings are data ([`Finding`]), never errors. [`check_message`] is the one way from
+//! Findings are data ([`Finding`]), never errors: where, and what as a [`Problem`], one
+//! variant per rule with that rule's own fields, whose `Display` and `hint` are the
+//! finding's words (each family words its own). [`check_message`] is the one way from
 //! a message's bytes to its findings, used by the commit-msg hook, `--range` and the
 //! server hooks: git's cleanup ([`Cleanup`]), [`decode`], the exemption ([`exemption`]
 //! for a message not yet committed, [`stored_exemption`] for a stored one), path
@@ -11,11 +13,13 @@
 //!
 //! Families, one module each: [`subject`], [`body`], [`bullet`], [`paths`],
 //! [`coverage`], [`trailer`], [`placeholder`], [`encoding`]; and the draft-quality
-//! gate's rule for model drafts ([`DRAFT_RULES`]; the gate is the draft crate's).
+//! gate's rule and findings for model drafts ([`draft_quality`], [`DRAFT_RULES`]; the
+//! gate is the draft crate's).
 
 pub mod body;
 pub mod bullet;
 pub mod coverage;
+pub mod draft_quality;
 pub mod encoding;
 mod exempt;
 pub mod paths;
@@ -24,6 +28,7 @@ pub mod subject;
 pub mod trailer;
 mod verdict;
 
+pub use draft_quality::DRAFT_QUALITY;
 pub use encoding::decode;
 pub use exempt::{CommitFacts, exemption, exemption_kind, stored_exemption};
 pub use paths::{ChangedPaths, Side, traced_paths};
@@ -71,16 +76,6 @@ pub static RULES: &[RuleInfo] = &[
     encoding::MESSAGE_ENCODING,
 ];
 
-/// The draft-quality gate's rule, applied to model drafts only (by the draft hook's
-/// gate, `jitcommit_drafter::quality`), never by [`check_message`]; its id and
-/// doc live here so `--explain` finds it in a check-only build.
-#[doc = include_str!("docs/draft-quality.md")]
-pub const DRAFT_QUALITY: RuleInfo = RuleInfo {
-    id: "draft-quality",
-    summary: "a model draft's summary and bullets say something in words of their own",
-    doc: include_str!("docs/draft-quality.md"),
-};
-
 /// The rules applied to model drafts only, before the hook accepts one;
 /// [`check_message`] does not run them.
 pub static DRAFT_RULES: &[RuleInfo] = &[DRAFT_QUALITY];
@@ -90,52 +85,151 @@ pub fn explain(id: &str) -> Option<&'static RuleInfo> {
     RULES.iter().chain(DRAFT_RULES).find(|r| r.id == id)
 }
 
-/// One problem in a message: which rule, where (1-based line, column in chars),
-/// what is wrong, and how to fix it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+/// Declares [`Problem`]: one variant per rule, holding that rule's own finding type,
+/// and the rule each variant belongs to, so a finding's rule id cannot disagree with
+/// what it says.
+macro_rules! problems {
+    ($($(#[$doc:meta])* $variant:ident($ty:ty) => $rule:expr,)*) => {
+        /// What is wrong, as data: one variant per rule ([`RULES`] and [`DRAFT_RULES`]),
+        /// each with its fields. Its `Display` is the finding's message, [`Problem::hint`]
+        /// its hint: every finding is worded here, once.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum Problem {
+            $($(#[$doc])* $variant($ty),)*
+        }
+
+        impl Problem {
+            /// The rule this problem breaks.
+            pub fn rule(&self) -> &'static RuleInfo {
+                match self {
+                    $(Problem::$variant(_) => &$rule,)*
+                }
+            }
+
+            /// How to fix it, when there is something concrete to say.
+            pub fn hint(&self) -> Option<String> {
+                match self {
+                    $(Problem::$variant(p) => p.hint(),)*
+                }
+            }
+        }
+
+        impl std::fmt::Display for Problem {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self {
+                    $(Problem::$variant(p) => p.fmt(f),)*
+                }
+            }
+        }
+
+        $(impl From<$ty> for Problem {
+            fn from(p: $ty) -> Self {
+                Problem::$variant(p)
+            }
+        })*
+
+        /// The rule of each [`Problem`] variant, in declaration order.
+        pub static PROBLEM_RULES: &[&RuleInfo] = &[$(&$rule,)*];
+    };
+}
+
+problems! {
+    /// `subject-empty`.
+    SubjectEmpty(subject::SubjectEmpty) => subject::SUBJECT_EMPTY,
+    /// `subject-format`.
+    SubjectFormat(subject::SubjectFormat) => subject::SUBJECT_FORMAT,
+    /// `subject-type`.
+    SubjectType(subject::SubjectType) => subject::SUBJECT_TYPE,
+    /// `subject-scope`.
+    SubjectScope(subject::SubjectScope) => subject::SUBJECT_SCOPE,
+    /// `subject-length`.
+    SubjectLength(subject::SubjectLength) => subject::SUBJECT_LENGTH,
+    /// `subject-period`.
+    SubjectPeriod(subject::SubjectPeriod) => subject::SUBJECT_PERIOD,
+    /// `subject-summary`.
+    SubjectSummary(subject::SubjectSummary) => subject::SUBJECT_SUMMARY,
+    /// `body-blank-line`.
+    BodyBlankLine(body::BodyBlankLine) => body::BODY_BLANK_LINE,
+    /// `body-missing`.
+    BodyMissing(body::BodyMissing) => body::BODY_MISSING,
+    /// `bullet-format`.
+    BulletFormat(bullet::BulletFormat) => bullet::BULLET_FORMAT,
+    /// `bullet-verb`.
+    BulletVerb(bullet::BulletVerb) => bullet::BULLET_VERB,
+    /// `bullet-separator`.
+    BulletSeparator(bullet::BulletSeparator) => bullet::BULLET_SEPARATOR,
+    /// `bullet-path`.
+    BulletPath(paths::BulletPath) => paths::BULLET_PATH,
+    /// `bullet-coverage`.
+    BulletCoverage(coverage::BulletCoverage) => coverage::BULLET_COVERAGE,
+    /// `bullet-status`.
+    BulletStatus(coverage::BulletStatus) => coverage::BULLET_STATUS,
+    /// `trailer-format`.
+    TrailerFormat(trailer::TrailerFormat) => trailer::TRAILER_FORMAT,
+    /// `breaking-change`.
+    BreakingChange(trailer::BreakingChange) => trailer::BREAKING_CHANGE,
+    /// `placeholder`.
+    Placeholder(placeholder::Placeholder) => placeholder::PLACEHOLDER,
+    /// `message-encoding`.
+    MessageEncoding(encoding::MessageEncoding) => encoding::MESSAGE_ENCODING,
+    /// `draft-quality`.
+    DraftQuality(draft_quality::DraftQuality) => draft_quality::DRAFT_QUALITY,
+}
+
+/// One problem in a message: where (1-based line, column in chars) and what
+/// ([`Problem`]), which gives the rule, the message and the hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// The rule id, e.g. `bullet-verb`.
-    rule: &'static str,
     /// 1-based line.
     pub line: usize,
     /// 1-based column, in chars.
     pub column: usize,
     /// What is wrong.
-    message: String,
-    /// How to fix it, when there is something concrete to say.
-    hint: Option<String>,
+    pub problem: Problem,
 }
 
 impl Finding {
-    /// A finding of `rule` at `at` (the draft crate's quality gate makes its own).
-    pub fn new(
-        rule: &RuleInfo,
-        pos: Pos,
-        message: impl Into<String>,
-        hint: Option<String>,
-    ) -> Self {
+    /// A finding of `problem` at `pos` (the draft crate's quality gate makes its own).
+    pub fn new(pos: Pos, problem: impl Into<Problem>) -> Self {
         Finding {
-            rule: rule.id,
             line: pos.line,
             column: pos.column,
-            message: message.into(),
-            hint,
+            problem: problem.into(),
         }
     }
 
     /// The rule id, e.g. `bullet-verb`.
     pub fn rule(&self) -> &'static str {
-        self.rule
+        self.problem.rule().id
     }
 
     /// What is wrong.
     pub fn message(&self) -> String {
-        self.message.clone()
+        self.problem.to_string()
     }
 
     /// How to fix it, when there is something concrete to say.
     pub fn hint(&self) -> Option<String> {
-        self.hint.clone()
+        self.problem.hint()
+    }
+}
+
+/// A finding as JSON: `rule`, `line`, `column`, `message`, and `hint` when there is
+/// one (docs/check.md, "Output").
+impl serde::Serialize for Finding {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let hint = self.hint();
+        let mut out = s.serialize_struct("Finding", if hint.is_some() { 5 } else { 4 })?;
+        out.serialize_field("rule", self.rule())?;
+        out.serialize_field("line", &self.line)?;
+        out.serialize_field("column", &self.column)?;
+        out.serialize_field("message", &self.message())?;
+        match &hint {
+            Some(h) => out.serialize_field("hint", h)?,
+            None => out.skip_field("hint")?,
+        }
+        out.end()
     }
 }
 
@@ -321,11 +415,10 @@ pub(crate) fn check_parsed(
     encoding::check_nul(text, &mut out);
     let lines = split_lines(text);
     if lines.first().is_none_or(|l| l.trim().is_empty()) {
+        let example = Some(subject::example_type(conv));
         out.push(Finding::new(
-            &subject::SUBJECT_EMPTY,
             Pos::new(1, 1),
-            "the message has no subject line",
-            Some(subject_example(conv)),
+            subject::SubjectEmpty { example },
         ));
         return sorted(out);
     }
@@ -346,14 +439,8 @@ pub(crate) fn check_parsed(
 }
 
 fn sorted(mut out: Vec<Finding>) -> Vec<Finding> {
-    out.sort_by(|a, b| (a.line, a.column, a.rule).cmp(&(b.line, b.column, b.rule)));
+    out.sort_by(|a, b| (a.line, a.column, a.rule()).cmp(&(b.line, b.column, b.rule())));
     out
-}
-
-/// `write the subject as "type(scope): summary", e.g. "fix(parser): …"`.
-pub(crate) fn subject_example(conv: &Convention) -> String {
-    let kind = conv.types.first().map_or("fix", String::as_str);
-    format!("write the subject as \"type(scope): summary\", e.g. \"{kind}: handle empty input\"")
 }
 
 /// `a, b, c` for a message, cut after `max` items with `…`.

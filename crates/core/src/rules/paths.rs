@@ -3,6 +3,7 @@
 //! set those paths are traced against.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use super::{Ctx, Finding, RuleInfo, edit_distance};
 use crate::message::Spanned;
@@ -227,6 +228,83 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// `bullet-path`: a bullet's path is not repo-relative, or not among the commit's
+/// changed paths.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BulletPath {
+    /// Absolute, or with a `..` in it.
+    NotRelative {
+        /// The path as written.
+        path: String,
+    },
+    /// Not a changed path nor a directory holding one.
+    NotChanged {
+        /// The path as written.
+        path: String,
+        /// The changed files nearest to it, nearest first; `None` past the first
+        /// 64 such findings of a message, which are not measured.
+        nearest: Option<Vec<String>>,
+    },
+    /// The commit changes no path at all.
+    NothingChanged {
+        /// The path as written.
+        path: String,
+    },
+}
+
+impl fmt::Display for BulletPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BulletPath::NotRelative { path } => {
+                write!(f, "\"{path}\" is not a repo-relative path")
+            }
+            BulletPath::NotChanged { path, .. } | BulletPath::NothingChanged { path } => {
+                write!(f, "\"{path}\" is not among the commit's changed paths")
+            }
+        }
+    }
+}
+
+impl BulletPath {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        Some(match self {
+            BulletPath::NotRelative { .. } => {
+                "name the path relative to the repository root, e.g. \"src/main.rs\"".into()
+            }
+            BulletPath::NothingChanged { .. } => {
+                "this commit changes no path; drop the bullet".to_string()
+            }
+            BulletPath::NotChanged {
+                nearest: Some(near),
+                ..
+            } => {
+                let near = near
+                    .iter()
+                    .map(|f| format!("\"{f}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!("name a changed path or its directory; nearest: {near}")
+            }
+            BulletPath::NotChanged { nearest: None, .. } => {
+                "name a changed path or its directory".to_string()
+            }
+        })
+    }
+
+    /// The path the bullet names that the commit does not change, as changed paths
+    /// are compared (without `./` and a trailing `/`); `None` for a path that is not
+    /// repo-relative or normalises to nothing.
+    pub fn unchanged(&self) -> Option<&str> {
+        match self {
+            BulletPath::NotChanged { path, .. } | BulletPath::NothingChanged { path } => {
+                Some(normalise(path)).filter(|p| !p.is_empty())
+            }
+            BulletPath::NotRelative { .. } => None,
+        }
+    }
+}
+
 fn check_one(
     p: &Spanned<String>,
     tracing: Option<&ChangedPaths>,
@@ -236,37 +314,29 @@ fn check_one(
     if p.value.is_empty() {
         return;
     }
+    let path = p.value.clone();
     if not_relative(&p.value) {
-        out.push(Finding::new(
-            &BULLET_PATH,
-            p.pos,
-            format!("\"{}\" is not a repo-relative path", p.value),
-            Some("name the path relative to the repository root, e.g. \"src/main.rs\"".into()),
-        ));
+        out.push(Finding::new(p.pos, BulletPath::NotRelative { path }));
         return;
     }
     let Some(changed) = tracing else { return };
     if changed.contains(&p.value) {
         return;
     }
-    let hint = if changed.is_empty() {
-        "this commit changes no path; drop the bullet".to_string()
+    let problem = if changed.is_empty() {
+        BulletPath::NothingChanged { path }
     } else if *hinted < NEAREST_HINTS {
         *hinted += 1;
-        let near = changed
-            .nearest(&p.value, 3)
-            .iter()
-            .map(|f| format!("\"{f}\""))
-            .collect::<Vec<_>>()
-            .join(", ");
-        format!("name a changed path or its directory; nearest: {near}")
+        let nearest = changed.nearest(&p.value, 3);
+        BulletPath::NotChanged {
+            path,
+            nearest: Some(nearest.into_iter().map(str::to_owned).collect()),
+        }
     } else {
-        "name a changed path or its directory".to_string()
+        BulletPath::NotChanged {
+            path,
+            nearest: None,
+        }
     };
-    out.push(Finding::new(
-        &BULLET_PATH,
-        p.pos,
-        format!("\"{}\" is not among the commit's changed paths", p.value),
-        Some(hint),
-    ));
+    out.push(Finding::new(p.pos, problem));
 }

@@ -1,6 +1,8 @@
 //! The placeholder rule: no unfilled template or draft placeholder (`<why?>`,
 //! `<what and why>`, …) anywhere in the message.
 
+use std::fmt;
+
 use super::{Ctx, Finding, RuleInfo};
 use crate::message::Pos;
 use crate::message::parse::column;
@@ -40,19 +42,38 @@ fn placeholders<'a>(
     })
 }
 
+/// `placeholder`: an unfilled placeholder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placeholder {
+    /// The placeholder as written (`<why?>`).
+    pub text: String,
+}
+
+impl fmt::Display for Placeholder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unfilled placeholder \"{}\"", self.text)
+    }
+}
+
+impl Placeholder {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        Some(if self.text == WHY_PLACEHOLDER {
+            "replace it with the reason for the change".to_string()
+        } else {
+            "replace the placeholder with the real text".to_string()
+        })
+    }
+}
+
 pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
     for (idx, line) in ctx.lines.iter().enumerate() {
         for range in placeholders(line, &ctx.conv.placeholders) {
-            let text = &line[range.clone()];
             out.push(Finding::new(
-                &PLACEHOLDER,
                 Pos::new(idx + 1, column(line, range.start)),
-                format!("unfilled placeholder \"{text}\""),
-                Some(if text == WHY_PLACEHOLDER {
-                    "replace it with the reason for the change".to_string()
-                } else {
-                    "replace the placeholder with the real text".to_string()
-                }),
+                Placeholder {
+                    text: line[range].to_owned(),
+                },
             ));
         }
     }

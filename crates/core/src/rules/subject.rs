@@ -1,8 +1,10 @@
 //! Subject rules: the first line's presence, shape (`type(scope)!: summary`),
 //! type, scope, length and trailing period.
 
-use super::{Ctx, Finding, RuleInfo, list, nearest, subject_example};
-use crate::config::TypeCase;
+use std::fmt;
+
+use super::{Ctx, Finding, RuleInfo, list, nearest};
+use crate::config::{Convention, TypeCase};
 use crate::message::{Pos, SubjectError};
 
 #[doc = include_str!("docs/subject-empty.md")]
@@ -92,12 +94,33 @@ fn is_path(word: &str) -> bool {
     }
 }
 
-/// What an empty summary is only (`a verb`, `a path`, `punctuation`), or `None` when
-/// it says something.
-fn says_nothing(summary: &str, verbs: &[String]) -> Option<&'static str> {
+/// What a summary that says nothing is only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Only {
+    /// No letter or digit at all.
+    Punctuation,
+    /// One word that looks like a path.
+    Path,
+    /// One verb, or a filler that names no change.
+    Verb,
+}
+
+impl Only {
+    /// How a message says it: `punctuation`, `a path` …
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Only::Punctuation => "punctuation",
+            Only::Path => "a path",
+            Only::Verb => "a verb or a word that names no change",
+        }
+    }
+}
+
+/// What an empty summary is only, or `None` when it says something.
+fn says_nothing(summary: &str, verbs: &[String]) -> Option<Only> {
     let t = summary.trim();
     if !t.chars().any(char::is_alphanumeric) {
-        return Some("punctuation");
+        return Some(Only::Punctuation);
     }
     let mut words = t.split_whitespace();
     let (Some(word), None) = (words.next(), words.next()) else {
@@ -107,92 +130,313 @@ fn says_nothing(summary: &str, verbs: &[String]) -> Option<&'static str> {
         .trim_end_matches(['.', ',', ';', ':', '!', '?'])
         .trim_matches(['`', '"', '\'']);
     if is_path(word) {
-        return Some("a path");
+        return Some(Only::Path);
     }
     let known = EMPTY_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word))
         || verbs.iter().any(|v| v.eq_ignore_ascii_case(word));
-    known.then_some("a verb or a word that names no change")
+    known.then_some(Only::Verb)
+}
+
+/// `subject-empty`: the message has no subject line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubjectEmpty {
+    /// The type the hint's example starts with; `None` under the reader's policy,
+    /// which gives no hint.
+    pub example: Option<String>,
+}
+
+impl fmt::Display for SubjectEmpty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the message has no subject line")
+    }
+}
+
+impl SubjectEmpty {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        self.example.as_deref().map(example_hint)
+    }
+}
+
+/// `subject-format`: the subject is not `type(scope)!: summary`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubjectFormat {
+    /// The gate: what the grammar found wrong, the type the hint's example starts with,
+    /// and the subject as written (a missing `:` gets it back with a type in front).
+    Grammar {
+        /// What is wrong.
+        error: SubjectError,
+        /// The convention's first type (`fix` when it has none).
+        example: String,
+        /// The whole subject line.
+        subject: String,
+    },
+    /// The reader: not the spec's `type(scope): description` (never
+    /// [`SubjectError::ExtraSpace`], which every peer parser reads).
+    NotSpec(SubjectError),
+    /// The reader: the type is not a word.
+    TypeNotWord {
+        /// The type as written.
+        kind: String,
+    },
+}
+
+impl fmt::Display for SubjectFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SubjectFormat::Grammar { error, .. } => f.write_str(match error {
+                SubjectError::MissingType => "the subject does not start with a type",
+                SubjectError::UnclosedScope => "the scope's \"(\" is never closed",
+                SubjectError::ParenInScope => "a \"(\" inside the scope",
+                SubjectError::EmptyScope => "the scope \"()\" is empty",
+                SubjectError::MissingColon => "expected \":\" after the type",
+                SubjectError::MissingSpace => "expected one space after \":\"",
+                SubjectError::EmptySummary => "the summary after \":\" is empty",
+                SubjectError::ExtraSpace => "more than one space after \":\"",
+            }),
+            SubjectFormat::NotSpec(error) => write!(
+                f,
+                "the subject is not \"type(scope): description\" ({})",
+                match error {
+                    SubjectError::MissingType => "no type",
+                    SubjectError::UnclosedScope => "the scope is not closed",
+                    SubjectError::EmptyScope => "the scope is empty",
+                    SubjectError::ParenInScope => "a \"(\" in the scope",
+                    SubjectError::MissingColon => "no \": \" after the type",
+                    SubjectError::MissingSpace => "no space after the colon",
+                    SubjectError::EmptySummary => "no description",
+                    SubjectError::ExtraSpace => "",
+                }
+            ),
+            SubjectFormat::TypeNotWord { kind } => write!(f, "the type {kind:?} is not a word"),
+        }
+    }
+}
+
+impl SubjectFormat {
+    /// How to fix it (the reader gives no hint).
+    pub fn hint(&self) -> Option<String> {
+        let SubjectFormat::Grammar {
+            error,
+            example,
+            subject,
+        } = self
+        else {
+            return None;
+        };
+        Some(match error {
+            SubjectError::MissingType => example_hint(example),
+            SubjectError::UnclosedScope => "close the scope: \"type(scope): summary\"".to_string(),
+            SubjectError::ParenInScope => {
+                "write one pair of parentheses: \"type(scope): summary\"".to_string()
+            }
+            SubjectError::EmptyScope => "name a scope or drop the parentheses".to_string(),
+            SubjectError::MissingColon if subject.contains(':') => example_hint(example),
+            SubjectError::MissingColon => format!(
+                "start the subject with a type and \": \", e.g. \"{example}: {}\"",
+                lower_first(subject.trim_end_matches('.'))
+            ),
+            SubjectError::MissingSpace => {
+                "write \": \" between the type and the summary".to_string()
+            }
+            SubjectError::EmptySummary => "say what the commit does after \": \"".to_string(),
+            SubjectError::ExtraSpace => "use exactly one space after \":\"".to_string(),
+        })
+    }
+}
+
+/// `subject-type`: the type is not one the convention allows, or not in its case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubjectType {
+    /// Not among the convention's types.
+    NotAllowed {
+        /// The type as written.
+        kind: String,
+        /// The convention's types.
+        allowed: Vec<String>,
+        /// The allowed type it is closest to ([`nearest`]), if any.
+        nearest: Option<String>,
+    },
+    /// An allowed type, not in lower case under `type-case = "lower"`.
+    NotLowerCase {
+        /// The type as written.
+        kind: String,
+    },
+}
+
+impl fmt::Display for SubjectType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SubjectType::NotAllowed { kind, allowed, .. } => write!(
+                f,
+                "\"{kind}\" is not an allowed type (allowed: {})",
+                list(allowed, 12)
+            ),
+            SubjectType::NotLowerCase { kind } => write!(
+                f,
+                "the type \"{kind}\" is not in lower case (type-case = \"lower\")"
+            ),
+        }
+    }
+}
+
+impl SubjectType {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        Some(match self {
+            SubjectType::NotAllowed {
+                nearest: Some(n), ..
+            } => format!("write \"{n}\""),
+            SubjectType::NotAllowed { nearest: None, .. } => {
+                "pick the type that fits from the list".to_string()
+            }
+            SubjectType::NotLowerCase { kind } => format!("write \"{}\"", kind.to_lowercase()),
+        })
+    }
+}
+
+/// `subject-scope`: the scope is not one the convention allows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubjectScope {
+    /// The scope as written.
+    pub scope: String,
+    /// The convention's scopes.
+    pub allowed: Vec<String>,
+    /// The allowed scope it is closest to ([`nearest`]), if any.
+    pub nearest: Option<String>,
+}
+
+impl fmt::Display for SubjectScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "\"{}\" is not an allowed scope (allowed: {})",
+            self.scope,
+            list(&self.allowed, 12)
+        )
+    }
+}
+
+impl SubjectScope {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        Some(match &self.nearest {
+            Some(n) => format!("write \"{n}\""),
+            None => "pick a scope from the list, or drop the scope".to_string(),
+        })
+    }
+}
+
+/// `subject-length`: the subject is longer than `subject-max`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubjectLength {
+    /// Its length, in chars.
+    pub length: usize,
+    /// The most the convention allows.
+    pub max: usize,
+}
+
+impl fmt::Display for SubjectLength {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the subject is {} characters long (at most {})",
+            self.length, self.max
+        )
+    }
+}
+
+impl SubjectLength {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        Some("shorten the summary; the details belong in the body".to_string())
+    }
+}
+
+/// `subject-period`: the summary ends with a period.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubjectPeriod;
+
+impl fmt::Display for SubjectPeriod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the summary ends with a period")
+    }
+}
+
+impl SubjectPeriod {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        Some("drop the trailing \".\"".to_string())
+    }
+}
+
+/// `subject-summary`: the summary is only a verb, a path or punctuation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubjectSummary {
+    /// The summary as written.
+    pub summary: String,
+    /// What it is only.
+    pub only: Only,
+}
+
+impl fmt::Display for SubjectSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the summary {:?} is only {}: it does not say what the commit does",
+            self.summary,
+            self.only.as_str()
+        )
+    }
+}
+
+impl SubjectSummary {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        Some("say what changed and where, e.g. \"update the install steps for Debian\"".to_string())
+    }
+}
+
+/// The type a subject's example starts with: the convention's first, else `fix`.
+pub(crate) fn example_type(conv: &Convention) -> String {
+    conv.types.first().map_or("fix", String::as_str).to_owned()
+}
+
+/// `write the subject as "type(scope): summary", e.g. "fix: handle empty input"`.
+fn example_hint(kind: &str) -> String {
+    format!("write the subject as \"type(scope): summary\", e.g. \"{kind}: handle empty input\"")
 }
 
 pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let s = &ctx.parsed.subject;
     let conv = ctx.conv;
     if let Some(err) = &s.error {
-        let (message, hint) = match err.value {
-            SubjectError::MissingType => (
-                "the subject does not start with a type".to_string(),
-                subject_example(conv),
-            ),
-            SubjectError::UnclosedScope => (
-                "the scope's \"(\" is never closed".to_string(),
-                "close the scope: \"type(scope): summary\"".to_string(),
-            ),
-            SubjectError::ParenInScope => (
-                "a \"(\" inside the scope".to_string(),
-                "write one pair of parentheses: \"type(scope): summary\"".to_string(),
-            ),
-            SubjectError::EmptyScope => (
-                "the scope \"()\" is empty".to_string(),
-                "name a scope or drop the parentheses".to_string(),
-            ),
-            SubjectError::MissingColon => {
-                let hint = if s.raw.contains(':') {
-                    subject_example(conv)
-                } else {
-                    let kind = conv.types.first().map_or("fix", String::as_str);
-                    format!(
-                        "start the subject with a type and \": \", e.g. \"{kind}: {}\"",
-                        lower_first(s.raw.trim_end_matches('.'))
-                    )
-                };
-                ("expected \":\" after the type".to_string(), hint)
-            }
-            SubjectError::MissingSpace => (
-                "expected one space after \":\"".to_string(),
-                "write \": \" between the type and the summary".to_string(),
-            ),
-            SubjectError::EmptySummary => (
-                "the summary after \":\" is empty".to_string(),
-                "say what the commit does after \": \"".to_string(),
-            ),
-            SubjectError::ExtraSpace => (
-                "more than one space after \":\"".to_string(),
-                "use exactly one space after \":\"".to_string(),
-            ),
+        let problem = SubjectFormat::Grammar {
+            error: err.value,
+            example: example_type(conv),
+            subject: s.raw.clone(),
         };
-        out.push(Finding::new(&SUBJECT_FORMAT, err.pos, message, Some(hint)));
+        out.push(Finding::new(err.pos, problem));
     } else {
         if let Some(kind) = &s.kind {
             match conv.allowed_type(&kind.value) {
-                None => {
-                    let hint = match nearest(&kind.value, &conv.types) {
-                        Some(n) => format!("write \"{n}\""),
-                        None => "pick the type that fits from the list".to_string(),
-                    };
-                    out.push(Finding::new(
-                        &SUBJECT_TYPE,
-                        kind.pos,
-                        format!(
-                            "\"{}\" is not an allowed type (allowed: {})",
-                            kind.value,
-                            list(&conv.types, 12)
-                        ),
-                        Some(hint),
-                    ));
-                }
+                None => out.push(Finding::new(
+                    kind.pos,
+                    SubjectType::NotAllowed {
+                        kind: kind.value.clone(),
+                        allowed: conv.types.clone(),
+                        nearest: nearest(&kind.value, &conv.types).map(str::to_owned),
+                    },
+                )),
                 Some(_)
                     if conv.type_case == TypeCase::Lower
                         && kind.value != kind.value.to_lowercase() =>
                 {
-                    let lower = kind.value.to_lowercase();
                     out.push(Finding::new(
-                        &SUBJECT_TYPE,
                         kind.pos,
-                        format!(
-                            "the type \"{}\" is not in lower case (type-case = \"lower\")",
-                            kind.value
-                        ),
-                        Some(format!("write \"{lower}\"")),
+                        SubjectType::NotLowerCase {
+                            kind: kind.value.clone(),
+                        },
                     ));
                 }
                 Some(_) => {}
@@ -201,19 +445,13 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         if let Some(scope) = &s.scope
             && !conv.allows_scope(&scope.value)
         {
-            let hint = match nearest(&scope.value, &conv.scopes) {
-                Some(n) => format!("write \"{n}\""),
-                None => "pick a scope from the list, or drop the scope".to_string(),
-            };
             out.push(Finding::new(
-                &SUBJECT_SCOPE,
                 scope.pos,
-                format!(
-                    "\"{}\" is not an allowed scope (allowed: {})",
-                    scope.value,
-                    list(&conv.scopes, 12)
-                ),
-                Some(hint),
+                SubjectScope {
+                    scope: scope.value.clone(),
+                    allowed: conv.scopes.clone(),
+                    nearest: nearest(&scope.value, &conv.scopes).map(str::to_owned),
+                },
             ));
         }
     }
@@ -222,39 +460,27 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         && summary.value.ends_with('.')
     {
         let column = summary.pos.column + summary.value.chars().count() - 1;
-        out.push(Finding::new(
-            &SUBJECT_PERIOD,
-            Pos::new(1, column),
-            "the summary ends with a period",
-            Some("drop the trailing \".\"".to_string()),
-        ));
+        out.push(Finding::new(Pos::new(1, column), SubjectPeriod));
     }
     if let Some(summary) = &s.summary
         && conv.subject_summary
         && let Some(only) = says_nothing(&summary.value, &conv.verbs)
     {
         out.push(Finding::new(
-            &SUBJECT_SUMMARY,
             summary.pos,
-            format!(
-                "the summary {:?} is only {only}: it does not say what the commit does",
-                summary.value
-            ),
-            Some(
-                "say what changed and where, e.g. \"update the install steps for Debian\""
-                    .to_string(),
-            ),
+            SubjectSummary {
+                summary: summary.value.clone(),
+                only,
+            },
         ));
     }
-    let len = s.raw.chars().count();
+    let length = s.raw.chars().count();
     if let Some(max) = conv.subject_limit()
-        && len > max
+        && length > max
     {
         out.push(Finding::new(
-            &SUBJECT_LENGTH,
             Pos::new(1, max + 1),
-            format!("the subject is {len} characters long (at most {max})"),
-            Some("shorten the summary; the details belong in the body".to_string()),
+            SubjectLength { length, max },
         ));
     }
 }
@@ -288,7 +514,7 @@ mod tests {
             ("-", "punctuation"),
             ("!!! ???", "punctuation"),
         ] {
-            let got = says_nothing(summary, &verbs).unwrap_or("nothing");
+            let got = says_nothing(summary, &verbs).map_or("nothing", super::Only::as_str);
             assert!(got.starts_with(only), "{summary:?}: {got}");
         }
         for summary in [

@@ -1,6 +1,8 @@
 //! Trailer rules: the trailer block's lines follow git's trailer syntax, and
 //! breaking-change footers are spelled and placed so tools find them.
 
+use std::fmt;
+
 use super::{Ctx, Finding, RuleInfo};
 use crate::message::parse::is_breaking_attempt;
 use crate::message::{Pos, parse_trailer};
@@ -23,26 +25,131 @@ pub const BREAKING_CHANGE: RuleInfo = RuleInfo {
 const BREAKING_FORMS: &str =
     "\"BREAKING CHANGE: <what breaks>\" (or \"BREAKING-CHANGE: …\", \"BREAKING CHANGE #…\")";
 
+/// `trailer-format`: a line of the trailer block is not a trailer to git.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TrailerFormat {
+    /// An indented line with no trailer before it to continue.
+    Indented,
+    /// A line that is not `Token: value` nor `Token #value`.
+    NotATrailer {
+        /// The line.
+        line: String,
+    },
+    /// A trailer glued to the bullets, with no blank line before it.
+    Glued,
+}
+
+impl fmt::Display for TrailerFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrailerFormat::Indented => f.write_str("an indented line with no trailer before it"),
+            TrailerFormat::NotATrailer { line } => {
+                write!(f, "\"{}\" is not a trailer", shorten(line))
+            }
+            TrailerFormat::Glued => {
+                f.write_str("a trailer glued to the bullets is not a trailer to git")
+            }
+        }
+    }
+}
+
+impl TrailerFormat {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        Some(match self {
+            TrailerFormat::Indented => {
+                "remove the indentation, or join it to the trailer it continues".to_string()
+            }
+            TrailerFormat::NotATrailer { .. } => {
+                "write \"Token: value\" or \"Token #value\" (a token without spaces, e.g. \
+                 \"Reviewed-by: Z\", \"Refs #12\"), or put prose before a blank line"
+                    .to_string()
+            }
+            TrailerFormat::Glued => "put a blank line before the trailers".to_string(),
+        })
+    }
+}
+
+/// `breaking-change`: a breaking-change footer misspelt or out of place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BreakingChange {
+    /// Not the token `BREAKING CHANGE` (or `BREAKING-CHANGE`) in upper case.
+    WrongToken {
+        /// The token as written.
+        token: String,
+    },
+    /// Not in the footers at the end of the message.
+    NotInFooters,
+    /// No `:` after the token.
+    NoSeparator,
+    /// A space before the `:` or `#`.
+    SpaceBeforeSeparator,
+    /// Nothing after the separator.
+    NoDescription,
+    /// Not one space after the `:`.
+    NoSpaceAfterColon,
+}
+
+impl fmt::Display for BreakingChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BreakingChange::WrongToken { token } => {
+                write!(f, "\"{token}\" is not the breaking-change token")
+            }
+            BreakingChange::NotInFooters => {
+                f.write_str("the breaking-change footer is not in the footers at the end")
+            }
+            BreakingChange::NoSeparator => {
+                f.write_str("the breaking-change footer has no \":\" after its token")
+            }
+            BreakingChange::SpaceBeforeSeparator => {
+                f.write_str("a space before the breaking-change footer's separator")
+            }
+            BreakingChange::NoDescription => {
+                f.write_str("the breaking-change footer has no description")
+            }
+            BreakingChange::NoSpaceAfterColon => {
+                f.write_str("expected one space after the breaking-change footer's \":\"")
+            }
+        }
+    }
+}
+
+impl BreakingChange {
+    /// How to fix it.
+    pub fn hint(&self) -> Option<String> {
+        Some(match self {
+            BreakingChange::WrongToken { .. } => format!("write {BREAKING_FORMS}, in upper case"),
+            BreakingChange::NotInFooters => {
+                "move it to the footers, after a blank line".to_string()
+            }
+            BreakingChange::NoSeparator | BreakingChange::NoSpaceAfterColon => {
+                format!("write {BREAKING_FORMS}")
+            }
+            BreakingChange::SpaceBeforeSeparator => {
+                format!("write {BREAKING_FORMS}, with no space before the \":\"")
+            }
+            BreakingChange::NoDescription => {
+                "write \"BREAKING CHANGE: \" followed by what breaks and how to migrate".to_string()
+            }
+        })
+    }
+}
+
 pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
     let parsed = &ctx.parsed;
     for bad in &parsed.malformed_trailers {
         if is_breaking_attempt(&bad.value) {
             continue;
         }
-        let (message, hint) = if bad.value.starts_with([' ', '\t']) {
-            (
-                "an indented line with no trailer before it".to_string(),
-                "remove the indentation, or join it to the trailer it continues".to_string(),
-            )
+        let problem = if bad.value.starts_with([' ', '\t']) {
+            TrailerFormat::Indented
         } else {
-            (
-                format!("\"{}\" is not a trailer", shorten(&bad.value)),
-                "write \"Token: value\" or \"Token #value\" (a token without spaces, e.g. \
-                 \"Reviewed-by: Z\", \"Refs #12\"), or put prose before a blank line"
-                    .to_string(),
-            )
+            TrailerFormat::NotATrailer {
+                line: bad.value.clone(),
+            }
         };
-        out.push(Finding::new(&TRAILER_FORMAT, bad.pos, message, Some(hint)));
+        out.push(Finding::new(bad.pos, problem));
     }
     // In a free body nothing is a bullet, so nothing is glued to one.
     let glued = if ctx.conv.body == crate::config::BodyPolicy::Free {
@@ -58,12 +165,7 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         {
             continue;
         }
-        out.push(Finding::new(
-            &TRAILER_FORMAT,
-            *pos,
-            "a trailer glued to the bullets is not a trailer to git",
-            Some("put a blank line before the trailers".to_string()),
-        ));
+        out.push(Finding::new(*pos, TrailerFormat::Glued));
     }
     let footer_lines: Vec<usize> = parsed.trailers.iter().map(|t| t.token.pos.line).collect();
     for (idx, line) in ctx.lines.iter().enumerate().skip(1) {
@@ -81,41 +183,30 @@ pub(crate) fn check(ctx: &Ctx<'_>, out: &mut Vec<Finding>) {
         });
         let parsed_ok = parse_trailer(line)
             .is_some_and(|(t, _, _)| t == "BREAKING CHANGE" || t == "BREAKING-CHANGE");
-        let finding = match after {
+        let problem = match after {
             Some(_) if footer.is_some_and(|t| !t.value.value.is_empty()) => None,
-            None => Some((
-                format!(
-                    "\"{}\" is not the breaking-change token",
-                    line.split([':', '#']).next().unwrap_or(line).trim_end()
-                ),
-                format!("write {BREAKING_FORMS}, in upper case"),
-            )),
-            Some(_) if parsed_ok => (!footer_lines.contains(&(idx + 1))).then(|| {
-                (
-                    "the breaking-change footer is not in the footers at the end".to_string(),
-                    "move it to the footers, after a blank line".to_string(),
-                )
+            None => Some(BreakingChange::WrongToken {
+                token: line
+                    .split([':', '#'])
+                    .next()
+                    .unwrap_or(line)
+                    .trim_end()
+                    .to_owned(),
             }),
-            Some(rest) if rest.trim().is_empty() => Some((
-                "the breaking-change footer has no \":\" after its token".to_string(),
-                format!("write {BREAKING_FORMS}"),
-            )),
-            Some(rest) if rest.starts_with(char::is_whitespace) => Some((
-                "a space before the breaking-change footer's separator".to_string(),
-                format!("write {BREAKING_FORMS}, with no space before the \":\""),
-            )),
-            Some(rest) if matches!(rest.trim_end(), ":" | "#") => Some((
-                "the breaking-change footer has no description".to_string(),
-                "write \"BREAKING CHANGE: \" followed by what breaks and how to migrate"
-                    .to_string(),
-            )),
-            Some(_) => Some((
-                "expected one space after the breaking-change footer's \":\"".to_string(),
-                format!("write {BREAKING_FORMS}"),
-            )),
+            Some(_) if parsed_ok => {
+                (!footer_lines.contains(&(idx + 1))).then_some(BreakingChange::NotInFooters)
+            }
+            Some(rest) if rest.trim().is_empty() => Some(BreakingChange::NoSeparator),
+            Some(rest) if rest.starts_with(char::is_whitespace) => {
+                Some(BreakingChange::SpaceBeforeSeparator)
+            }
+            Some(rest) if matches!(rest.trim_end(), ":" | "#") => {
+                Some(BreakingChange::NoDescription)
+            }
+            Some(_) => Some(BreakingChange::NoSpaceAfterColon),
         };
-        if let Some((message, hint)) = finding {
-            out.push(Finding::new(&BREAKING_CHANGE, pos, message, Some(hint)));
+        if let Some(problem) = problem {
+            out.push(Finding::new(pos, problem));
         }
     }
 }

@@ -6,7 +6,8 @@
 //! commands never disagree on one message under one policy; a message the gate
 //! accepts, the reader accepts too.
 
-use super::{Finding, subject};
+use super::Finding;
+use super::subject::{SubjectEmpty, SubjectFormat};
 use crate::config::Convention;
 use crate::message::{BodyItem, Message, Parsed, Pos, Subject, SubjectError};
 
@@ -45,37 +46,22 @@ fn is_word(kind: &str) -> bool {
 pub(crate) fn spec_findings(parsed: &Parsed) -> Vec<Finding> {
     let s = &parsed.subject;
     if s.raw.trim().is_empty() {
-        return vec![Finding::new(
-            &subject::SUBJECT_EMPTY,
-            Pos::new(1, 1),
-            "the message has no subject line",
-            None,
-        )];
+        return vec![Finding::new(Pos::new(1, 1), SubjectEmpty { example: None })];
     }
     let problem = match (&s.error, &s.kind) {
-        (Some(e), _) if e.value != SubjectError::ExtraSpace => Some((
-            e.pos,
-            format!(
-                "the subject is not \"type(scope): description\" ({})",
-                match e.value {
-                    SubjectError::MissingType => "no type",
-                    SubjectError::UnclosedScope => "the scope is not closed",
-                    SubjectError::EmptyScope => "the scope is empty",
-                    SubjectError::ParenInScope => "a \"(\" in the scope",
-                    SubjectError::MissingColon => "no \": \" after the type",
-                    SubjectError::MissingSpace => "no space after the colon",
-                    SubjectError::EmptySummary => "no description",
-                    SubjectError::ExtraSpace => "",
-                }
-            ),
-        )),
-        (_, Some(k)) if !is_word(&k.value) => {
-            Some((k.pos, format!("the type {:?} is not a word", k.value)))
+        (Some(e), _) if e.value != SubjectError::ExtraSpace => {
+            Some((e.pos, SubjectFormat::NotSpec(e.value)))
         }
+        (_, Some(k)) if !is_word(&k.value) => Some((
+            k.pos,
+            SubjectFormat::TypeNotWord {
+                kind: k.value.clone(),
+            },
+        )),
         _ => None,
     };
     problem
-        .map(|(pos, message)| Finding::new(&subject::SUBJECT_FORMAT, pos, message, None))
+        .map(|(pos, problem)| Finding::new(pos, problem))
         .into_iter()
         .collect()
 }

@@ -7,7 +7,7 @@
 
 use jitcommit_core::config::Convention;
 use jitcommit_core::message::{self, phrase};
-use jitcommit_core::rules::{self, ChangedPaths, WHY_PLACEHOLDER};
+use jitcommit_core::rules::{self, ChangedPaths, Problem, WHY_PLACEHOLDER};
 
 use super::render::{Words, render};
 use crate::prompt;
@@ -232,7 +232,9 @@ pub fn check(content: &str, c: &Checker<'_>) -> Result<Accepted, Rejected> {
     }
     let mut findings = rules::check(&text, c.conv, Some(c.paths));
     // The `<why?>` of the tool's bullets is the user's to fill, as in the offline draft.
-    findings.retain(|f| !(f.rule() == "placeholder" && f.message().contains(WHY_PLACEHOLDER)));
+    findings.retain(
+        |f| !matches!(&f.problem, Problem::Placeholder(p) if p.text.contains(WHY_PLACEHOLDER)),
+    );
     let gate_failed = !gate.is_empty();
     findings.extend(gate);
     if findings.is_empty() {
