@@ -11,6 +11,7 @@
 use std::io::{self, Write};
 use std::sync::OnceLock;
 
+use jitcommit_core::rules::{Finding, Problem};
 use jitcommit_core::term::{TermEnv, printable};
 
 use crate::args::{ColorChoice, Format};
@@ -141,22 +142,6 @@ impl<W: Write> Write for Prefixed<W> {
     }
 }
 
-/// One finding as printed: the library's finding, with the line mapped back to the file.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Item {
-    /// Stable kebab-case rule id.
-    pub rule: String,
-    /// 1-based line in what the user sees (the message file, or the commit message).
-    pub line: usize,
-    /// 1-based column.
-    pub column: usize,
-    /// What is wrong.
-    pub message: String,
-    /// How to fix it.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub hint: String,
-}
-
 /// The result for one message: a file, stdin, or a commit.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Report {
@@ -175,8 +160,10 @@ pub struct Report {
     /// The exemption that skipped the checks (`merge`, `revert`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exempt: Option<String>,
-    /// The findings, in line order.
-    pub findings: Vec<Item>,
+    /// The findings, in line order; a message file's lines are the lines of the file
+    /// the user edited. As JSON each is the library's (`rule`, `line`, `column`,
+    /// `message`, `hint`).
+    pub findings: Vec<Finding>,
 }
 
 impl Report {
@@ -353,11 +340,11 @@ impl<'a> Printer<'a> {
                 self.out,
                 "{indent}{} {}: {}",
                 self.style.paint("1", loc),
-                self.style.paint("1;31", &f.rule),
-                printable(&f.message)
+                self.style.paint("1;31", f.rule()),
+                printable(&f.message())
             )?;
-            if !f.hint.is_empty() {
-                for l in f.hint.lines() {
+            if let Some(hint) = f.hint() {
+                for l in hint.lines() {
                     let l = printable(l);
                     writeln!(self.out, "{indent}    {}", self.style.paint("36", l))?;
                 }
@@ -370,7 +357,7 @@ impl<'a> Printer<'a> {
     /// annotation on the run and the pull request's checks, not on a line.
     fn github(&mut self, r: &Report) -> io::Result<()> {
         for f in &r.findings {
-            let mut props = format!("title={}", github_property(&f.rule));
+            let mut props = format!("title={}", github_property(f.rule()));
             let (path, line) = place(r, f);
             if let Some(path) = path {
                 props.push_str(&format!(",file={}", github_property(path)));
@@ -378,11 +365,7 @@ impl<'a> Printer<'a> {
             if let Some(line) = line {
                 props.push_str(&format!(",line={line},col={}", f.column));
             }
-            let mut text = text(r, f);
-            if !f.hint.is_empty() {
-                text.push('\n');
-                text.push_str(&f.hint);
-            }
+            let text = text(r, f, "\n", "\n");
             writeln!(self.out, "::error {props}::{}", github_data(&text))?;
         }
         Ok(())
@@ -432,7 +415,7 @@ const STDIN: &str = "<stdin>";
 /// Where a finding points in a CI system: the file a `bullet-path` finding names (no
 /// line: the bullet is in the message, not in that file), else the message file and
 /// its line; nothing for a commit's or stdin's message.
-fn place<'r>(r: &'r Report, f: &'r Item) -> (Option<&'r str>, Option<usize>) {
+fn place<'r>(r: &'r Report, f: &'r Finding) -> (Option<&'r str>, Option<usize>) {
     if let Some(named) = named_path(f) {
         return (Some(named), None);
     }
@@ -444,7 +427,7 @@ fn place<'r>(r: &'r Report, f: &'r Item) -> (Option<&'r str>, Option<usize>) {
 
 /// The path and 1-based line for formats that require both: [`place`], else
 /// [`COMMIT_MSG_PATH`] and the message's line; a named file's first line.
-fn place_required<'r>(r: &'r Report, f: &'r Item) -> (&'r str, usize, Option<usize>) {
+fn place_required<'r>(r: &'r Report, f: &'r Finding) -> (&'r str, usize, Option<usize>) {
     match place(r, f) {
         (Some(path), Some(line)) => (path, line, Some(f.column)),
         (Some(path), None) => (path, 1, None),
@@ -452,26 +435,26 @@ fn place_required<'r>(r: &'r Report, f: &'r Item) -> (&'r str, usize, Option<usi
     }
 }
 
-/// The file a `bullet-path` finding says is not among the commit's changed paths
-/// (the rule's message is `"PATH" is not among the commit's changed paths`).
-fn named_path(f: &Item) -> Option<&str> {
-    if f.rule != "bullet-path" {
-        return None;
+/// The file a `bullet-path` finding says is not among the commit's changed paths.
+fn named_path(f: &Finding) -> Option<&str> {
+    match &f.problem {
+        Problem::BulletPath(p) => p.unchanged(),
+        _ => None,
     }
-    let path = f
-        .message
-        .strip_prefix('"')?
-        .strip_suffix("\" is not among the commit's changed paths")?;
-    let path = path.trim().trim_start_matches("./").trim_end_matches('/');
-    (!path.is_empty()).then_some(path)
 }
 
-/// A finding's text for a CI system: the commit's short id first, for commits.
-fn text(r: &Report, f: &Item) -> String {
-    match &r.commit {
-        Some(id) => format!("{} {}", short(id), f.message),
-        None => f.message.clone(),
+/// A finding's text for a CI system: the commit's short id first, for commits; the
+/// message; then the hint, if any, after `sep`, its line breaks written as `newline`.
+fn text(r: &Report, f: &Finding, sep: &str, newline: &str) -> String {
+    let mut text = match &r.commit {
+        Some(id) => format!("{} {}", short(id), f.message()),
+        None => f.message(),
+    };
+    if let Some(hint) = f.hint() {
+        text.push_str(sep);
+        text.push_str(&hint.replace('\n', newline));
     }
+    text
 }
 
 /// A workflow command's message, escaped as GitHub's toolkit does (`%`, CR, LF), and
@@ -487,19 +470,14 @@ fn github_property(s: &str) -> String {
 
 /// One GitLab Code Quality issue (the fields GitLab requires, and `type`/`categories`
 /// of the Code Climate spec it extends).
-fn gitlab_issue(r: &Report, f: &Item) -> serde_json::Value {
+fn gitlab_issue(r: &Report, f: &Finding) -> serde_json::Value {
     let (path, line, _) = place_required(r, f);
-    let mut description = text(r, f);
-    if !f.hint.is_empty() {
-        description.push_str(" — ");
-        description.push_str(&f.hint.replace('\n', " "));
-    }
     let subject = r.commit.as_deref().or(r.file.as_deref()).unwrap_or("");
-    let key = format!("{subject}\0{}\0{}\0{}", f.rule, f.line, f.message);
+    let key = format!("{subject}\0{}\0{}\0{}", f.rule(), f.line, f.message());
     serde_json::json!({
         "type": "issue",
-        "check_name": f.rule,
-        "description": description,
+        "check_name": f.rule(),
+        "description": text(r, f, " — ", " "),
         "categories": ["Style"],
         "fingerprint": format!("{:016x}", fnv1a64(key.as_bytes())),
         "severity": "major",
@@ -508,13 +486,9 @@ fn gitlab_issue(r: &Report, f: &Item) -> serde_json::Value {
 }
 
 /// One reviewdog Diagnostic (rdjson's `Diagnostic` message).
-fn rdjson_diagnostic(r: &Report, f: &Item) -> serde_json::Value {
+fn rdjson_diagnostic(r: &Report, f: &Finding) -> serde_json::Value {
     let (path, line, column) = place_required(r, f);
-    let mut message = text(r, f);
-    if !f.hint.is_empty() {
-        message.push('\n');
-        message.push_str(&f.hint);
-    }
+    let message = text(r, f, "\n", "\n");
     let mut start = serde_json::json!({ "line": line });
     if let Some(c) = column {
         start["column"] = c.into();
@@ -524,7 +498,7 @@ fn rdjson_diagnostic(r: &Report, f: &Item) -> serde_json::Value {
         "location": { "path": path, "range": { "start": start } },
         "severity": "ERROR",
         "source": { "name": "jitcommit-check" },
-        "code": { "value": f.rule },
+        "code": { "value": f.rule() },
     })
 }
 
@@ -565,6 +539,9 @@ pub fn line_map(raw: &str, cleaned: &str) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jitcommit_core::message::{Pos, SubjectError};
+    use jitcommit_core::rules::paths::BulletPath;
+    use jitcommit_core::rules::subject::{SubjectFormat, SubjectType};
 
     #[test]
     fn prefixed_starts_every_line_across_writes() {
@@ -596,14 +573,39 @@ mod tests {
         );
     }
 
-    fn item(rule: &str, line: usize, hint: &str) -> Item {
-        Item {
-            rule: rule.into(),
-            line,
-            column: 1,
-            message: "bad".into(),
-            hint: hint.into(),
-        }
+    /// `"KIND" is not an allowed type (allowed: feat, fix)`, hinted `write "feat"`.
+    fn wrong_type(kind: &str, line: usize) -> Finding {
+        let allowed = vec!["feat".to_owned(), "fix".to_owned()];
+        let nearest = Some("feat".to_owned());
+        let kind = kind.to_owned();
+        Finding::new(
+            Pos::new(line, 1),
+            SubjectType::NotAllowed {
+                kind,
+                allowed,
+                nearest,
+            },
+        )
+    }
+
+    /// A finding with no hint (the reader's).
+    fn unhinted(line: usize) -> Finding {
+        Finding::new(
+            Pos::new(line, 1),
+            SubjectFormat::NotSpec(SubjectError::MissingType),
+        )
+    }
+
+    /// `"PATH" is not among the commit's changed paths`.
+    fn unchanged(path: &str) -> Finding {
+        let path = path.to_owned();
+        Finding::new(
+            Pos::new(3, 1),
+            BulletPath::NotChanged {
+                path,
+                nearest: None,
+            },
+        )
     }
 
     fn render(format: Format, color: bool, heading: bool, r: &Report) -> String {
@@ -626,10 +628,7 @@ mod tests {
             subject: None,
             file: Some(".git/COMMIT_EDITMSG".into()),
             exempt: None,
-            findings: vec![
-                item("subject-type", 1, "use one of: feat, fix"),
-                item("body-missing", 3, ""),
-            ],
+            findings: vec![wrong_type("feature", 1), unhinted(3)],
         }
     }
 
@@ -637,8 +636,8 @@ mod tests {
     fn human_lines_carry_file_line_col_and_hint() {
         assert_eq!(
             render(Format::Human, false, false, &file_report()),
-            ".git/COMMIT_EDITMSG:1:1: subject-type: bad\n    use one of: feat, fix\n\
-             .git/COMMIT_EDITMSG:3:1: body-missing: bad\n"
+            ".git/COMMIT_EDITMSG:1:1: subject-type: \"feature\" is not an allowed type (allowed: feat, fix)\n    write \"feat\"\n\
+             .git/COMMIT_EDITMSG:3:1: subject-format: the subject is not \"type(scope): description\" (no type)\n"
         );
     }
 
@@ -671,11 +670,18 @@ mod tests {
             subject: Some("oops".into()),
             file: None,
             exempt: None,
-            findings: vec![item("subject-format", 1, "write type: summary")],
+            findings: vec![Finding::new(
+                Pos::new(1, 1),
+                SubjectFormat::Grammar {
+                    error: SubjectError::MissingColon,
+                    example: "feat".into(),
+                    subject: "oops".into(),
+                },
+            )],
         };
         assert_eq!(
             render(Format::Human, false, true, &r),
-            "0123456789ab oops (refs/heads/x)\n  0123456789ab:1:1: subject-format: bad\n      write type: summary\n"
+            "0123456789ab oops (refs/heads/x)\n  0123456789ab:1:1: subject-format: expected \":\" after the type\n      start the subject with a type and \": \", e.g. \"feat: oops\"\n"
         );
         let clean = Report {
             findings: vec![],
@@ -736,14 +742,8 @@ mod tests {
             file: None,
             exempt: None,
             findings: vec![
-                Item {
-                    message: "100% wrong, really: yes\r\nsecond".into(),
-                    ..item("subject-format", 1, "write type: summary")
-                },
-                Item {
-                    message: "\"src/a,b:c.rs\" is not among the commit's changed paths".into(),
-                    ..item("bullet-path", 3, "")
-                },
+                wrong_type("100% wrong, really: yes\r\nsecond", 1),
+                unchanged("src/a,b:c.rs"),
             ],
         }
     }
@@ -752,13 +752,13 @@ mod tests {
     fn github_escapes_data_and_properties_and_points_at_named_files() {
         assert_eq!(
             render(Format::Github, true, true, &commit_report()),
-            "::error title=subject-format::0123456789ab 100%25 wrong, really: yes%0D%0Asecond%0Awrite type: summary\n\
-             ::error title=bullet-path,file=src/a%2Cb%3Ac.rs::0123456789ab \"src/a,b:c.rs\" is not among the commit's changed paths\n"
+            "::error title=subject-type::0123456789ab \"100%25 wrong, really: yes%0D%0Asecond\" is not an allowed type (allowed: feat, fix)%0Awrite \"feat\"\n\
+             ::error title=bullet-path,file=src/a%2Cb%3Ac.rs::0123456789ab \"src/a,b:c.rs\" is not among the commit's changed paths%0Aname a changed path or its directory\n"
         );
         assert_eq!(
             render(Format::Github, false, false, &file_report()),
-            "::error title=subject-type,file=.git/COMMIT_EDITMSG,line=1,col=1::bad%0Ause one of: feat, fix\n\
-             ::error title=body-missing,file=.git/COMMIT_EDITMSG,line=3,col=1::bad\n"
+            "::error title=subject-type,file=.git/COMMIT_EDITMSG,line=1,col=1::\"feature\" is not an allowed type (allowed: feat, fix)%0Awrite \"feat\"\n\
+             ::error title=subject-format,file=.git/COMMIT_EDITMSG,line=3,col=1::the subject is not \"type(scope): description\" (no type)\n"
         );
         let stdin = Report {
             file: Some(STDIN.into()),
@@ -821,25 +821,28 @@ mod tests {
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
         assert_eq!(d.len(), 2);
-        assert_eq!(d[0]["code"]["value"], "subject-format");
+        assert_eq!(d[0]["code"]["value"], "subject-type");
         assert_eq!(d[0]["location"]["range"]["start"]["column"], 1);
         assert_eq!(d[1]["location"]["path"], "src/a,b:c.rs");
         assert!(d[1]["location"]["range"]["start"].get("column").is_none());
     }
 
     #[test]
-    fn named_path_only_for_the_not_changed_message() {
-        let f = |rule: &str, message: &str| Item {
-            message: message.into(),
-            ..item(rule, 1, "")
+    fn named_path_only_for_a_path_not_changed() {
+        assert_eq!(named_path(&unchanged("./docs/")), Some("docs"));
+        assert_eq!(named_path(&unchanged("./")), None);
+        let nothing = BulletPath::NothingChanged {
+            path: "src/x.rs".into(),
         };
-        let not_changed = "\"./docs/\" is not among the commit's changed paths";
-        assert_eq!(named_path(&f("bullet-path", not_changed)), Some("docs"));
-        assert_eq!(named_path(&f("bullet-verb", not_changed)), None);
         assert_eq!(
-            named_path(&f("bullet-path", "\"/etc/x\" is not a repo-relative path")),
-            None
+            named_path(&Finding::new(Pos::new(3, 1), nothing)),
+            Some("src/x.rs")
         );
+        let absolute = BulletPath::NotRelative {
+            path: "/etc/x".into(),
+        };
+        assert_eq!(named_path(&Finding::new(Pos::new(3, 1), absolute)), None);
+        assert_eq!(named_path(&wrong_type("docs", 1)), None);
     }
 
     #[test]

@@ -331,7 +331,7 @@ fn run(settings: &Settings, updates: &[Update]) -> Result<Outcome, CheckError> {
         r.refname = refname.map(str::to_owned);
         if !r.findings.is_empty() {
             for f in &r.findings {
-                *rules.entry(f.rule.as_str()).or_default() += 1;
+                *rules.entry(f.rule()).or_default() += 1;
             }
             listed += 1;
             // A push of thousands of commits: the first ones in full, then counts.
