@@ -6,6 +6,7 @@ use std::ops::ControlFlow;
 
 use gix::bstr::BStr;
 
+use super::fast::commit;
 use super::types::Entry;
 use super::{Change, ChangeKind, ObjectId, Repo, RepoError};
 
@@ -245,11 +246,16 @@ impl Repo {
         // parsing each commit three times). A commit that does not parse cleanly takes
         // the calls below, which report it as before.
         if let Some(mut data) = kept {
-            let encoding = header_encoding(&data);
+            let encoding = commit::encoding(&data);
             // The message is the kept commit's tail: moved down, not copied.
-            if let Some((tree, first, parents, at)) = read_headers(&data, commit.kind()) {
-                data.drain(..at);
-                let (msg, parents) = self.remember_read(commit, (tree, first, parents, data));
+            let (mut first, mut parents) = (None, 0);
+            let mut parent = |p| {
+                first.get_or_insert(p);
+                parents += 1;
+            };
+            if let Some(h) = commit::read(&data, commit.kind(), &mut parent) {
+                data.drain(..h.message);
+                let (msg, parents) = self.remember_read(commit, (h.tree, first, parents, data));
                 return Ok((msg, parents, encoding));
             }
             if let Some(read) = tree_parents_message(&data, commit.kind()) {
@@ -258,7 +264,7 @@ impl Repo {
             }
         }
         let c = self.find_commit(commit)?;
-        let encoding = header_encoding(&c.data);
+        let encoding = commit::encoding(&c.data);
         if let Some(read) = tree_parents_message(&c.data, c.id.kind()) {
             let (msg, parents) = self.remember_read(commit, read);
             return Ok((msg, parents, encoding));
@@ -726,209 +732,26 @@ fn change_from_tree(change: &gix::diff::tree_with_rewrites::ChangeRef<'_>, out: 
 }
 
 /// The tree, the first parent, the number of parents and the message of commit `data`, read
-/// in one pass; `None` when a header does not parse or the tree is not first (the
-/// callers then ask gix again, which says what is wrong).
+/// in one pass (by hand, [`commit::read`], or by gix when that leaves it); `None` when a
+/// header does not parse or the tree is not first (the callers then ask gix again,
+/// which says what is wrong).
 fn tree_parents_message(
     data: &[u8],
     kind: gix::hash::Kind,
 ) -> Option<(ObjectId, Option<ObjectId>, usize, Vec<u8>)> {
-    if let Some((tree, first, parents, at)) = read_headers(data, kind) {
-        return Some((tree, first, parents, data[at..].to_vec()));
-    }
-    tree_parents_message_gix(data, kind)
-}
-
-/// [`tree_parents_message`] for a commit as git writes it, read by hand: the tree, the
-/// first parent, the number of parents, and where the message starts. It takes what
-/// gix's commit parser takes (the same header checks, the author and committer by
-/// gix's signature parser) and leaves anything less usual to it (`None`): an `encoding`
-/// header with continuation lines, a header that is not `name value`, no blank line
-/// before the message. gix would unfold every multi-line header (a signed commit's
-/// `gpgsig`) into a new buffer only for it to be dropped here.
-pub(super) fn read_headers(
-    data: &[u8],
-    kind: gix::hash::Kind,
-) -> Option<(ObjectId, Option<ObjectId>, usize, usize)> {
-    use gix::bstr::ByteSlice;
-    let hex = kind.len_in_hex();
-    // `name <hex id>\n` at the start of `rest`: the id and what follows.
-    let id_line = |rest: &[u8], name: &[u8]| -> Option<(ObjectId, usize)> {
-        let r = rest.strip_prefix(name)?.strip_prefix(b" ")?;
-        if r.get(hex) != Some(&b'\n') || !r[..hex].iter().all(u8::is_ascii_hexdigit) {
-            return None;
-        }
-        Some((ObjectId::from_hex(&r[..hex]).ok()?, name.len() + hex + 2))
-    };
-    let mut at = 0;
-    let (tree, n) = id_line(data, b"tree")?;
-    at += n;
     let (mut first, mut parents) = (None, 0);
-    while data[at..].starts_with(b"parent ") {
-        let (id, n) = id_line(&data[at..], b"parent")?;
-        first.get_or_insert(id);
+    let mut parent = |p| {
+        first.get_or_insert(p);
         parents += 1;
-        at += n;
-    }
-    for name in [&b"author"[..], b"committer"] {
-        let r = data[at..].strip_prefix(name)?.strip_prefix(b" ")?;
-        let end = r.find_byte(b'\n')?;
-        let mut value = &r[..end];
-        gix::actor::SignatureRef::from_bytes_consuming(&mut value).ok()?;
-        if !value.is_empty() {
-            return None;
-        }
-        at += name.len() + 1 + end + 1;
-    }
-    loop {
-        let rest = &data[at..];
-        if rest.first() == Some(&b'\n') {
-            return Some((tree, first, parents, at + 1));
-        }
-        // `name value\n`, then any continuation lines, each ` more\n`.
-        let name_end = rest.find_byteset(b" \n").filter(|&n| n > 0)?;
-        if rest[name_end] != b' ' {
-            return None;
-        }
-        let mut n = name_end + 1 + rest[name_end + 1..].find_byte(b'\n')? + 1;
-        let single = n;
-        while rest.get(n) == Some(&b' ') {
-            n += rest[n..].find_byte(b'\n')? + 1;
-        }
-        if n != single && &rest[..name_end] == b"encoding" {
-            return None;
-        }
-        at += n;
-    }
-}
-
-/// The value of the `encoding` header of commit `data` (the headers end at the first
-/// empty line; a continuation line starts with a space and is no header of its own).
-fn header_encoding(data: &[u8]) -> Option<Vec<u8>> {
-    for line in data.split(|&b| b == b'\n') {
-        if line.is_empty() {
-            return None;
-        }
-        if let Some(value) = line.strip_prefix(b"encoding ") {
-            return Some(value.to_vec());
-        }
-    }
-    None
-}
-
-/// [`tree_parents_message`] by gix's commit parser.
-fn tree_parents_message_gix(
-    data: &[u8],
-    kind: gix::hash::Kind,
-) -> Option<(ObjectId, Option<ObjectId>, usize, Vec<u8>)> {
-    use gix::objs::commit::ref_iter::Token;
-    let mut tokens = gix::objs::CommitRefIter::from_bytes(data, kind);
-    let Some(Ok(Token::Tree { id: tree })) = tokens.next() else {
-        return None;
     };
-    let (mut first, mut parents, mut message) = (None, 0, Vec::new());
-    for token in tokens {
-        match token.ok()? {
-            Token::Parent { id } => {
-                first.get_or_insert(id);
-                parents += 1;
-            }
-            Token::Message(m) => message = m.to_vec(),
-            _ => {}
-        }
+    if let Some(h) = commit::read(data, kind, &mut parent) {
+        return Some((h.tree, first, parents, data[h.message..].to_vec()));
     }
-    Some((tree, first, parents, message))
-}
-
-#[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-
-    const SHA1: gix::hash::Kind = gix::hash::Kind::Sha1;
-
-    /// What the hand reader gives, as [`super::tree_parents_message_gix`] says it.
-    fn by_hand(data: &[u8]) -> Option<(super::ObjectId, Option<super::ObjectId>, usize, Vec<u8>)> {
-        super::read_headers(data, SHA1)
-            .map(|(tree, first, parents, at)| (tree, first, parents, data[at..].to_vec()))
-    }
-
-    const TREE: &str = "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\n";
-    const P1: &str = "parent 1111111111111111111111111111111111111111\n";
-    const P2: &str = "parent 2222222222222222222222222222222222222222\n";
-    const WHO: &str = "A U Thor <a@example.com> 1700000000 +0100\n";
-
-    fn commit(parents: &str, extra: &str, rest: &str) -> Vec<u8> {
-        format!("{TREE}{parents}author {WHO}committer {WHO}{extra}{rest}").into_bytes()
-    }
-
-    #[test]
-    fn reads_what_gix_reads() {
-        let sig = "gpgsig -----BEGIN PGP SIGNATURE-----\n \n abc\n -----END PGP SIGNATURE-----\n";
-        for (data, read) in [
-            (commit("", "", "\nfeat: x\n"), true),
-            (commit(P1, "", "\nfeat: x\n\nbody\n"), true),
-            (commit(&format!("{P1}{P2}"), "", "\nMerge\n"), true),
-            (commit(P1, sig, "\nsigned\n"), true),
-            (commit(P1, "encoding ISO-8859-1\n", "\nlatin\n"), true),
-            (
-                commit(
-                    P1,
-                    &format!("encoding UTF-8\n{sig}mergetag object 1\n x\n"),
-                    "\nm\n",
-                ),
-                true,
-            ),
-            (commit(P1, "", "\n"), true),
-            (commit(P1, "", "\n\n\nlate\n"), true),
-            (commit(P1, "", ""), false),
-            (commit(P1, "", "no blank line\n"), false),
-            (commit(P1, "encoding UTF-8\n more\n", "\nm\n"), false),
-            (commit(P1, " leading space\n", "\nm\n"), false),
-            (commit(P1, "gpgsig x\n cut", ""), false),
-            (commit(P1, "novalue\n", "\nm\n"), false),
-            (
-                format!("{TREE}parent 12\nauthor {WHO}committer {WHO}\nm\n").into_bytes(),
-                false,
-            ),
-            (
-                format!("{TREE}author {WHO}committer nobody\n\nm\n").into_bytes(),
-                false,
-            ),
-            (
-                format!("{P1}{TREE}author {WHO}committer {WHO}\nm\n").into_bytes(),
-                false,
-            ),
-        ] {
-            let gix = super::tree_parents_message_gix(&data, SHA1);
-            let text = String::from_utf8_lossy(&data);
-            assert_eq!(by_hand(&data).is_some(), read, "{text}");
-            if read {
-                assert_eq!(by_hand(&data), gix, "{text}");
-            }
-            assert_eq!(super::tree_parents_message(&data, SHA1), gix, "{text}");
-        }
-    }
-
-    proptest! {
-        /// Whatever the hand reader takes, gix's parser reads the same way.
-        #[test]
-        fn takes_nothing_gix_reads_otherwise(
-            parts in proptest::collection::vec(prop_oneof![
-                Just(TREE.to_owned()), Just(P1.to_owned()), Just(format!("author {WHO}")),
-                Just(format!("committer {WHO}")), Just("encoding UTF-8\n".to_owned()),
-                Just("gpgsig a\n".to_owned()), Just(" b\n".to_owned()), Just(" \n".to_owned()),
-                Just("\n".to_owned()), Just("x".to_owned()), Just("author x\n".to_owned()),
-                Just("k v".to_owned()),
-            ], 0..10),
-        ) {
-            let data = format!("{TREE}{P1}author {WHO}committer {WHO}{}", parts.concat())
-                .into_bytes();
-            if let Some(read) = by_hand(&data) {
-                prop_assert_eq!(Some(read), super::tree_parents_message_gix(&data, SHA1));
-            }
-            prop_assert_eq!(
-                super::tree_parents_message(&data, SHA1),
-                super::tree_parents_message_gix(&data, SHA1)
-            );
-        }
-    }
+    let (mut first, mut parents) = (None, 0);
+    let mut parent = |p| {
+        first.get_or_insert(p);
+        parents += 1;
+    };
+    let g = commit::by_gix(data, kind, &mut parent, commit::Upto::Message)?;
+    Some((g.tree, first, parents, g.message.to_vec()))
 }

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use gix::objs::tree::EntryMode;
 
+use super::fast::commit::{self, Upto};
 use super::{ObjectId, Repo, RepoError};
 
 /// How many recent commits a draft reads: enough for a project's habits, cheap enough
@@ -401,19 +402,14 @@ struct Head {
 /// when `start` ends before that line does or the headers are unusual.
 fn lead(start: &[u8], complete: bool, hash: gix::hash::Kind) -> Option<(String, bool)> {
     use gix::bstr::ByteSlice;
-    let (_, _, parents, at) = super::commits::read_headers(start, hash)?;
-    let msg = &start[at..];
+    let h = commit::read(start, hash, &mut |_| ())?;
+    let msg = &start[h.message..];
     let line = match msg.find_byte(b'\n') {
         Some(n) => &msg[..=n],
         None if complete => msg,
         None => return None,
     };
-    // `read_headers` took the author line, right after the parents, whole.
-    let hex = hash.len_in_hex();
-    let author = start
-        .get("tree \n".len() + hex + parents * ("parent \n".len() + hex)..)?
-        .strip_prefix(b"author ")?;
-    let mut author = &author[..author.find_byte(b'\n')?];
+    let mut author = &start[h.author];
     let who = gix::actor::SignatureRef::from_bytes_consuming(&mut author).ok()?;
     let bot = is_bot(
         &String::from_utf8_lossy(who.name),
@@ -425,27 +421,9 @@ fn lead(start: &[u8], complete: bool, hash: gix::hash::Kind) -> Option<(String, 
 /// The tree and parents of commit `data` (its start, or all of it), read by hand;
 /// `None` when the start does not settle them or looks unusual (gix reads it then).
 fn parse_head(data: &[u8], hash: gix::hash::Kind) -> Option<(ObjectId, Vec<ObjectId>)> {
-    let hex = hash.len_in_hex();
-    let id_line = |rest: &[u8], name: &[u8]| -> Option<ObjectId> {
-        let r = rest.strip_prefix(name)?;
-        if r.get(hex) != Some(&b'\n') || !r[..hex].iter().all(u8::is_ascii_hexdigit) {
-            return None;
-        }
-        ObjectId::from_hex(&r[..hex]).ok()
-    };
-    let tree = id_line(data, b"tree ")?;
-    let mut rest = &data["tree \n".len() + hex..];
     let mut parents = Vec::new();
-    loop {
-        if rest.starts_with(b"parent ") {
-            parents.push(id_line(rest, b"parent ")?);
-            rest = &rest["parent \n".len() + hex..];
-        } else if rest.len() >= "parent ".len() {
-            return Some((tree, parents));
-        } else {
-            return None;
-        }
-    }
+    let (tree, _) = commit::tree_and_parents(data, hash, &mut |p| parents.push(p))?;
+    Some((tree, parents))
 }
 
 /// The tree and parents of the commits of one history walk, each commit read once: from
@@ -527,19 +505,9 @@ impl<'r> Heads<'r> {
             });
         }
         // gix's walk: the tree, then the parents up to the first other header.
-        use gix::objs::commit::ref_iter::Token;
         let c = self.repo.repo.find_commit(id).ok()?;
-        let mut tokens = gix::objs::CommitRefIter::from_bytes(&c.data, hash);
-        let Some(Ok(Token::Tree { id: tree })) = tokens.next() else {
-            return None;
-        };
         let mut parents = Vec::new();
-        for token in tokens {
-            match token.ok()? {
-                Token::Parent { id } => parents.push(id),
-                _ => break,
-            }
-        }
+        let tree = commit::by_gix(&c.data, hash, &mut |p| parents.push(p), Upto::Parents)?.tree;
         Some(Head {
             tree,
             parents,

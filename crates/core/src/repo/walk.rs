@@ -17,6 +17,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::fast::commit::{self, Upto};
 use super::{ObjectId, Repo, RepoError};
 
 /// Reachable from a hidden commit (git's `UNINTERESTING`).
@@ -164,12 +165,13 @@ impl Repo {
                 });
             }
             let start = g.parents.len();
-            let time = match headers(data.data, kind, &mut g.parents) {
-                Some(time) => time,
+            let time = match commit::read(data.data, kind, &mut |p| g.parents.push(p)) {
+                Some(headers) => headers.time,
                 None => {
                     g.parents.truncate(start);
-                    gix_headers(data.data, kind, &mut g.parents)
+                    commit::by_gix(data.data, kind, &mut |p| g.parents.push(p), Upto::Committer)
                         .ok_or_else(|| err(Box::new(Undecodable(id))))?
+                        .time
                 }
             };
             if shallow.binary_search(&id).is_ok() {
@@ -292,53 +294,6 @@ impl Repo {
         }
         Ok(ids)
     }
-}
-
-/// The parents and committer time of a well-formed commit, parsed by hand (the walk
-/// needs nothing else); `None` when anything looks unusual, for gix to parse.
-fn headers(data: &[u8], kind: gix::hash::Kind, parents: &mut Vec<ObjectId>) -> Option<i64> {
-    use gix::bstr::ByteSlice;
-    let hex = kind.len_in_hex();
-    let mut rest = data.strip_prefix(b"tree ")?;
-    if rest.get(hex) != Some(&b'\n') {
-        return None;
-    }
-    rest = &rest[hex + 1..];
-    while let Some(r) = rest.strip_prefix(b"parent ") {
-        if r.get(hex) != Some(&b'\n') {
-            return None;
-        }
-        parents.push(ObjectId::from_hex(&r[..hex]).ok()?);
-        rest = &r[hex + 1..];
-    }
-    let r = rest.strip_prefix(b"author ")?;
-    let end = r.find_byte(b'\n')?;
-    let r = r[end + 1..].strip_prefix(b"committer ")?;
-    let line = &r[..r.find_byte(b'\n')?];
-    // gix: the time is what follows the identity `name <email>`, its first word.
-    let after = &line[line.rfind_byte(b'>')? + 1..];
-    let time = std::str::from_utf8(after).ok()?.trim().split(' ').next()?;
-    if time.is_empty() || !time.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    time.parse().ok()
-}
-
-/// [`headers`] by gix's parser, for commits the hand parser does not take.
-fn gix_headers(data: &[u8], kind: gix::hash::Kind, parents: &mut Vec<ObjectId>) -> Option<i64> {
-    use gix::objs::commit::ref_iter::Token;
-    let mut time = 0;
-    for token in gix::objs::CommitRefIter::from_bytes(data, kind) {
-        match token.ok()? {
-            Token::Parent { id } => parents.push(id),
-            Token::Committer { signature } => {
-                time = signature.seconds();
-                break;
-            }
-            _ => {}
-        }
-    }
-    Some(time)
 }
 
 /// A walk starts at a commit the repository does not have.

@@ -7,6 +7,9 @@
 //!
 //! - [`rawindex`]: the index entries at and under a few paths, for the staged probe.
 //! - [`cachetree`]: HEAD's tree against the index through the index's cache-tree.
+//! - [`commit`]: a commit's headers, for the range walk, the message read and the path
+//!   history.
 
 pub(in crate::repo) mod cachetree;
+pub(in crate::repo) mod commit;
 pub(in crate::repo) mod rawindex;
