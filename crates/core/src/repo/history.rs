@@ -373,20 +373,6 @@ fn files_of<'a>(
         .collect()
 }
 
-/// Bytes of a commit read for its tree and parents: the `tree` line, two `parent` lines
-/// and the start of the line after them, which says whether a third parent follows
-/// (then, or when a header is unusual, the commit is read whole), and [`LEAD_BYTES`]
-/// more for the author, the committer and the subject.
-fn head_bytes(hash: gix::hash::Kind) -> usize {
-    let hex = hash.len_in_hex();
-    "tree \n".len() + hex + 2 * ("parent \n".len() + hex) + "parent ".len() + LEAD_BYTES
-}
-
-/// Bytes read past the parents: an author and a committer line and a subject, as most
-/// commits have them (a signed commit's signature comes before its subject: its
-/// message is read whole).
-const LEAD_BYTES: usize = 300;
-
 /// One commit as a walk reads it.
 struct Head {
     tree: ObjectId,
@@ -428,7 +414,7 @@ fn parse_head(data: &[u8], hash: gix::hash::Kind) -> Option<(ObjectId, Vec<Objec
 
 /// The tree and parents of the commits of one history walk, each commit read once: from
 /// the commit-graph file when there is one and it has the commit (nothing inflated),
-/// else the start of a packed commit only ([`head_bytes`]), anything else through gix.
+/// else the start of a packed commit only ([`commit::head_bytes`]), anything else through gix.
 struct Heads<'r> {
     repo: &'r Repo,
     /// The commit-graph, when git would use it (not with replacement refs).
@@ -448,7 +434,7 @@ impl<'r> Heads<'r> {
             repo,
             graph: repo.repo.commit_graph_if_enabled().ok().flatten(),
             read: Default::default(),
-            want: head_bytes(repo.repo.object_hash()),
+            want: commit::head_bytes(repo.repo.object_hash()),
             packs: objects.ignore_replacements
                 || objects.store_ref().replacements().next().is_none(),
             buf: Vec::new(),

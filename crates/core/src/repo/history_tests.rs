@@ -222,7 +222,7 @@ fn history(sb: &Sandbox, name: &str, seed: u64, steps: usize) -> std::path::Path
 }
 
 /// Every path set and limit, checked against git on the repository as it is stored now.
-fn check(sb: &Sandbox, r: &Path, what: &str) -> super::super::packs::PackStats {
+fn check(sb: &Sandbox, r: &Path, what: &str) -> crate::repo::fast::packs::PackStats {
     let (head, all) = describe(sb, r);
     let repo = Repo::discover_with(r, &GitEnv::default()).unwrap();
     for paths in [

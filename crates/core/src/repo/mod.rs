@@ -1,8 +1,9 @@
 //! Repository state via gix: the staged set, `git status --short`, per-file diffs,
 //! commit changes, the path probes of bullet tracing and the walks for ranges and
 //! pushes. This module owns opening the repository; `staged` and `commits` the two
-//! sides a diff compares, `patch` the rendering, `probe` the path lookups, `packs` the
-//! object path of history walks (the one place objects are not read through gix).
+//! sides a diff compares, `patch` the rendering, `probe` the path lookups, `fast` the
+//! hand-written readers of git's bytes (the only place objects, packs and the index are
+//! not read through gix; each says why and what gix change it waits for).
 //!
 //! [`Repo::discover`] opens the repository the way git hands it to a hook: `GIT_DIR`,
 //! `GIT_WORK_TREE`, `GIT_INDEX_FILE`, the `git -c` settings in `GIT_CONFIG_PARAMETERS`
@@ -14,7 +15,6 @@ mod commits;
 mod env;
 mod fast;
 mod history;
-mod packs;
 mod patch;
 mod probe;
 mod quote;
@@ -181,7 +181,7 @@ pub struct Repo {
     trees: std::cell::RefCell<probe::TreeCache>,
     /// Objects read straight from the packs with a delta base cache, for path probes;
     /// set up on first use.
-    packs: std::cell::RefCell<packs::Packs>,
+    packs: std::cell::RefCell<fast::packs::Packs>,
     /// Each commit's tree and first parent, as read (a walk reads each commit once).
     links: std::cell::RefCell<Links>,
     /// The raw commits the last history walks listed, each kept until its message is

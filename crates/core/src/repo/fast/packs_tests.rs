@@ -368,7 +368,7 @@ fn a_loose_object_is_left_to_gix() {
 }
 
 /// Not a test of its own: the entry point the pre-receive hook runs (`<test-exe> --exact
-/// repo::packs::git_tests::pushed_pack_hook`). Without `PACKS_OUT` it does nothing. It reads every object git
+/// repo::fast::packs::git_tests::pushed_pack_hook`). Without `PACKS_OUT` it does nothing. It reads every object git
 /// sees in the hook (the quarantined push and the repository's own) through the pack
 /// reader and writes what the quarantine's packs hold.
 #[test]
@@ -414,7 +414,7 @@ fn a_pushed_thin_pack_reads_from_the_quarantine() {
     std::fs::write(
         &hook,
         format!(
-            "#!/bin/sh\nPACKS_OUT='{out}' '{exe}' --exact repo::packs::git_tests::pushed_pack_hook --test-threads=1 >'{out}.log' 2>&1 || {{ cat '{out}.log' >&2; exit 1; }}\n",
+            "#!/bin/sh\nPACKS_OUT='{out}' '{exe}' --exact repo::fast::packs::git_tests::pushed_pack_hook --test-threads=1 >'{out}.log' 2>&1 || {{ cat '{out}.log' >&2; exit 1; }}\n",
             out = out.display(),
             exe = exe.display()
         ),
