@@ -22,15 +22,30 @@ fn modules_reference_each_other_one_way() {
     assert_eq!(found, KNOWN, "module cycles (graph: {graph:#?})");
 }
 
-/// Nothing outside `repo/fast/` parses the index file by hand (docs/gix-delta-cache.md
-/// is the model of what a hand-written reader there states): the index's signature,
-/// `DIRC`, is named only there. Every other module reads the index through gix.
-#[test]
-fn only_the_fast_readers_parse_the_index_file() {
-    let core = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let fast = core.join("src/repo/fast");
+/// What reading git's bytes by hand looks like in the source, each with what it reads
+/// (test fixtures that write a commit's text are not reading it: the names here are
+/// the byte strings a reader matches):
+/// the index's signature, a commit's header names as bytes, zlib (an object's
+/// compressed data), a pack entry's delta header, a tree entry's mode from its bytes.
+/// gix's own parsers (`CommitRefIter`, `TreeRefIter`, `index::File`) are not hand
+/// reading and may be used anywhere.
+const BY_HAND: &[(&str, &str)] = &[
+    ("DIRC", "the index file"),
+    ("b\"tree", "a commit's headers"),
+    ("b\"parent", "a commit's headers"),
+    ("b\"author", "a commit's headers"),
+    ("b\"committer", "a commit's headers"),
+    ("b\"encoding", "a commit's headers"),
+    ("zlib::", "an object's compressed data"),
+    ("OfsDelta", "a pack entry"),
+    ("EntryMode::from_bytes", "a tree's entries"),
+];
+
+/// The crate's, the drafter's and the binaries' source files: (path, text).
+#[allow(clippy::unwrap_used)]
+fn sources(core: &Path) -> Vec<(std::path::PathBuf, String)> {
     let crates = core.parent().unwrap();
-    let mut named = Vec::new();
+    let mut out = Vec::new();
     let mut stack = vec![core.join("src"), crates.join("draft/src")];
     stack.push(crates.parent().unwrap().join("src"));
     while let Some(dir) = stack.pop() {
@@ -42,19 +57,44 @@ fn only_the_fast_readers_parse_the_index_file() {
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "rs")
-                && std::fs::read_to_string(&p).is_ok_and(|s| s.contains("DIRC"))
+                && let Ok(text) = std::fs::read_to_string(&p)
             {
-                named.push(p);
+                out.push((p, text));
             }
         }
     }
+    out
+}
+
+/// Nothing outside `repo/fast/` reads git's bytes by hand (docs/gix-delta-cache.md is
+/// the model of what a hand-written reader there states): each signature in
+/// [`BY_HAND`] is named only there. Every other module reads through gix, or through a
+/// reader in `repo/fast/`.
+#[test]
+fn only_the_fast_readers_read_git_bytes_by_hand() {
+    let core = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fast = core.join("src/repo/fast");
+    let files = sources(core);
     assert!(
-        named.iter().any(|p| p.starts_with(&fast)),
-        "control: the reader in repo/fast/ names it: {named:?}"
+        files.len() > 20 && files.iter().any(|(p, _)| p.ends_with("repo/walk.rs")),
+        "control: the sources are read"
     );
-    let outside: Vec<_> = named.iter().filter(|p| !p.starts_with(&fast)).collect();
+    let mut outside = Vec::new();
+    for (sig, what) in BY_HAND {
+        let named: Vec<_> = files.iter().filter(|(_, t)| t.contains(sig)).collect();
+        assert!(
+            named.iter().any(|(p, _)| p.starts_with(&fast)),
+            "control: a reader in repo/fast/ names {sig:?}"
+        );
+        outside.extend(
+            named
+                .iter()
+                .filter(|(p, _)| !p.starts_with(&fast))
+                .map(|(p, _)| format!("{} ({sig:?}: {what})", p.display())),
+        );
+    }
     assert!(
         outside.is_empty(),
-        "the index parsed outside repo/fast/: {outside:?}"
+        "git's bytes read by hand outside repo/fast/: {outside:#?}"
     );
 }
