@@ -1019,3 +1019,165 @@ fn a_branch_name_in_the_environment_is_a_quoted_capped_datum() {
         "{note}"
     );
 }
+
+/// Every string a request body holds (JSON escapes undone), one per line.
+fn sent_strings(reqs: &[Recorded]) -> String {
+    fn each(v: &serde_json::Value, out: &mut String) {
+        match v {
+            serde_json::Value::String(s) => {
+                out.push_str(s);
+                out.push('\n');
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|v| each(v, out)),
+            serde_json::Value::Object(o) => o.values().for_each(|v| each(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    for r in reqs {
+        each(&r.body, &mut out);
+    }
+    out
+}
+
+#[test]
+fn secret_names_assigned_without_an_equals_sign_never_leave() {
+    // Issue 46: the name–value forms without `=` or `:` (a Dockerfile's `ENV`, a
+    // `.properties` line, a Chef or Gradle DSL call, fish, csh, make, XML, a
+    // Kubernetes or ECS name/value pair, SQL), a provider's short token in a
+    // workflow, an AWS credentials CSV, and an AWS id/secret pair in a past subject,
+    // which the prompt shows as an example.
+    const ID: &str = "AKIAIOSFODNN7EXAMPLQ";
+    const SECRET: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    const SECRET2: &str = "aB3dE6gH9jK2mN5pQ8rS1tU4vW7xY0zA1b2C3d4E";
+    let r = Repo::new();
+    write(&r.dir, "ops/rotation.md", "# Rotation\n");
+    r.git(&["add", "."]);
+    r.git(&[
+        "commit",
+        "-q",
+        "--no-verify",
+        "-m",
+        &format!("fix(ops): rotate {ID} {SECRET2}"),
+    ]);
+    let files: Vec<(&str, String, Vec<&str>)> = vec![
+        (
+            "Dockerfile",
+            "FROM alpine\nENV DB_PASSWORD DkQz7pw\nENV API_TOKEN two wordsQz7\n".into(),
+            vec!["DkQz7pw", "wordsQz7"],
+        ),
+        (
+            "src/main/resources/app.properties",
+            "db.user app\ndb.password PrQz7pw\nmail.smtp.password\tMsQz7pw\n".into(),
+            vec!["PrQz7pw", "MsQz7pw"],
+        ),
+        (
+            "cookbooks/db/recipes/default.rb",
+            "mysql_user 'app' do\n  password 'ChQz7pw'\n  action :create\nend\n".into(),
+            vec!["ChQz7pw"],
+        ),
+        (
+            "build.gradle",
+            "credentials {\n  username \"ci\"\n  password \"GrQz7pw\"\n}\n".into(),
+            vec!["GrQz7pw"],
+        ),
+        (
+            ".github/workflows/ci.yml",
+            "env:\n  GITHUB_TOKEN: gQz7\n  NPM_TOKEN: nQz7\n".into(),
+            vec!["gQz7", "nQz7"],
+        ),
+        (
+            "shell/config.fish",
+            "set -gx DB_PASSWORD FiQz7pw\n".into(),
+            vec!["FiQz7pw"],
+        ),
+        (
+            "shell/cshrc",
+            "setenv DB_PASSWORD CsQz7pw\n".into(),
+            vec!["CsQz7pw"],
+        ),
+        (
+            "Makefile",
+            "DB_PASSWORD ?= MkQz7pw\n".into(),
+            vec!["MkQz7pw"],
+        ),
+        (
+            "settings.xml",
+            "<server>\n  <id>repo</id>\n  <password>XmQz7pw</password>\n</server>\n".into(),
+            vec!["XmQz7pw"],
+        ),
+        (
+            "Web.config",
+            "<appSettings>\n  <add key=\"DbPassword\" value=\"NeQz7pw\" />\n</appSettings>\n"
+                .into(),
+            vec!["NeQz7pw"],
+        ),
+        (
+            "k8s/deploy.yaml",
+            "env:\n  - name: DB_PASSWORD\n    value: KuQz7pw\n".into(),
+            vec!["KuQz7pw"],
+        ),
+        (
+            "ecs/task.json",
+            "{\n  \"name\": \"DB_PASSWORD\",\n  \"value\": \"EcQz7pw\"\n}\n".into(),
+            vec!["EcQz7pw"],
+        ),
+        (
+            "db/init.sql",
+            "CREATE USER app WITH PASSWORD 'SqQz7pw';\n".into(),
+            vec!["SqQz7pw"],
+        ),
+        (
+            "ops/credentials.csv",
+            format!(
+                "User name,Password,Access key ID,Secret access key,Console login link\n\
+                 ci,CvQz7pw,{ID},{SECRET},https://1.signin.aws.amazon.com/console\n"
+            ),
+            vec!["CvQz7pw", ID, SECRET],
+        ),
+        (
+            "ops/ci_accessKeys.csv",
+            format!("Access key ID,Secret access key\n{ID},{SECRET2}\n"),
+            vec![ID, SECRET2],
+        ),
+        (
+            "ops/rotation.md",
+            "# Rotation\n\nQuarterly.\n".into(),
+            vec![],
+        ),
+    ];
+    // What the rules must leave as it is, in the same change.
+    let kept = [
+        "def password(self):",
+        "    password = get_password()",
+        "      password: ${{ secrets.DB_PASSWORD }}",
+        "Password reset links expire after one hour.",
+        "\tPassword string",
+        "  password VARCHAR(255) NOT NULL,",
+    ];
+    for (path, content, _) in &files {
+        write(&r.dir, path, content);
+    }
+    write(&r.dir, "app/kept.txt", kept.join("\n") + "\n");
+    r.git(&["add", "."]);
+    let server = ModelServer::start(vec![Script::Status(500); 2]);
+    r.use_model(&server.url(), "ollama");
+    r.git(&["config", "jitcommit.budgetTokens", "32000"]);
+    r.ok(&["commit", "--no-edit"]);
+    let reqs = server.requests();
+    let sent = sent_strings(&reqs);
+    for (path, _, _) in &files {
+        assert!(sent.contains(path), "{path} not in the prompt");
+    }
+    assert!(sent.contains("# Recent subjects"), "{sent}");
+    assert!(
+        sent.contains("fix(ops): rotate "),
+        "the past subject was sent"
+    );
+    let secrets: Vec<&str> = files.iter().flat_map(|f| f.2.iter().copied()).collect();
+    assert_gone(&sent, &secrets);
+    assert_gone(&all_sent(&reqs), &secrets);
+    for line in kept {
+        assert!(sent.contains(line), "{line:?} was changed:\n{sent}");
+    }
+}

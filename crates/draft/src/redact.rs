@@ -13,15 +13,22 @@
 //! into a table by build.rs) and jitcommit's own rules for forms gitleaks leaves out
 //! or catches only in one spelling ([`LOCAL`]: URL passwords, short passwords on
 //! secret names (the whole value: to its closing quote, or to the end of a YAML or
-//! ini line), `Authorization` headers, bare provider keys, `.netrc` lines, passwords
-//! on command lines (`mysql -pX`, `sshpass -p X`, `--password=X`, `curl -u u:X`,
-//! `PGPASSWORD=X`), provider tokens split over string literals on one line). Each
+//! ini line) in every syntax that assigns one (`=`, `:`, `:=`, `?=`, `=>`, `<-`, white
+//! space after a directive or a name: `ENV NAME x`, `db.password x`, `password 'x'`;
+//! XML elements, name/value attributes and pairs, SQL's `PASSWORD 'x'`), an AWS secret
+//! beside its key id, `Authorization` headers, bare provider keys, `.netrc` lines,
+//! passwords on command lines (`mysql -pX`, `sshpass -p X`, `--password=X`,
+//! `curl -u u:X`, `PGPASSWORD=X`), provider tokens split over string literals on one
+//! line). Each
 //! rule's regex is compiled on first use, and only lines that hold one of its
 //! keywords are searched (one pass over the text for all keywords decides that), so a
 //! change without any keyword costs one scan. Beyond single lines: private key
 //! blocks (also the body lines of a key whose `BEGIN` line is outside the hunk, and
-//! PuTTY `.ppk` keys), the value line after a YAML `name: |`/`>-` block scalar, and
-//! base64 and hex runs that decode to a credential. Files that are secrets by name (`.env*`,
+//! PuTTY `.ppk` keys), the value line after a YAML `name: |`/`>-` block scalar, the
+//! value line of a name/value pair over lines (Kubernetes' `- name: DB_PASSWORD` and
+//! `value: x`, CloudFormation's, a Terraform variable's `default`), the cells of a CSV
+//! column whose header names a secret (an AWS `credentials.csv`), and base64 and hex
+//! runs that decode to a credential. Files that are secrets by name (`.env*`,
 //! `*.pem`, `*.key`, `id_rsa*`, `*.ppk`, `.netrc`, …) are never shown beyond a stat
 //! line ([`is_secret_file`]).
 
@@ -126,6 +133,8 @@ impl SecretKind {
     pub const HEX: SecretKind = SecretKind("hex-credential");
     /// The value lines of a secret-named YAML block scalar.
     pub const BLOCK_VALUE: SecretKind = SecretKind("secret-value");
+    /// A cell of a CSV column whose header names a secret.
+    pub const COLUMN: SecretKind = SecretKind("secret-column");
 
     /// The `<kind>` in `[REDACTED:<kind>]`.
     pub fn tag(self) -> &'static str {
@@ -428,7 +437,7 @@ pub static LOCAL: &[Rule] = &[
     Rule {
         id: "secret-assignment",
         // Quoted, any value to its quote (groups 2, 3); unquoted, a plain word (group 4).
-        regex: r#"(?i)([a-z0-9_.\-]{2,80})["'`]?\s*(?::=|=>|=|:)\s*[bru]?(?:(["'`])([^"'`\n]{1,256})|([^\s"'`,;()\[\]{}<>]{3,256}))"#,
+        regex: r#"(?i)([a-z0-9_.\-]{2,80})["'`]?\s*(?:::?=|\?=|=>|=|:|<-)\s*[bru]?(?:(["'`])([^"'`\n]{1,256})|([^\s"'`,;()\[\]{}<>]{3,256}))"#,
         keywords: &[
             "pass",
             "pwd",
@@ -444,6 +453,125 @@ pub static LOCAL: &[Rule] = &[
         stopwords: &[],
         check: Some(check_strong_assignment),
         end: Some(assignment_end),
+    },
+    Rule {
+        id: "secret-assignment",
+        // A name assigned by white space at the start of a line: a directive
+        // (Dockerfile `ENV NAME value`, fish or Tcl `set`, csh `setenv`, Windows
+        // `setx`), a `.properties` or config line (`db.password value`), a DSL call
+        // (`password 'value'`). Quoted, any value to its quote (groups 3, 4);
+        // unquoted, a word (group 5). The name holds a keyword, so that a line of code
+        // that starts with another word fails before any capture.
+        regex: r#"(?i)^[\t ]*(?:(env|set(?:[\t ]+--?[a-z]+)*|setenv|setx)[\t ]+)?([a-z0-9_.\-]*(?:pass|pwd|secret|credential|key|token|auth)[a-z0-9_.\-]*)[\t ]+(?:(["'`])([^"'`\n]+)|([^\s"'`;]+))"#,
+        keywords: &[
+            "pass",
+            "pwd",
+            "secret",
+            "credential",
+            "key",
+            "token",
+            "auth",
+        ],
+        secret_group: 4,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_spaced_assignment),
+        end: Some(spaced_end),
+    },
+    Rule {
+        id: "secret-assignment",
+        // The same call at the start of a statement, quoted (`credentials { username
+        // 'u'; password 'x' }`).
+        regex: r#"(?i)[{;][\t ]*()([a-z0-9_.\-]*(?:pass|pwd|secret|credential|key|token|auth)[a-z0-9_.\-]*)[\t ]+(["'`])([^"'`\n]+)"#,
+        keywords: &[
+            "pass",
+            "pwd",
+            "secret",
+            "credential",
+            "key",
+            "token",
+            "auth",
+        ],
+        secret_group: 4,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_spaced_assignment),
+        end: Some(spaced_end),
+    },
+    Rule {
+        id: "secret-assignment",
+        // An XML element named for a secret: `<password>value</password>`, also
+        // as CDATA (groups 2, 3).
+        regex: r#"<([A-Za-z_][A-Za-z0-9_.:\-]+)(?:\s[^<>\n]*)?>(?:([^<\n]+)|<!\[CDATA\[([^\]\n]+)\]\]>)</([A-Za-z_][A-Za-z0-9_.:\-]+)\s*>"#,
+        // The closing tag of a name that always holds a secret (lines without one
+        // never wake the rule).
+        keywords: &[
+            "pass>",
+            "passwd>",
+            "password>",
+            "pwd>",
+            "passphrase>",
+            "passcode>",
+            "secret>",
+            "credential>",
+            "credentials>",
+            "key>",
+            "token>",
+            "auth>",
+            "keybase>",
+        ],
+        secret_group: 2,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_element),
+        end: None,
+    },
+    Rule {
+        id: "secret-assignment",
+        // A name/value pair on one line: XML attributes (`<add key="DbPassword"
+        // value="x"/>`, `<env name="DB_PASSWORD" value="x"/>`) and JSON (`{"name":
+        // "DB_PASSWORD", "value": "x"}`, CloudFormation's `ParameterKey` and
+        // `ParameterValue`).
+        regex: r#"(?i)\b(?:key|name|parameterkey)["']?\s*[=:]\s*(["'])([A-Za-z0-9_.:\-]+)["'][^<>\n]*?\b(?:value|parametervalue)["']?\s*[=:]\s*(["'])([^"'\n]+)"#,
+        // The value's key with what follows it.
+        keywords: &["value=", "value =", "value\"", "value'", "value:"],
+        secret_group: 4,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_pair),
+        end: None,
+    },
+    Rule {
+        id: "secret-assignment",
+        // SQL: `CREATE USER u WITH PASSWORD 'x'`, `ALTER ROLE r PASSWORD 'x'`,
+        // `IDENTIFIED BY 'x'`, `IDENTIFIED WITH plugin BY 'x'`.
+        regex: r#"(?i)(?:\b(?:with|encrypted|unencrypted|(?:user|role)\s+[^\s;]+)\s+password|\bidentified\s+(?:with\s+[^\s;]+\s+)?by(?:\s+password)?)\s+(['"])([^'"\n]+)"#,
+        keywords: &["password '", "password \"", "identified"],
+        secret_group: 2,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_not_placeholder),
+        end: None,
+    },
+    Rule {
+        id: "aws-secret-key",
+        // An AWS secret access key beside its key id on one line, whatever separates
+        // them: a credentials CSV row, a subject, a note.
+        regex: r"(?:^|[^A-Za-z0-9+=])([A-Za-z0-9+/]{40})(?:$|[^A-Za-z0-9+/=])",
+        keywords: &[
+            "akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "aipa",
+        ],
+        secret_group: 1,
+        entropy: 0.0,
+        allow: &[],
+        stopwords: &[],
+        check: Some(check_aws_pair),
+        end: None,
     },
     Rule {
         id: "secret",
@@ -480,13 +608,47 @@ fn check_random(_line: &str, caps: &Captures<'_>) -> bool {
     v.len() >= MIN_ASSIGNED_LEN && looks_random(v)
 }
 
+/// A `.netrc` line: its keywords, each followed by its value (`default` by none), and
+/// nothing else (`machine h login u password p`, `password p` on a line of its own,
+/// or such a line written by a command: `echo "machine h … password p" >> ~/.netrc`);
+/// not a sentence that starts with the word (`Password reset links expire`).
 fn check_netrc(line: &str, caps: &Captures<'_>) -> bool {
-    let t = line.trim_start().to_ascii_lowercase();
-    let netrc = ["machine ", "default", "login ", "password ", "passwd "]
+    // The words with where each starts.
+    let words: Vec<(usize, &str)> = line
+        .split_ascii_whitespace()
+        .map(|w| {
+            let at = w.as_ptr() as usize - line.as_ptr() as usize;
+            (at, w.trim_matches(['"', '\'']))
+        })
+        .collect();
+    let from = words
         .iter()
-        .any(|w| t.starts_with(w))
-        || t.contains(" machine ");
-    netrc && !is_placeholder(last_group(caps))
+        .position(|(_, w)| w.eq_ignore_ascii_case("machine") || w.eq_ignore_ascii_case("default"))
+        .unwrap_or(0);
+    // The password found is one of the netrc words, not a word before them.
+    let found_at = caps.get(0).map_or(0, |m| m.start());
+    if words.get(from).is_some_and(|&(at, _)| at > found_at + 1) {
+        return false;
+    }
+    let mut words = words[from..].iter().map(|&(_, w)| w);
+    let mut pairs = 0;
+    while let Some(w) = words.next() {
+        if w.starts_with(['#', '>', '|', ';', '&']) {
+            break;
+        }
+        match w.to_ascii_lowercase().as_str() {
+            "default" => {}
+            "machine" | "login" | "password" | "passwd" | "account" | "port" => {
+                if words.next().is_none() {
+                    return false;
+                }
+                pairs += 1;
+            }
+            _ => return false,
+        }
+    }
+    let v = last_group(caps);
+    pairs > 0 && !is_placeholder(v) && !is_reference(v)
 }
 
 /// Split literals that, joined, are a token a rule finds.
@@ -539,18 +701,8 @@ fn assignment_end(line: &str, caps: &Captures<'_>) -> usize {
         return line.len();
     };
     let trimmed_end = line.trim_end().len().max(v.end());
-    let quote = group(caps, 2);
-    if let Some(q) = quote.bytes().next() {
-        let b = line.as_bytes();
-        let mut i = v.start();
-        while i < b.len() {
-            match b[i] {
-                b'\\' => i += 2,
-                c if c == q => return i.max(v.end()),
-                _ => i += 1,
-            }
-        }
-        return trimmed_end;
+    if let Some(q) = group(caps, 2).bytes().next() {
+        return quoted_end(line, v.start(), q).max(v.end());
     }
     let sep = separator(line, caps);
     if sep.contains('=') && !sep.contains(char::is_whitespace) {
@@ -580,7 +732,19 @@ fn check_strong_assignment(line: &str, caps: &Captures<'_>) -> bool {
         return false;
     }
     if quoted {
-        return true;
+        // `"DEDUP_TOKEN:"`: the quote after the separator closes a string that holds
+        // the name; it opens no value.
+        let (Some(n), Some(q)) = (caps.get(1), caps.get(2)) else {
+            return true;
+        };
+        let opened = line.as_bytes()[..n.start()].last();
+        let sep = line.get(n.end()..q.start()).unwrap_or("");
+        let closes = opened == q.as_bytes().first() && !sep.contains(['"', '\'', '`']);
+        return !closes;
+    }
+    // `password=password`: a variable of the same name.
+    if value.eq_ignore_ascii_case(name) {
+        return false;
     }
     let end = value_group(caps).map_or(line.len(), |m| m.end());
     let rest = line.get(end..).unwrap_or("").trim_start();
@@ -617,6 +781,204 @@ fn check_strong_assignment(line: &str, caps: &Captures<'_>) -> bool {
     last && !reference && !type_like
 }
 
+/// Column types a secret's name is declared with, not its value (`password TEXT NOT
+/// NULL`), in lower case; [`is_placeholder`] knows the languages' types.
+#[rustfmt::skip]
+const COLUMN_TYPES: &[&str] = &[
+    "text", "varchar", "varchar2", "nvarchar", "nchar", "clob", "blob", "bytea", "binary",
+    "varbinary",
+];
+
+/// Words that follow a secret's name in a sentence or in code, not a value
+/// (`password reset`, `db_password is required`, `password if x`).
+#[rustfmt::skip]
+const NOT_VALUES: &[&str] = &[
+    "is", "are", "was", "were", "be", "been", "must", "should", "can", "could", "will",
+    "would", "may", "might", "has", "have", "had", "does", "do", "did", "to", "for",
+    "and", "or", "of", "in", "on", "at", "by", "with", "from", "as", "if", "unless",
+    "then", "else", "not", "the", "a", "an", "that", "this", "which", "when", "while",
+    "reset", "change", "changes", "changed", "hash", "hashed", "hashing", "manager",
+    "policy", "field", "fields", "prompt", "input", "length", "strength", "expiry",
+    "expired", "rotation", "storage", "required", "protected", "less", "based",
+    "recovery", "validation", "check", "update", "updated", "login", "value", "values",
+];
+
+/// A value that reads something else rather than being a secret: an attribute or path
+/// chain (`new_resource.password`, `Config::PW`) or a call or index (`fetch(…)`,
+/// `node['db']`, `VARCHAR(255)`).
+fn is_reference(v: &str) -> bool {
+    let ident = |p: &str| {
+        p.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let (path, called) = match v.find(['(', '[']) {
+        Some(i) => (&v[..i], true),
+        None => (v, false),
+    };
+    let parts: Vec<&str> = path.split("::").flat_map(|p| p.split('.')).collect();
+    parts.iter().all(|p| ident(p)) && (called || parts.len() > 1)
+}
+
+/// A type name rather than a value: `Option`, `SecretString` (a capitalised word of
+/// letters), a language's type or a column type ([`COLUMN_TYPES`]).
+fn is_type_name(v: &str) -> bool {
+    let v = v.trim_end_matches([',', ';']);
+    let capitalised = v.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && v.chars().all(|c| c.is_ascii_alphabetic())
+        && v.chars().any(|c| c.is_ascii_lowercase());
+    capitalised || is_placeholder(v) || COLUMN_TYPES.contains(&v.to_ascii_lowercase().as_str())
+}
+
+/// A name prose uses as well: one word of letters (`password`, `Secret`, `PASSWORD`)
+/// or words joined by hyphens (`one-pass`); not an identifier (`db.password`,
+/// `DB_PASSWORD`, `dbPassword`).
+fn is_plain_word(name: &str) -> bool {
+    name.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
+        && (name.contains('-') || name_words(name).len() == 1)
+}
+
+/// Words of a sentence rather than a value: ending with a full stop
+/// (`optional; leave empty if not used.`), or three words or more one of which
+/// is a word of [`NOT_VALUES`] (`given in the authorization URL`).
+fn is_prose(v: &str) -> bool {
+    let words: Vec<String> = v
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
+                .to_ascii_lowercase()
+        })
+        .collect();
+    (v.trim_end().ends_with('.') && !v.trim_end().ends_with(".."))
+        || (words.len() >= 3 && words.iter().any(|w| NOT_VALUES.contains(&w.as_str())))
+}
+
+/// A file's path rather than a secret (`/path/to/key`, `~/.ssh/id_rsa`, `./key.pem`).
+fn is_path(v: &str) -> bool {
+    ["/", "~/", "./", "../"].iter().any(|p| v.starts_with(p))
+}
+
+/// Whether what follows a value on its line ends the statement: nothing, a comment, or
+/// a closing `,`, `;`, `)` or `}`.
+fn ends_statement(rest: &str) -> bool {
+    let rest = rest.trim();
+    rest.is_empty()
+        || rest.starts_with([',', ';', ')', '}', '#'])
+        || rest.starts_with("//")
+        || rest.starts_with("--")
+}
+
+/// A value assigned by white space ([`LOCAL`]'s spaced rule): a literal under a name
+/// that always holds a secret, not a reference, a type, a placeholder, a path or a
+/// sentence. After a directive (`ENV`, `set`, `setenv`, `setx`) or an identifier
+/// (`db.password`, a `.properties` key) the rest of the line is the value; after a
+/// word prose uses too (`password`, `Secret`) only a value that ends its statement
+/// (`password 'x'`, `password tiger`; not `Password reset links expire`). `pass` is
+/// never a name here: a verb, and nginx's `proxy_pass`.
+fn check_spaced_assignment(line: &str, caps: &Captures<'_>) -> bool {
+    let (directive, name) = (group(caps, 1), group(caps, 2));
+    if !is_strong_name(name) || name_words(name).last().is_some_and(|w| w == "pass") {
+        return false;
+    }
+    let plain = directive.is_empty() && is_plain_word(name);
+    if let (Some(q), Some(m)) = (group(caps, 3).bytes().next(), caps.get(4)) {
+        let v = group(caps, 4);
+        let close = quoted_end(line, m.start(), q);
+        let rest = line.get(close + 1..).unwrap_or("");
+        return !is_placeholder(v.trim()) && !is_prose(v) && (!plain || ends_statement(rest));
+    }
+    let Some(m) = caps.get(5) else { return false };
+    let v = group(caps, 5);
+    let first = v.chars().next().unwrap_or(' ');
+    if !(first.is_ascii_alphanumeric() || matches!(first, '_' | '@' | '^' | '~' | '!'))
+        || is_placeholder(v)
+        || is_reference(v)
+        || is_type_name(v)
+        || is_path(v)
+        || NOT_VALUES.contains(&v.to_ascii_lowercase().as_str())
+    {
+        return false;
+    }
+    let rest = line.get(m.end()..).unwrap_or("").trim();
+    if directive.is_empty() && rest.starts_with(|c: char| "(.[{<>=:?|&+*/%^,`".contains(c)) {
+        return false;
+    }
+    if plain {
+        let capitalised = name.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+        let sentence = capitalised && v.chars().all(|c| c.is_ascii_lowercase());
+        return !sentence && !is_prose(v) && ends_statement(rest);
+    }
+    !is_prose(line.get(m.start()..).unwrap_or(""))
+}
+
+/// Where a value assigned by white space ends: a quoted value at its closing quote,
+/// a word after a plain name at its end, anything else at the end of the line.
+fn spaced_end(line: &str, caps: &Captures<'_>) -> usize {
+    if let (Some(q), Some(v)) = (group(caps, 3).bytes().next(), caps.get(4)) {
+        return quoted_end(line, v.start(), q).max(v.end());
+    }
+    let Some(v) = caps.get(5) else {
+        return line.len();
+    };
+    if group(caps, 1).is_empty() && is_plain_word(group(caps, 2)) {
+        return v.end();
+    }
+    line.trim_end().len().max(v.end())
+}
+
+/// Where a quoted value starting at `from` ends: at its closing `quote` (a backslash
+/// escapes the byte after it), or at the end of the line.
+fn quoted_end(line: &str, from: usize, quote: u8) -> usize {
+    let b = line.as_bytes();
+    let mut i = from;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            c if c == quote => return i,
+            _ => i += 1,
+        }
+    }
+    line.trim_end().len()
+}
+
+/// An XML element named for a secret, closed by the same name, holding a literal
+/// (`<password>x</password>`; not `<password>${env.PW}</password>`).
+fn check_element(_line: &str, caps: &Captures<'_>) -> bool {
+    let v = caps
+        .get(2)
+        .map_or(group(caps, 3), |_| group(caps, 2))
+        .trim();
+    group(caps, 1) == group(caps, 4)
+        && is_strong_name(group(caps, 1))
+        && !is_placeholder(v)
+        && !is_path(v)
+        && !is_prose(v)
+}
+
+/// A name/value pair whose name always holds a secret and whose value is a literal.
+fn check_pair(_line: &str, caps: &Captures<'_>) -> bool {
+    is_strong_name(group(caps, 2)) && !is_placeholder(group(caps, 4).trim())
+}
+
+#[allow(clippy::expect_used)] // constant pattern
+static AWS_KEY_ID: LazyLock<Regex> = LazyLock::new(|| {
+    build(r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b")
+        .expect("constant regex")
+});
+
+/// Forty base64 characters on a line that holds an AWS access key id: the id's
+/// secret, written beside it (a credentials CSV row, a subject). Random, so both
+/// cases and a digit, `+` or `/` (a hex hash is not).
+fn check_aws_pair(line: &str, caps: &Captures<'_>) -> bool {
+    let v = group(caps, 1);
+    v.bytes().any(|b| b.is_ascii_uppercase())
+        && v.bytes().any(|b| b.is_ascii_lowercase())
+        && v.bytes()
+            .any(|b| b.is_ascii_digit() || b == b'+' || b == b'/')
+        && AWS_KEY_ID.is_match(line.as_bytes())
+}
+
 /// The words of an identifier (`DB_PASS`, `dbPassword`, `api-key`), lower-cased.
 fn name_words(name: &str) -> Vec<String> {
     let mut words = Vec::new();
@@ -642,6 +1004,19 @@ fn name_words(name: &str) -> Vec<String> {
     words
 }
 
+/// The words before `_TOKEN` in names of tokens that are no credential: a lexer's, a
+/// tokenizer's, a page cursor's, a cancellation's.
+#[rustfmt::skip]
+const NOT_SECRET_TOKENS: &[&str] = &[
+    "pad", "bos", "eos", "unk", "cls", "sep", "mask", "start", "end", "eof", "sos",
+    "begin", "stop", "special", "next", "prev", "last", "first", "current", "cur",
+    "max", "min", "num", "total", "image", "img", "audio", "video", "text", "default",
+    "null", "empty", "sentinel", "new", "line", "word", "sub", "split", "placeholder",
+    "count", "type", "kind", "cancel", "cancellation", "continuation", "page", "cursor",
+    "sync", "injection", "di", "provider", "lexer", "parser", "bpe", "system", "tool",
+    "think", "eot", "eom", "fim", "unknown", "padding", "separator",
+];
+
 /// A name whose value is a secret whatever it looks like.
 pub fn is_strong_name(name: &str) -> bool {
     let w = name_words(name);
@@ -665,15 +1040,32 @@ pub fn is_strong_name(name: &str) -> bool {
         "privatekey",
         "clientsecret",
         "passcode",
+        "requirepass",
+        "masterauth",
     ];
-    if ALONE.contains(&last) {
+    if ALONE.contains(&last) || w.concat() == "secretkeybase" {
         return true;
     }
     let before = w.len().checked_sub(2).map(|i| w[i].as_str());
+    // An environment variable's `*_TOKEN` (`GITHUB_TOKEN`, `NPM_TOKEN`,
+    // `CUSTOM_GH_TOKEN`) holds a credential; a lexer's or a model's (`EOF_TOKEN`,
+    // `PAD_TOKEN`) does not, nor a constant of a long enum
+    // (`NL80211_ATTR_TDLS_DIALOG_TOKEN`).
+    let env_name = name.contains('_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    if env_name
+        && w.len() <= 3
+        && last == "token"
+        && before.is_some_and(|b| !NOT_SECRET_TOKENS.contains(&b))
+    {
+        return true;
+    }
     match (before, last) {
         (Some(b), "key") => matches!(
             b,
-            "api" | "access" | "secret" | "private" | "signing" | "encryption" | "master"
+            "api" | "access" | "secret" | "private" | "signing" | "encryption" | "master" | "hmac"
         ),
         (Some(b), "token") => matches!(
             b,
@@ -687,6 +1079,32 @@ pub fn is_strong_name(name: &str) -> bool {
                 | "client"
                 | "bot"
                 | "oauth"
+                | "service"
+                | "deploy"
+                | "personal"
+                | "github"
+                | "gh"
+                | "gitlab"
+                | "npm"
+                | "pypi"
+                | "nuget"
+                | "slack"
+                | "discord"
+                | "telegram"
+                | "codecov"
+                | "sonar"
+                | "hf"
+                | "huggingface"
+                | "vault"
+                | "docker"
+                | "dockerhub"
+                | "registry"
+                | "cloudflare"
+                | "heroku"
+                | "netlify"
+                | "vercel"
+                | "sentry"
+                | "webhook"
         ),
         _ => false,
     }
@@ -698,6 +1116,7 @@ fn is_placeholder(v: &str) -> bool {
     let first = v.chars().next();
     v.is_empty()
         || v.starts_with("[REDACTED:")
+        || v.starts_with("#{")
         || matches!(first, Some('$' | '%' | '<' | '{' | '*'))
         || v.chars().all(|c| Some(c) == first)
         || [
@@ -714,7 +1133,35 @@ fn is_placeholder(v: &str) -> bool {
             "str",
             "&str",
             "bool",
+            "boolean",
             "int",
+            "integer",
+            "isize",
+            "usize",
+            "i8",
+            "i16",
+            "i32",
+            "i64",
+            "i128",
+            "u8",
+            "u16",
+            "u32",
+            "u64",
+            "u128",
+            "f32",
+            "f64",
+            "float",
+            "double",
+            "long",
+            "short",
+            "char",
+            "byte",
+            "bytes",
+            "void",
+            "uint",
+            "number",
+            "any",
+            "object",
         ]
         .contains(&lower.as_str())
 }
@@ -1272,7 +1719,13 @@ fn rule_spans(
     let r = rule(ri);
     let Some(c) = compiled(ri) else { return };
     let bytes = line.as_bytes();
-    for caps in c.re.captures_iter(bytes) {
+    let mut at = 0;
+    while at <= bytes.len() {
+        let Some(caps) = c.re.captures_at(bytes, at) else {
+            break;
+        };
+        let Some(whole) = caps.get(0) else { break };
+        at = whole.end().max(whole.start() + 1);
         let m = if r.secret_group > 0 {
             caps.get(r.secret_group)
                 .or_else(|| caps.get(r.secret_group + 1))
@@ -1297,6 +1750,12 @@ fn rule_spans(
         if let Some(check) = r.check
             && !check(line, &caps)
         {
+            // Turned down, a match whose value is an assignment itself took a
+            // secret's name for a value (`Environment=DB_PASSWORD=x`): the search goes
+            // on from that value.
+            if m.start() > whole.start() && m.as_bytes().contains(&b'=') {
+                at = m.start();
+            }
             continue;
         }
         let end = r
@@ -1618,6 +2077,7 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
     // A secret-named YAML key whose value is on the following lines: its indent,
     // and whether it opened a block scalar (all deeper lines) or not (one line).
     let mut pending: Option<(usize, bool)> = None;
+    let mut shape = Shape::default();
     for (i, &(marker, content, nl)) in split.iter().enumerate() {
         let value_of_pending = pending.is_some_and(|(ind, block)| {
             let t = content.trim();
@@ -1641,11 +2101,10 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
                     .map_or("", |m| &content[..m.start()])
             };
             in_key = !KEY_END.is_match(content);
-            let keep = redact_line(keep, &mut found, 0);
-            out.push_str(&format!(
-                "{marker}{keep}{}{nl}",
-                SecretKind::PRIVATE_KEY.marker()
-            ));
+            // Redacted with the marker after it, as a second pass reads it.
+            let line = format!("{keep}{}", SecretKind::PRIVATE_KEY.marker());
+            let line = redact_line(&line, &mut found, 0);
+            shape.emit(&mut out, &mut found, marker, &line, nl);
             pending = None;
             continue;
         }
@@ -1655,10 +2114,8 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
             }
             key_run = true;
             let ind = &content[..indent_of(content)];
-            out.push_str(&format!(
-                "{marker}{ind}{}{nl}",
-                SecretKind::PRIVATE_KEY.marker()
-            ));
+            let line = format!("{ind}{}", SecretKind::PRIVATE_KEY.marker());
+            shape.emit(&mut out, &mut found, marker, &line, nl);
             continue;
         }
         key_run = false;
@@ -1666,9 +2123,7 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
             let t = content.trim();
             let deeper = indent_of(content) > ind;
             if t.is_empty() && block {
-                out.push_str(marker);
-                out.push_str(content);
-                out.push_str(nl);
+                shape.emit(&mut out, &mut found, marker, content, nl);
                 continue;
             }
             let value_line =
@@ -1676,10 +2131,8 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
             if value_line && !t.is_empty() && !is_placeholder(t) {
                 found.push(SecretKind::BLOCK_VALUE);
                 let lead = &content[..indent_of(content)];
-                out.push_str(&format!(
-                    "{marker}{lead}{}{nl}",
-                    SecretKind::BLOCK_VALUE.marker()
-                ));
+                let line = format!("{lead}{}", SecretKind::BLOCK_VALUE.marker());
+                shape.emit(&mut out, &mut found, marker, &line, nl);
                 if !block {
                     pending = None;
                 }
@@ -1707,11 +2160,325 @@ fn redact_lines(text: &str, diff: bool) -> (Cow<'_, str>, Vec<SecretKind>) {
                 pending = Some((indent, indicator));
             }
         }
-        out.push_str(marker);
-        out.push_str(&redact_line(content, &mut found, 0));
-        out.push_str(nl);
+        let line = redact_line(content, &mut found, 0);
+        shape.emit(&mut out, &mut found, marker, &line, nl);
     }
     (Cow::Owned(out), found)
+}
+
+/// What earlier lines of a text say about later ones: a CSV header's secret columns,
+/// and a secret's name whose value a later line of the same mapping gives.
+#[derive(Default)]
+struct Shape {
+    csv: Option<Csv>,
+    pair: Option<Pair>,
+}
+
+/// A CSV header's delimiter, number of cells and the cells that are secrets.
+struct Csv {
+    delim: u8,
+    cells: usize,
+    secret: Vec<usize>,
+}
+
+/// A secret's name (`- name: DB_PASSWORD`, `"ParameterKey": "DbPassword"`, HCL's
+/// `variable "db_password" {`) waiting for its value: the column its mapping's keys
+/// start at (a block: any deeper line), and how many more lines may give it.
+struct Pair {
+    col: usize,
+    block: bool,
+    left: usize,
+}
+
+#[allow(clippy::expect_used)] // constant patterns
+static HCL_VARIABLE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r#"^(\s*)variable\s+"([A-Za-z0-9_.\-]{2,80})"\s*\{\s*$"#)
+        .expect("constant regex")
+});
+#[allow(clippy::expect_used)]
+static PAIR_VALUE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r#"(?i)^(\s*)["']?(?:value|parametervalue|default)["']?\s*[:=]\s*(\S.*?)\s*,?\s*$"#,
+    )
+    .expect("constant regex")
+});
+
+impl Shape {
+    /// Pushes `marker`, `line` (redacted line by line already) with what earlier lines
+    /// say it holds redacted too, and `nl` onto `out`, then reads what the line says
+    /// about the lines after it. Both are read off the line as it is sent, redacted
+    /// again after each change, so that a second pass reads the same lines in the same
+    /// state and finds nothing more.
+    fn emit(
+        &mut self,
+        out: &mut String,
+        found: &mut Vec<SecretKind>,
+        marker: &str,
+        line: &str,
+        nl: &str,
+    ) {
+        let mut line = Cow::Borrowed(line);
+        // Each change replaces text that is no marker with a marker: the loop ends.
+        while let Some(shaped) = self.redacted(&line, found) {
+            line = Cow::Owned(redact_line(&shaped, found, 0).into_owned());
+        }
+        self.advance(&line);
+        out.push_str(marker);
+        out.push_str(&line);
+        out.push_str(nl);
+    }
+
+    /// `line` with the values earlier lines name redacted: a data row's secret cells,
+    /// the value line of a pair; `None` when it holds none.
+    fn redacted(&self, line: &str, found: &mut Vec<SecretKind>) -> Option<String> {
+        let mut out: Option<String> = None;
+        if let Some(csv) = &self.csv {
+            let cells = csv_cells(line, csv.delim);
+            if cells.len() == csv.cells {
+                out = redact_cells(line, &cells, &csv.secret, found);
+            }
+        }
+        if let Some(pair) = &self.pair
+            && pair.left > 0
+            && pair.holds(line)
+            && pair_name(line).is_none()
+        {
+            let now = out.as_deref().unwrap_or(line);
+            if let Some(v) = pair.value(now) {
+                let inner = v.as_str().trim_matches(['"', '\'']);
+                let literal = !inner.is_empty()
+                    && !is_placeholder(inner)
+                    && !is_reference(inner)
+                    && !matches!(inner.chars().next(), Some('|' | '>'));
+                if literal {
+                    found.push(SecretKind::BLOCK_VALUE);
+                    out = Some(format!(
+                        "{}{}",
+                        &now[..v.start()],
+                        SecretKind::BLOCK_VALUE.marker()
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// What `line` says about the lines after it: a CSV header (or the row of one
+    /// that goes on), a secret's name that a later line gives the value of.
+    fn advance(&mut self, line: &str) {
+        let row = self
+            .csv
+            .as_ref()
+            .is_some_and(|csv| csv_cells(line, csv.delim).len() == csv.cells);
+        if !row {
+            self.csv = csv_header(line);
+        }
+        if let Some(pair) = &mut self.pair {
+            // Gone past its mapping or its lines, or given its value.
+            if pair.left == 0
+                || !pair.holds(line)
+                || pair_name(line).is_some()
+                || pair.value(line).is_some()
+            {
+                self.pair = None;
+            } else {
+                pair.left -= 1;
+            }
+        }
+        if self.pair.is_none() {
+            if let Some((col, name)) = pair_name(line) {
+                if is_strong_name(name) {
+                    self.pair = Some(Pair {
+                        col,
+                        block: false,
+                        left: 8,
+                    });
+                }
+            } else if line.trim_ascii_start().starts_with("variable")
+                && let Some(c) = HCL_VARIABLE.captures(line)
+                && c.get(2).is_some_and(|n| is_strong_name(n.as_str()))
+            {
+                let col = c.get(1).map_or(0, |m| m.len());
+                self.pair = Some(Pair {
+                    col,
+                    block: true,
+                    left: 8,
+                });
+            }
+        }
+    }
+}
+
+/// The name a line gives as a pair's name, with the column its key starts at: what the
+/// pattern
+/// `(?i)^(\s*(?:-\s+)?)["']?(?:name|key|parameterkey)["']?\s*[:=]\s*["']?([A-Za-z0-9_.:\-]{2,80})["']?\s*,?\s*$`
+/// captures (`\s` ASCII white space), read without running it.
+fn pair_name(line: &str) -> Option<(usize, &str)> {
+    // Most lines start with another word: passed over on their first bytes.
+    let t = line.trim_ascii_start().as_bytes();
+    let t = t.strip_prefix(b"-").map_or(t, <[u8]>::trim_ascii_start);
+    let first = t.iter().find(|&&b| !matches!(b, b'"' | b'\''));
+    if !first.is_some_and(|b| matches!(b | 0x20, b'n' | b'k' | b'p')) {
+        return None;
+    }
+    let ws = |c: char| c.is_ascii_whitespace();
+    let rest = line.trim_start_matches(ws);
+    let rest = match rest.strip_prefix('-') {
+        Some(r) if r.starts_with(ws) => r.trim_start_matches(ws),
+        _ => rest,
+    };
+    let col = line.len() - rest.len();
+    let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    let key = ["parameterkey", "name", "key"].into_iter().find(|k| {
+        rest.get(..k.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(k))
+    })?;
+    let rest = &rest[key.len()..];
+    let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    let rest = rest.trim_start_matches(ws).strip_prefix([':', '='])?;
+    let rest = rest.trim_start_matches(ws);
+    let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    let name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-');
+    let len = rest.bytes().take_while(|&b| name_byte(b)).count();
+    if !(2..=80).contains(&len) {
+        return None;
+    }
+    let (name, rest) = rest.split_at(len);
+    let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    let rest = rest.trim_start_matches(ws);
+    let rest = rest.strip_prefix(',').unwrap_or(rest);
+    rest.trim_start_matches(ws)
+        .is_empty()
+        .then_some((col, name))
+}
+
+impl Pair {
+    /// Whether `line` is still inside the mapping or block the name opened.
+    fn holds(&self, line: &str) -> bool {
+        let t = line.trim();
+        if self.block {
+            indent_of(line) > self.col || t.is_empty()
+        } else {
+            indent_of(line) >= self.col && !t.starts_with(['-', '}', '{', ']'])
+        }
+    }
+
+    /// The value `line` gives the name, when it is the pair's value line
+    /// (`value: x`, `"value": "x"`, `ParameterValue: x`, in a block `default = "x"`).
+    fn value<'l>(&self, line: &'l str) -> Option<regex::Match<'l>> {
+        let c = PAIR_VALUE.captures(line)?;
+        let at = c.get(1).map_or(0, |m| m.len());
+        if self.block || at == self.col {
+            c.get(2)
+        } else {
+            None
+        }
+    }
+}
+
+/// The spans of a CSV line's cells (a quoted cell may hold the delimiter; `""` is a
+/// quote inside it).
+fn csv_cells(line: &str, delim: u8) -> Vec<(usize, usize)> {
+    let b = line.as_bytes();
+    let mut cells = Vec::new();
+    let (mut start, mut i, mut quoted) = (0, 0, false);
+    while i < b.len() {
+        match b[i] {
+            b'"' if quoted && b.get(i + 1) == Some(&b'"') => i += 1,
+            b'"' if quoted => quoted = false,
+            b'"' if i == start => quoted = true,
+            c if c == delim && !quoted => {
+                cells.push((start, i));
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    cells.push((start, b.len()));
+    cells
+}
+
+/// A CSV header naming a secret column (`User name,Password,Access key ID,Secret
+/// access key`): cells that are short names, written tight to their delimiter (`,`,
+/// tab or `;`), not a sentence or code that lists names (`user, password`,
+/// `f(user, password)`).
+fn csv_header(line: &str) -> Option<Csv> {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    // Most lines hold a byte no header does: they are passed over in one scan.
+    let b = line.as_bytes();
+    let header_byte = |c: &u8| {
+        c.is_ascii_alphanumeric()
+            || matches!(c, b' ' | b'_' | b'-' | b'.' | b',' | b'\t' | b';' | b'"')
+    };
+    if !b
+        .first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'"')
+        || !b.iter().all(header_byte)
+    {
+        return None;
+    }
+    for delim in [b',', b'\t', b';'] {
+        if !line.as_bytes().contains(&delim) {
+            continue;
+        }
+        let cells = csv_cells(line, delim);
+        let names: Vec<&str> = cells
+            .iter()
+            .map(|&(a, b)| line[a..b].trim_matches('"'))
+            .collect();
+        let name_like = |n: &&str| {
+            n.len() <= 40
+                && n.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.'))
+                && !n.ends_with(['.', ' '])
+                && n.split(' ').count() <= 5
+        };
+        if names.len() < 2 || !names.iter().all(name_like) {
+            continue;
+        }
+        let secret: Vec<usize> = (0..names.len())
+            .filter(|&i| is_strong_name(names[i]))
+            .collect();
+        return (!secret.is_empty()).then_some(Csv {
+            delim,
+            cells: names.len(),
+            secret,
+        });
+    }
+    None
+}
+
+/// A CSV data row with the cells of the `secret` columns redacted (empty cells and
+/// placeholders stay); `None` when there are none to redact.
+fn redact_cells(
+    line: &str,
+    cells: &[(usize, usize)],
+    secret: &[usize],
+    found: &mut Vec<SecretKind>,
+) -> Option<String> {
+    let mut out = String::with_capacity(line.len());
+    let mut at = 0;
+    for &i in secret {
+        let Some(&(a, b)) = cells.get(i) else {
+            continue;
+        };
+        let b = if line[..b].ends_with('\r') { b - 1 } else { b };
+        let inner = line[a..b].trim().trim_matches('"');
+        if inner.is_empty() || is_placeholder(inner) {
+            continue;
+        }
+        found.push(SecretKind::COLUMN);
+        out.push_str(&line[at..a]);
+        out.push_str(&SecretKind::COLUMN.marker());
+        at = b;
+    }
+    if at == 0 {
+        return None;
+    }
+    out.push_str(&line[at..]);
+    Some(out)
 }
 
 /// `p` redacted, or `None` when nothing in it needs redacting.
@@ -2336,6 +3103,65 @@ mod tests {
         fn the_block_name_reader_agrees_on_any_text(line in "\\PC{0,40}") {
             proptest::prop_assert_eq!(block_name(&line), block_name_by_regex(&line), "{:?}", line);
         }
+
+        /// The pair-name reader captures what its pattern captures, on lines that give
+        /// a pair's name and on near misses, and on any text.
+        #[test]
+        fn the_pair_name_reader_captures_what_the_pattern_captures(
+            parts in proptest::collection::vec(0usize..1000, 0..10),
+            any in "\\PC{0,30}",
+        ) {
+            let line = text_of(&parts, PAIR_PIECES);
+            proptest::prop_assert_eq!(pair_name(&line), pair_name_by_regex(&line), "{:?}", line);
+            proptest::prop_assert_eq!(pair_name(&any), pair_name_by_regex(&any), "{:?}", any);
+        }
+    }
+
+    /// Pieces of lines that give a pair's name, and of lines that nearly do.
+    const PAIR_PIECES: &[&str] = &[
+        "",
+        " ",
+        "  ",
+        "\t",
+        "\u{a0}",
+        "-",
+        "- ",
+        "\"",
+        "'",
+        "name",
+        "Name",
+        "key",
+        "KEY",
+        "ParameterKey",
+        "parameterkey",
+        "names",
+        ":",
+        "=",
+        ",",
+        "DB_PASSWORD",
+        "a",
+        "x:y",
+        "a.b-c",
+        "é",
+        "0123456789012345678901234567890123456789",
+        "\n",
+        "#",
+    ];
+
+    /// What [`pair_name`] stands for, by its pattern.
+    fn pair_name_by_regex(line: &str) -> Option<(usize, &str)> {
+        static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(
+                r#"(?i-u)^([\t\n\x0C\r ]*(?:-[\t\n\x0C\r ]+)?)["']?(?:parameterkey|name|key)["']?[\t\n\x0C\r ]*[:=][\t\n\x0C\r ]*["']?([A-Za-z0-9_.:\-]{2,80})["']?[\t\n\x0C\r ]*,?[\t\n\x0C\r ]*$"#,
+            )
+            .unwrap()
+        });
+        RE.captures(line).map(|c| {
+            (
+                c.get(1).map_or(0, |m| m.len()),
+                c.get(2).map_or("", |m| m.as_str()),
+            )
+        })
     }
 
     /// What [`block_name`] stands for, by its pattern.

@@ -375,6 +375,12 @@ proptest::proptest! {
             "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2QhR1eN3kC6X9a8sq9WcLr0Pn5Xv",
             "aws_secret_access_key: >-", "  ", "machine h login u password ", "x",
             "[REDACTED:", "]", "hunter2", "Private-Lines: 1", "é", "\t",
+            // Issue 46's forms: white space, directives, markup, pairs, CSV columns.
+            "ENV ", "set -x ", "db.password ", "GITHUB_TOKEN", "<password>", "</password>",
+            "- name: DB_PASSWORD", "value: ", "\"value\": ", ",", ";", "{ ",
+            "User name,Password\n", "Secret access key", "AKIAIOSFODNN7EXAMPLQ",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "key=\"DbPassword\" value=\"",
+            "IDENTIFIED BY '", "variable \"db_password\" {", "default = ",
         ]),
         0..24,
     )) {
@@ -604,4 +610,213 @@ fn a_key_begin_in_a_secret_values_place_is_redacted_whole_at_once() {
     assert!(!once.text.contains("  password"), "{:?}", once.text);
     let twice = redact::redact_text(&once.text);
     assert!(twice.found.is_empty(), "{:?}: {:?}", once.text, twice.found);
+}
+
+/// The AWS example pair, as a credentials CSV and a subject hold it.
+const AWS_PAIR_ID: &str = "AKIAIOSFODNN7EXAMPLQ";
+const AWS_PAIR_SECRET: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+
+/// Issue 46: a name that always holds a secret, assigned in a syntax without `=` or
+/// `:` (a directive, a DSL call, white space), in markup, as a name/value pair, under
+/// a provider's token name however short, in a CSV column named for it, and an AWS
+/// secret beside its key id. Each value must be gone.
+#[test]
+fn secret_names_in_every_assigning_syntax_are_redacted() {
+    let csv_old = format!(
+        "User name,Password,Access key ID,Secret access key,Console login link\n\
+         bob,CsvQz7pw,{AWS_PAIR_ID},{AWS_PAIR_SECRET},https://123.signin.aws.amazon.com/console\n"
+    );
+    let csv_new = format!("Access key ID,Secret access key\n{AWS_PAIR_ID},{AWS_PAIR_SECRET}\n");
+    let cases: Vec<(String, Vec<&str>)> = vec![
+        // Dockerfile, the old form, and a value of several words.
+        ("ENV DB_PASSWORD Dk9wQz7\n".into(), vec!["Dk9wQz7"]),
+        ("env API_TOKEN two wordsQz7\n".into(), vec!["two wordsQz7"]),
+        // Java properties: white space, `=` and `:` separate; dotted names.
+        ("db.password PrQz7a\n".into(), vec!["PrQz7a"]),
+        (
+            "spring.datasource.password\tPsQz7b\n".into(),
+            vec!["PsQz7b"],
+        ),
+        (
+            "mail.smtp.password two wordsQz7\n".into(),
+            vec!["two wordsQz7"],
+        ),
+        ("db.password=PeQz7c\n".into(), vec!["PeQz7c"]),
+        ("db.password:PcQz7d\n".into(), vec!["PcQz7d"]),
+        // Ruby, Chef, Puppet, Groovy/Gradle DSL calls.
+        ("  password 'ChQz7d'\n".into(), vec!["ChQz7d"]),
+        ("  password \"ChQz7e\"\n".into(), vec!["ChQz7e"]),
+        ("  password: 'RbQz7f'\n".into(), vec!["RbQz7f"]),
+        ("  db_password hunter\n".into(), vec!["hunter"]),
+        (
+            "credentials { username 'u'; password 'GrQz7n' }\n".into(),
+            vec!["GrQz7n"],
+        ),
+        // A provider's token name in a workflow, however short.
+        ("    GITHUB_TOKEN: gQz7\n".into(), vec!["gQz7"]),
+        ("  NPM_TOKEN: abc\n".into(), vec!["abc"]),
+        ("  github-token: ghQz7\n".into(), vec!["ghQz7"]),
+        // Shells and build tools: fish, Tcl, csh, Windows, make, R.
+        ("set -gx DB_PASSWORD FiQz7g\n".into(), vec!["FiQz7g"]),
+        ("set password \"TclQz7\"\n".into(), vec!["TclQz7"]),
+        ("setenv DB_PASSWORD CsQz7h\n".into(), vec!["CsQz7h"]),
+        ("setx DB_PASSWORD WxQz7 /M\n".into(), vec!["WxQz7"]),
+        ("DB_PASSWORD ?= MkQz7i\n".into(), vec!["MkQz7i"]),
+        ("DB_PASSWORD ::= MkQz7k\n".into(), vec!["MkQz7k"]),
+        ("db_password <- \"RrQz7\"\n".into(), vec!["RrQz7"]),
+        // XML elements and name/value attributes, JSON and YAML name/value pairs.
+        ("<password>XmQz7j</password>\n".into(), vec!["XmQz7j"]),
+        (
+            "  <db.password>XmQz7k</db.password>\n".into(),
+            vec!["XmQz7k"],
+        ),
+        (
+            "<Password type=\"plain\">XmQz7l</Password>\n".into(),
+            vec!["XmQz7l"],
+        ),
+        (
+            "<add key=\"DbPassword\" value=\"NeQz7k\" />\n".into(),
+            vec!["NeQz7k"],
+        ),
+        (
+            "<env name=\"DB_PASSWORD\" value=\"PuQz7\"/>\n".into(),
+            vec!["PuQz7"],
+        ),
+        (
+            "<property name=\"password\" value=\"SpQz7\"/>\n".into(),
+            vec!["SpQz7"],
+        ),
+        (
+            "{\"name\": \"DB_PASSWORD\", \"value\": \"EcQz7\"}\n".into(),
+            vec!["EcQz7"],
+        ),
+        (
+            "env:\n  - name: DB_PASSWORD\n    value: KuQz7l\n".into(),
+            vec!["KuQz7l"],
+        ),
+        (
+            "{\n  \"name\": \"DB_PASSWORD\",\n  \"value\": \"EcsQz7\"\n}\n".into(),
+            vec!["EcsQz7"],
+        ),
+        // A name/value pair over lines: CloudFormation, a Terraform variable.
+        (
+            "Parameters:\n  - ParameterKey: DbPassword\n    ParameterValue: CfQz7pw\n".into(),
+            vec!["CfQz7pw"],
+        ),
+        (
+            "variable \"db_password\" {\n  type    = string\n  default = \"TfQz7pw\"\n}\n".into(),
+            vec!["TfQz7pw"],
+        ),
+        // An assignment inside another's value: systemd, XML's CDATA, Rails.
+        ("Environment=DB_PASSWORD=SdQz7pw\n".into(), vec!["SdQz7pw"]),
+        (
+            "Environment=\"DB_PASSWORD=SdQz7px\"\n".into(),
+            vec!["SdQz7px"],
+        ),
+        (
+            "<password><![CDATA[CdQz7pw]]></password>\n".into(),
+            vec!["CdQz7pw"],
+        ),
+        ("  secret_key_base: RlQz7pw\n".into(), vec!["RlQz7pw"]),
+        // A `.netrc` line a command writes.
+        (
+            "echo \"machine h login me password NtQz7pw\" >> ~/.netrc\n".into(),
+            vec!["NtQz7pw"],
+        ),
+        // SQL.
+        (
+            "CREATE USER app WITH PASSWORD 'SqQz7m';\n".into(),
+            vec!["SqQz7m"],
+        ),
+        (
+            "ALTER USER 'app'@'%' IDENTIFIED BY 'MyQz7n';\n".into(),
+            vec!["MyQz7n"],
+        ),
+        // A CSV whose header names a secret column: every data row's cell.
+        (csv_old, vec!["CsvQz7pw", AWS_PAIR_ID, AWS_PAIR_SECRET]),
+        (csv_new, vec![AWS_PAIR_ID, AWS_PAIR_SECRET]),
+        (
+            "user;passwd\nalice;AlQz7pw\nbob;\"Bo,Qz7pw\"\n".into(),
+            vec!["AlQz7pw", "Bo,Qz7pw"],
+        ),
+        // An AWS secret beside its key id, in any order or punctuation (a subject).
+        (
+            format!("fix(ops): rotate {AWS_PAIR_ID} {AWS_PAIR_SECRET}\n"),
+            vec![AWS_PAIR_ID, AWS_PAIR_SECRET],
+        ),
+        (
+            format!("{AWS_PAIR_ID}:{AWS_PAIR_SECRET}\n"),
+            vec![AWS_PAIR_ID, AWS_PAIR_SECRET],
+        ),
+        (
+            format!("key {AWS_PAIR_SECRET} (id {AWS_PAIR_ID})\n"),
+            vec![AWS_PAIR_ID, AWS_PAIR_SECRET],
+        ),
+    ];
+    let mut left = Vec::new();
+    for (text, secrets) in &cases {
+        for body in [false, true] {
+            let out = if body {
+                let diff: String = text.lines().map(|l| format!("+{l}\n")).collect();
+                redact::redact_diff_body(&diff).text
+            } else {
+                redact::redact_text(text).text
+            };
+            for s in secrets {
+                if out.contains(s) {
+                    left.push(format!("{s:?} left in {out:?}"));
+                }
+            }
+            let again = if body {
+                redact::redact_diff_body(&out)
+            } else {
+                redact::redact_text(&out)
+            };
+            assert!(again.found.is_empty(), "not idempotent: {out:?}");
+        }
+    }
+    assert!(left.is_empty(), "{}", left.join("\n"));
+}
+
+/// What the rules of issue 46 must leave alone: the word in prose, code that reads,
+/// declares or types a secret, references, and CSVs without a secret column.
+#[test]
+fn ordinary_code_and_prose_about_secrets_stay() {
+    for text in [
+        "def password(self):\n",
+        "    password = get_password()\n",
+        "      password: ${{ secrets.DB_PASSWORD }}\n",
+        "Password reset links expire after one hour.\n",
+        "- Password reset\n",
+        "password reset is broken on mobile\n",
+        "The password is hashed with argon2.\n",
+        "\tPassword string `json:\"password\"`\n",
+        "  APIKey *string\n",
+        "  ClientSecret []byte\n",
+        "  AccessToken oauth2.Token\n",
+        "  password VARCHAR(255) NOT NULL,\n",
+        "  password TEXT NOT NULL,\n",
+        "PAD_TOKEN = \"<pad>\"\n",
+        "    next_token = lexer.next()\n",
+        "  password node['mysql']['server_root_password']\n",
+        "  password new_resource.password\n",
+        "ENV DB_PASSWORD ${DB_PASSWORD}\n",
+        "set -gx DB_PASSWORD $argv[1]\n",
+        "<password>${env.DB_PASSWORD}</password>\n",
+        "<add key=\"DbPassword\" value=\"%DB_PASSWORD%\" />\n",
+        "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db\n      key: password\n",
+        "- name: print the password\n  value: nothing\n",
+        "id,name,token_count\n1,alpha,42\n",
+        "Username, password, and email are required.\nWe store them, hashed, in a table.\n",
+        "return password\n",
+        "if password is None:\n",
+        "attr_accessor :password\n",
+        "commit 8a5c3f2b9d1e0f4a6b7c8d9e0f1a2b3c4d5e6f7a\n",
+    ] {
+        let r = redact::redact_text(text);
+        assert_eq!(r.text, text, "{:?}", r.found);
+        let diff: String = text.lines().map(|l| format!("+{l}\n")).collect();
+        let r = redact::redact_diff_body(&diff);
+        assert_eq!(r.text, diff, "{:?}", r.found);
+    }
 }
