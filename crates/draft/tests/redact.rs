@@ -820,3 +820,61 @@ fn ordinary_code_and_prose_about_secrets_stay() {
         assert_eq!(r.text, diff, "{:?}", r.found);
     }
 }
+
+/// What the gate redacts in real histories, to read for false positives (run with
+/// `JITCOMMIT_REDACT_CORPUS=a.log:b.log … --release -- --ignored --nocapture`): each
+/// file is `git log -p --format=%x00%s` output; every subject goes through the gate as
+/// text and every hunk body as a diff body, and each line the gate changes is printed
+/// as `file<TAB>line` with its redacted form after it.
+#[test]
+#[ignore]
+fn redactions_in_a_corpus() {
+    let Ok(files) = std::env::var("JITCOMMIT_REDACT_CORPUS") else {
+        return;
+    };
+    let (mut lines, mut changed) = (0usize, 0usize);
+    for file in files.split(':') {
+        let text = std::fs::read(file).expect("a corpus file");
+        let text = String::from_utf8_lossy(&text);
+        let name = file.rsplit('/').next().unwrap_or(file);
+        let mut body = String::new();
+        let report = |body: &mut String, lines: &mut usize, changed: &mut usize| {
+            if body.is_empty() {
+                return;
+            }
+            let out = redact::redact_diff_body(body);
+            for (a, b) in body.lines().zip(out.text.lines()) {
+                *lines += 1;
+                if a != b {
+                    *changed += 1;
+                    println!("{name}\t{a}\n\t=> {b}");
+                }
+            }
+            body.clear();
+        };
+        let mut in_hunk = false;
+        for line in text.lines() {
+            if let Some(subject) = line.strip_prefix('\0') {
+                report(&mut body, &mut lines, &mut changed);
+                in_hunk = false;
+                let out = redact::redact_text(subject);
+                lines += 1;
+                if out.text != subject {
+                    changed += 1;
+                    println!("{name}\tSUBJECT {subject}\n\t=> {}", out.text);
+                }
+            } else if line.starts_with("@@") {
+                report(&mut body, &mut lines, &mut changed);
+                in_hunk = true;
+            } else if in_hunk && line.starts_with([' ', '+', '-']) {
+                body.push_str(line);
+                body.push('\n');
+            } else {
+                report(&mut body, &mut lines, &mut changed);
+                in_hunk = false;
+            }
+        }
+        report(&mut body, &mut lines, &mut changed);
+    }
+    println!("CORPUS {changed} of {lines} lines redacted");
+}
