@@ -2,7 +2,8 @@
 //! backwards (docs/trust.md, "The history walk"): ranges, the walk of a push (`<tips>
 //! --not <refs>`), and the walk that tells which commits an adoption point holds
 //! (`<tips> --not <hidden> <point>`), on the issue's example and on generated histories
-//! made by real git (`git commit-tree` with `GIT_COMMITTER_DATE`).
+//! made by real git (`git commit-tree` with `GIT_COMMITTER_DATE`); and commits whose
+//! committer line is missing or broken.
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
@@ -116,6 +117,79 @@ fn other_skewed_shapes_list_what_git_lists() {
         assert_eq!(
             repo.rev_range(&x.to_string()).unwrap(),
             h.rev_list(&[x.to_string()])
+        );
+    }
+}
+
+/// Commits whose headers are unusual or broken, written as they are (`git hash-object
+/// --literally`): the walk's verdict on each, as it stood when the hand reader of the
+/// headers went back to gix's parser (issue 47). An `encoding` header with a
+/// continuation line (the hand reader left it to gix) is listed as `git rev-list`
+/// lists it, by its committer time; a committer or an author line that does not parse,
+/// or none, is an error naming the commit (git reads only the date after the last `>`
+/// of a committer line, 0 without one, and lists them: the walk refuses what it cannot
+/// read rather than guess a time).
+#[test]
+fn unusual_commits_are_listed_as_git_lists_them_and_broken_ones_refused() {
+    let h = History::new();
+    let raw = |text: String| {
+        let mut c = h.sb.git_cmd(h.path());
+        c.args([
+            "hash-object",
+            "--literally",
+            "-t",
+            "commit",
+            "-w",
+            "--stdin",
+        ]);
+        let out = jitcommit_testkit::run_with_input(c, text.as_bytes());
+        jitcommit_testkit::assert_ok(&out, "hash-object");
+        oid(&String::from_utf8(out.stdout).unwrap())
+    };
+    let who = |t: i64| format!("A U Thor <a@example.com> {t} +0000");
+    let tree = h.tree.clone();
+    let a = h.commit("a", 100, &[]);
+    let side = h.commit("side", 300, &[a]);
+    let continued = raw(format!(
+        "tree {tree}\nparent {a}\nauthor {}\ncommitter {}\nencoding UTF-8\n more\n\ncontinued\n",
+        who(50),
+        who(50)
+    ));
+    let m = h.commit("m", 400, &[side, continued]);
+    let top = h.commit("top", 150, &[m]);
+    let repo = h.repo();
+    for spec in [
+        top.to_string(),
+        format!("{a}..{top}"),
+        format!("{side}..{top}"),
+    ] {
+        let listed = repo.rev_range(&spec).unwrap();
+        assert_eq!(listed, h.rev_list(std::slice::from_ref(&spec)), "{spec}");
+        assert!(listed.contains(&continued), "control: {spec}");
+    }
+    for (what, line) in [
+        ("committer", format!("author {}\ncommitter nobody", who(60))),
+        ("author", format!("author nobody\ncommitter {}", who(60))),
+        ("no committer", format!("author {}", who(60))),
+    ] {
+        let bad = raw(format!("tree {tree}\nparent {a}\n{line}\n\nbad {what}\n"));
+        let listed_by_git = h.rev_list(&[bad.to_string()]);
+        assert_eq!(
+            listed_by_git,
+            vec![a, bad],
+            "control: git lists the bad {what}"
+        );
+        let top = h.commit("on top", 500, &[bad]);
+        let e = h.repo().rev_range(&format!("{a}..{top}")).unwrap_err();
+        let mut chain = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            chain.push_str(&format!(": {s}"));
+            source = s.source();
+        }
+        assert!(
+            chain.contains(&format!("commit {bad} could not be decoded")),
+            "{what}: {chain}"
         );
     }
 }
