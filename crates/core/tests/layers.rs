@@ -25,20 +25,28 @@ fn modules_reference_each_other_one_way() {
 /// What reading git's bytes by hand looks like in the source, each with what it reads
 /// (test fixtures that write a commit's text are not reading it: the names here are
 /// the byte strings a reader matches):
-/// the index's signature, a commit's header names as bytes, zlib (an object's
-/// compressed data), a pack entry's delta header, a tree entry's mode from its bytes.
+/// the index's signature, a commit's `encoding` header name as bytes, zlib (an
+/// object's compressed data), a pack entry's delta header, a tree entry's mode from its
+/// bytes. The other header names went back to gix with their reader ([`BACK_TO_GIX`]).
 /// gix's own parsers (`CommitRefIter`, `TreeRefIter`, `index::File`) are not hand
 /// reading and may be used anywhere.
 const BY_HAND: &[(&str, &str)] = &[
     ("DIRC", "the index file"),
-    ("b\"tree", "a commit's headers"),
-    ("b\"parent", "a commit's headers"),
-    ("b\"author", "a commit's headers"),
-    ("b\"committer", "a commit's headers"),
     ("b\"encoding", "a commit's headers"),
     ("zlib::", "an object's compressed data"),
     ("OfsDelta", "a pack entry"),
     ("EntryMode::from_bytes", "a tree's entries"),
+];
+
+/// What reading git's bytes by hand looked like for the readers that went back to gix
+/// (issue 47, `repo/commit.rs`): a commit's header names as bytes. No reader names them
+/// any more, in `repo/fast/` or out of it; only the fixtures of `repo/fast/`'s tests
+/// (`*_tests.rs`, which write such text) may.
+const BACK_TO_GIX: &[(&str, &str)] = &[
+    ("b\"tree", "a commit's headers"),
+    ("b\"parent", "a commit's headers"),
+    ("b\"author", "a commit's headers"),
+    ("b\"committer", "a commit's headers"),
 ];
 
 /// The crate's, the drafter's and the binaries' source files: (path, text).
@@ -96,5 +104,40 @@ fn only_the_fast_readers_read_git_bytes_by_hand() {
     assert!(
         outside.is_empty(),
         "git's bytes read by hand outside repo/fast/: {outside:#?}"
+    );
+}
+
+/// The readers that went back to gix ([`BACK_TO_GIX`]) stay gone: their signatures are
+/// named nowhere, in `repo/fast/` or out of it, but in the fixtures of its tests.
+#[test]
+fn the_readers_back_in_gix_stay_gone() {
+    let core = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fast = core.join("src/repo/fast");
+    let files = sources(core);
+    assert!(
+        files.iter().any(|(p, _)| p.ends_with("repo/commit.rs")),
+        "control: the sources are read"
+    );
+    let fixture = |p: &Path| {
+        p.starts_with(&fast)
+            && p.file_name()
+                .is_some_and(|n| n.to_string_lossy().ends_with("_tests.rs"))
+    };
+    let mut found = Vec::new();
+    for (sig, what) in BACK_TO_GIX {
+        assert!(
+            !BY_HAND.iter().any(|(s, _)| s == sig),
+            "{sig:?} is a live reader's or a gone one's, not both"
+        );
+        found.extend(
+            files
+                .iter()
+                .filter(|(p, t)| t.contains(sig) && !fixture(p))
+                .map(|(p, _)| format!("{} ({sig:?}: {what})", p.display())),
+        );
+    }
+    assert!(
+        found.is_empty(),
+        "git's bytes read by hand again where gix reads them: {found:#?}"
     );
 }

@@ -6,7 +6,8 @@ use std::ops::ControlFlow;
 
 use gix::bstr::BStr;
 
-use super::fast::commit;
+use super::commit::{self, Upto};
+use super::fast::encoding;
 use super::types::Entry;
 use super::{Change, ChangeKind, ObjectId, Repo, RepoError};
 
@@ -246,25 +247,23 @@ impl Repo {
         // parsing each commit three times). A commit that does not parse cleanly takes
         // the calls below, which report it as before.
         if let Some(mut data) = kept {
-            let encoding = commit::encoding(&data);
+            let encoding = encoding::of_commit(&data);
             // The message is the kept commit's tail: moved down, not copied.
             let (mut first, mut parents) = (None, 0);
             let mut parent = |p| {
                 first.get_or_insert(p);
                 parents += 1;
             };
-            if let Some(h) = commit::read(&data, commit.kind(), &mut parent) {
-                data.drain(..h.message);
-                let (msg, parents) = self.remember_read(commit, (h.tree, first, parents, data));
-                return Ok((msg, parents, encoding));
-            }
-            if let Some(read) = tree_parents_message(&data, commit.kind()) {
-                let (msg, parents) = self.remember_read(commit, read);
+            let read = commit::read(&data, commit.kind(), &mut parent, Upto::Message)
+                .map(|h| (h.tree, data.len() - h.message.map_or(0, <[u8]>::len)));
+            if let Some((tree, at)) = read {
+                data.drain(..at);
+                let (msg, parents) = self.remember_read(commit, (tree, first, parents, data));
                 return Ok((msg, parents, encoding));
             }
         }
         let c = self.find_commit(commit)?;
-        let encoding = commit::encoding(&c.data);
+        let encoding = encoding::of_commit(&c.data);
         if let Some(read) = tree_parents_message(&c.data, c.id.kind()) {
             let (msg, parents) = self.remember_read(commit, read);
             return Ok((msg, parents, encoding));
@@ -732,9 +731,9 @@ fn change_from_tree(change: &gix::diff::tree_with_rewrites::ChangeRef<'_>, out: 
 }
 
 /// The tree, the first parent, the number of parents and the message of commit `data`, read
-/// in one pass (by hand, [`commit::read`], or by gix when that leaves it); `None` when a
-/// header does not parse or the tree is not first (the callers then ask gix again,
-/// which says what is wrong).
+/// in one pass ([`commit::read`]; the message is empty when the commit ends before
+/// it); `None` when a header does not parse or the tree is not first (the callers then
+/// ask gix again, which says what is wrong).
 fn tree_parents_message(
     data: &[u8],
     kind: gix::hash::Kind,
@@ -744,14 +743,11 @@ fn tree_parents_message(
         first.get_or_insert(p);
         parents += 1;
     };
-    if let Some(h) = commit::read(data, kind, &mut parent) {
-        return Some((h.tree, first, parents, data[h.message..].to_vec()));
-    }
-    let (mut first, mut parents) = (None, 0);
-    let mut parent = |p| {
-        first.get_or_insert(p);
-        parents += 1;
-    };
-    let g = commit::by_gix(data, kind, &mut parent, commit::Upto::Message)?;
-    Some((g.tree, first, parents, g.message.to_vec()))
+    let h = commit::read(data, kind, &mut parent, Upto::Message)?;
+    Some((
+        h.tree,
+        first,
+        parents,
+        h.message.unwrap_or_default().to_vec(),
+    ))
 }

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use gix::objs::tree::EntryMode;
 
-use super::fast::commit::{self, Upto};
+use super::commit::{self, Upto};
 use super::{ObjectId, Repo, RepoError};
 
 /// How many recent commits a draft reads: enough for a project's habits, cheap enough
@@ -385,18 +385,16 @@ struct Head {
 
 /// The first line of the message of commit `start` (what `lines().next()` of the whole
 /// message, read lossily, gives) and whether its author is a bot ([`is_bot`]); `None`
-/// when `start` ends before that line does or the headers are unusual.
+/// when `start` ends before that line does or a header does not parse.
 fn lead(start: &[u8], complete: bool, hash: gix::hash::Kind) -> Option<(String, bool)> {
     use gix::bstr::ByteSlice;
-    let h = commit::read(start, hash, &mut |_| ())?;
-    let msg = &start[h.message..];
+    let h = commit::read(start, hash, &mut |_| (), Upto::Message)?;
+    let (msg, who) = (h.message?, h.author?);
     let line = match msg.find_byte(b'\n') {
         Some(n) => &msg[..=n],
         None if complete => msg,
         None => return None,
     };
-    let mut author = &start[h.author];
-    let who = gix::actor::SignatureRef::from_bytes_consuming(&mut author).ok()?;
     let bot = is_bot(
         &String::from_utf8_lossy(who.name),
         &String::from_utf8_lossy(who.email),
@@ -404,11 +402,12 @@ fn lead(start: &[u8], complete: bool, hash: gix::hash::Kind) -> Option<(String, 
     Some((String::from_utf8_lossy(line).into_owned(), bot))
 }
 
-/// The tree and parents of commit `data` (its start, or all of it), read by hand;
-/// `None` when the start does not settle them or looks unusual (gix reads it then).
+/// The tree and parents of commit `data` (its start, or all of it); `None` when the
+/// start does not settle them or a line up to the author does not parse (the whole
+/// commit is read then).
 fn parse_head(data: &[u8], hash: gix::hash::Kind) -> Option<(ObjectId, Vec<ObjectId>)> {
     let mut parents = Vec::new();
-    let (tree, _) = commit::tree_and_parents(data, hash, &mut |p| parents.push(p))?;
+    let tree = commit::tree_and_parents(data, hash, &mut |p| parents.push(p))?;
     Some((tree, parents))
 }
 
@@ -493,7 +492,7 @@ impl<'r> Heads<'r> {
         // gix's walk: the tree, then the parents up to the first other header.
         let c = self.repo.repo.find_commit(id).ok()?;
         let mut parents = Vec::new();
-        let tree = commit::by_gix(&c.data, hash, &mut |p| parents.push(p), Upto::Parents)?.tree;
+        let tree = commit::read(&c.data, hash, &mut |p| parents.push(p), Upto::Parents)?.tree;
         Some(Head {
             tree,
             parents,

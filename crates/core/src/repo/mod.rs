@@ -1,9 +1,10 @@
 //! Repository state via gix: the staged set, `git status --short`, per-file diffs,
 //! commit changes, the path probes of bullet tracing and the walks for ranges and
 //! pushes. This module owns opening the repository; `staged` and `commits` the two
-//! sides a diff compares, `patch` the rendering, `probe` the path lookups, `fast` the
-//! hand-written readers of git's bytes (the only place objects, packs and the index are
-//! not read through gix; each says why and what gix change it waits for).
+//! sides a diff compares, `patch` the rendering, `probe` the path lookups, `commit` a
+//! commit's headers (through gix's parser), `fast` the hand-written readers of git's
+//! bytes (the only place objects, packs and the index are not read through gix; each
+//! says why and what gix change it waits for).
 //!
 //! [`Repo::discover`] opens the repository the way git hands it to a hook: `GIT_DIR`,
 //! `GIT_WORK_TREE`, `GIT_INDEX_FILE`, the `git -c` settings in `GIT_CONFIG_PARAMETERS`
@@ -11,6 +12,7 @@
 //! `GIT_ALTERNATE_OBJECT_DIRECTORIES`). Everything else reads through that one handle.
 
 mod attrs;
+mod commit;
 mod commits;
 mod env;
 mod fast;

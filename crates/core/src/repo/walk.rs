@@ -17,7 +17,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::fast::commit::{self, Upto};
+use super::commit::{self, Upto};
 use super::{ObjectId, Repo, RepoError};
 
 /// Reachable from a hidden commit (git's `UNINTERESTING`).
@@ -165,15 +165,9 @@ impl Repo {
                 });
             }
             let start = g.parents.len();
-            let time = match commit::read(data.data, kind, &mut |p| g.parents.push(p)) {
-                Some(headers) => headers.time,
-                None => {
-                    g.parents.truncate(start);
-                    commit::by_gix(data.data, kind, &mut |p| g.parents.push(p), Upto::Committer)
-                        .ok_or_else(|| err(Box::new(Undecodable(id))))?
-                        .time
-                }
-            };
+            let time = commit::read(data.data, kind, &mut |p| g.parents.push(p), Upto::Committer)
+                .ok_or_else(|| err(Box::new(Undecodable(id))))?
+                .time;
             if shallow.binary_search(&id).is_ok() {
                 g.parents.truncate(start);
             }
