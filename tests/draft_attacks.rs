@@ -1181,3 +1181,40 @@ fn secret_names_assigned_without_an_equals_sign_never_leave() {
         assert!(sent.contains(line), "{line:?} was changed:\n{sent}");
     }
 }
+
+/// A secret the gate finds only in its context (the value lines of a secret-named YAML
+/// block scalar, here in a docstring) must not reach the prompt through the offline
+/// analyses either: a value line shaped as a public definition is a new public item
+/// of the tool's evidence, or a removed one of the output contract's breaking evidence,
+/// and a name shown alone has lost the context that made it a secret.
+#[test]
+fn a_secret_found_by_its_context_never_leaves_as_a_public_items_name() {
+    const ADDED: &str = "Qz7AddedHunterValue9";
+    const REMOVED: &str = "Rm4RemovedTokenValue8";
+    let r = Repo::new();
+    let removed = format!("\"\"\"Settings:\n\napi_token: |\n    def {REMOVED}(self):\n\"\"\"\n");
+    write(&r.dir, "src/old.py", &removed);
+    r.git(&["add", "."]);
+    r.git(&["commit", "-q", "--no-verify", "-m", "chore: base"]);
+    write(
+        &r.dir,
+        "src/old.py",
+        "\"\"\"Settings:\n\napi_token: |\n\"\"\"\n",
+    );
+    write(
+        &r.dir,
+        "src/deploy.py",
+        format!("\"\"\"Deployment settings:\n\ndb_password: |\n    def {ADDED}(self):\n\"\"\"\n"),
+    );
+    r.git(&["add", "."]);
+    let (sent, n) = sent_for(&r, &[]);
+    assert!(n >= 1, "the model was asked");
+    for path in ["src/deploy.py", "src/old.py"] {
+        assert!(sent.contains(path), "{path} is in the prompt:\n{sent}");
+    }
+    assert!(
+        sent.contains("[REDACTED:"),
+        "the diffs show the values redacted:\n{sent}"
+    );
+    assert_gone(&sent, &[ADDED, REMOVED]);
+}

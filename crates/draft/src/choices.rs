@@ -275,7 +275,9 @@ pub fn evidence(
     }
     let items: Vec<String> = source
         .iter()
-        .flat_map(|f| crate::offline::new_public_items(f))
+        .flat_map(|f| {
+            crate::redact::found_in_gated(f, crate::offline::new_public_items).into_inner()
+        })
         .collect();
     if !items.is_empty() {
         lines.push(format!(

@@ -92,17 +92,31 @@ impl Classifier {
 
     /// What a file is worth to the prompt.
     pub fn classify(&self, f: &FileDiff) -> FileClass {
-        let path = String::from_utf8_lossy(&f.change.path).into_owned();
+        self.classify_by(&f.change.path, f.binary || f.submodule, f.linguist)
+    }
+
+    /// [`Classifier::classify`] for a file of the gated change.
+    pub fn classify_gated(&self, f: redact::GatedFile<'_>) -> FileClass {
+        self.classify_by(&f.change().path, f.binary() || f.submodule(), f.linguist())
+    }
+
+    fn classify_by(
+        &self,
+        path: &[u8],
+        binary: bool,
+        linguist: Option<jitcommit_core::repo::Linguist>,
+    ) -> FileClass {
+        let path = String::from_utf8_lossy(path).into_owned();
         if redact::is_secret_file(&path) {
             return FileClass::Secret;
         }
-        if f.binary || f.submodule {
+        if binary {
             return FileClass::Binary;
         }
         if self.exclude.is_match(&path) {
             return FileClass::Excluded;
         }
-        match f.linguist {
+        match linguist {
             Some(jitcommit_core::repo::Linguist::Generated) => FileClass::Generated,
             Some(jitcommit_core::repo::Linguist::Vendored) => FileClass::Vendored,
             None => classify_path(&path),

@@ -21,10 +21,11 @@ use std::collections::BTreeMap;
 use crate::choices::ChoiceEvidence;
 pub use crate::classify::{Classifier, FileClass, classify_path};
 use crate::datum;
-use crate::redact::{self, GatedChange};
+use crate::redact::{GatedChange, GatedFile, GatedState, ReadFile, Redacted};
 use crate::structure::Structure;
 use jitcommit_core::config::Convention;
-use jitcommit_core::repo::{ChangeKind, FileDiff, StagedState};
+use jitcommit_core::repo::{ChangeKind, FileDiff};
+use std::borrow::Cow;
 
 /// How much of a fragment a level shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
@@ -245,32 +246,34 @@ pub fn quote_path(p: &[u8]) -> String {
 }
 
 /// One `git status --short` line of a staged change.
-pub fn status_line(f: &FileDiff) -> String {
-    jitcommit_core::repo::status_short(std::slice::from_ref(&f.change))
+pub fn status_line(f: GatedFile<'_>) -> String {
+    jitcommit_core::repo::status_short(std::slice::from_ref(f.change()))
 }
 
 /// A `git diff --stat` line (without git's leading space): `path | 12 +++++-------`.
-pub fn stat_line(f: &FileDiff) -> String {
-    let path = match (&f.change.old_path, f.change.kind) {
+pub fn stat_line(f: GatedFile<'_>) -> String {
+    let change = f.change();
+    let path = match (&change.old_path, change.kind) {
         (Some(old), ChangeKind::Renamed) => {
             format!(
                 "{} => {}",
                 String::from_utf8_lossy(old),
-                String::from_utf8_lossy(&f.change.path)
+                String::from_utf8_lossy(&change.path)
             )
         }
-        _ => String::from_utf8_lossy(&f.change.path).into_owned(),
+        _ => String::from_utf8_lossy(&change.path).into_owned(),
     };
     let path = neutralise(&path.replace('\n', "\\n"));
-    if f.binary {
+    if f.binary() {
         return format!("{path} | Bin\n");
     }
-    let n = f.added + f.removed;
-    let (mut a, mut r) = (f.added, f.removed);
+    let (added, removed) = (f.added(), f.removed());
+    let n = added + removed;
+    let (mut a, mut r) = (added, removed);
     if n > 40 {
-        a = (f.added * 40).div_ceil(n).min(40);
+        a = (added * 40).div_ceil(n).min(40);
         r = 40 - a.min(40);
-        if f.removed > 0 && r == 0 {
+        if removed > 0 && r == 0 {
             r = 1;
             a -= 1;
         }
@@ -340,7 +343,7 @@ fn diff_open(qpath: &str, trimmed: &str) -> String {
 
 /// Omitted → stat line: the first two levels of every file's ladder, with the
 /// fragment's identity and priorities; `(fragment, quoted path, stat line)`.
-fn stat_ladder(f: &FileDiff, class: FileClass) -> (Fragment, String, String) {
+fn stat_ladder(f: GatedFile<'_>, class: FileClass) -> (Fragment, String, String) {
     let stat = stat_line(f);
     let stat_note = if class.stat_only() {
         format!("stat line only: {}", class.word())
@@ -352,13 +355,13 @@ fn stat_ladder(f: &FileDiff, class: FileClass) -> (Fragment, String, String) {
 
 /// [`stat_ladder`] with the given stat line and note.
 fn stat_ladder_of(
-    f: &FileDiff,
+    f: GatedFile<'_>,
     class: FileClass,
     stat: String,
     stat_note: String,
 ) -> (Fragment, String, String) {
-    let path = String::from_utf8_lossy(&f.change.path).into_owned();
-    let qpath = neutralise(&quote_path(&f.change.path));
+    let path = String::from_utf8_lossy(&f.change().path).into_owned();
+    let qpath = neutralise(&quote_path(&f.change().path));
     let mut levels = vec![Level {
         state: LevelState::Omitted,
         open: String::new(),
@@ -397,8 +400,8 @@ pub const DIFF_PRIORITY: u32 = 900;
 /// when the real fragment must be built (no hunks, stat only, or a fuller level that
 /// might not outweigh the stat line). Nothing is split or redacted, so a composer
 /// that never takes a step beyond the stat lines needs no more than this.
-fn stat_cut(f: &FileDiff, class: FileClass) -> Option<Fragment> {
-    let first = f.hunks.first()?;
+fn stat_cut(f: GatedFile<'_>, class: FileClass) -> Option<Fragment> {
+    let (first_header, lines) = f.hunk_shapes().next()?;
     if class.stat_only() {
         return None;
     }
@@ -407,10 +410,9 @@ fn stat_cut(f: &FileDiff, class: FileClass) -> Option<Fragment> {
     // first piece (the hunk header line
     // and at least min(lines, LINES_PER_PIECE) lines of at least one byte each) and
     // a closing tag of at least "</evidence>\n\n".
-    let lines = first.body.split_inclusive('\n').count();
     let fuller = diff_open(&qpath, "no").len()
-        + neutralise(&f.header).len()
-        + neutralise(&first.header).len()
+        + neutralise(f.header()).len()
+        + neutralise(first_header).len()
         + 1
         + lines.min(LINES_PER_PIECE)
         + "</evidence>\n\n".len();
@@ -424,8 +426,8 @@ fn stat_cut(f: &FileDiff, class: FileClass) -> Option<Fragment> {
 /// [`crate::budget::TokenCounter::at_least`] (the pretokens a count and its bar, or
 /// `Bin`, and the note add come on top: tested in jitcommit-drafter), so the composer
 /// can refuse a file's stat line before the file is read. Never rendered.
-fn unread_ladder(f: &FileDiff, class: FileClass) -> Fragment {
-    let path = String::from_utf8_lossy(&f.change.path).into_owned();
+fn unread_ladder(f: GatedFile<'_>, class: FileClass) -> Fragment {
+    let path = String::from_utf8_lossy(&f.change().path).into_owned();
     let stat = format!("{} |\n", neutralise(&path.replace('\n', "\\n")));
     stat_ladder_of(f, class, stat, String::new()).0
 }
@@ -433,25 +435,26 @@ fn unread_ladder(f: &FileDiff, class: FileClass) -> Fragment {
 /// At most the bytes of the fullest level of [`file_fragment`] for a file
 /// [`stat_cut`] accepts: open tag, header, every hunk header line and one byte per
 /// body line, closing tag.
-fn full_bytes_lower_bound(f: &FileDiff) -> usize {
-    let qpath = neutralise(&quote_path(&f.change.path));
+fn full_bytes_lower_bound(f: GatedFile<'_>) -> usize {
+    let qpath = neutralise(&quote_path(&f.change().path));
     diff_open(&qpath, "no").len()
-        + neutralise(&f.header).len()
-        + f.hunks
-            .iter()
-            .map(|h| neutralise(&h.header).len() + 1 + h.body.split_inclusive('\n').count())
+        + neutralise(f.header()).len()
+        + f.hunk_shapes()
+            .map(|(header, lines)| neutralise(header).len() + 1 + lines)
             .sum::<usize>()
         + "</evidence>\n\n".len()
 }
 
-/// The fragment of one file's diff: omitted → stat line → first hunks (or lines) → whole.
-pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
+/// The fragment of one file's diff, its hunk bodies through the gate
+/// ([`GatedFile::bodies`]): omitted → stat line → first hunks (or lines) → whole.
+pub fn file_fragment(gated: &Redacted<Cow<'_, FileDiff>>, class: FileClass) -> Fragment {
+    let f = gated.file();
     let (mut fr, qpath, stat) = stat_ladder(f, class);
-    let total_hunks = f.hunks.len();
+    let total_hunks = gated.hunks().len();
     if class.stat_only() || total_hunks == 0 {
         if !class.stat_only() && total_hunks == 0 {
             // Mode-only, empty file, rename without content: the header says it all.
-            let header = neutralise(&f.header);
+            let header = neutralise(f.header());
             fr.levels.push(Level { state: LevelState::Full, open: String::new(), pieces: 0,
                 tail: format!(
                     "<evidence source=\"git diff --cached -- {qpath}\" trimmed=\"no\">\n{header}</evidence>\n\n"
@@ -461,17 +464,17 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
         }
         return fr;
     }
-    let header = neutralise(&f.header);
+    let header = neutralise(f.header());
     fr.head = header;
     let open = |trimmed: &str| diff_open(&qpath, trimmed);
     // Pieces: each hunk, split every LINES_PER_PIECE lines at a line that starts
     // with a non-blank character (never mid-line, and keeps counts additive).
     let mut marks: Vec<(usize, usize, usize)> = Vec::new(); // (hunk, lines kept in hunk, lines in hunk)
-    for (h, hunk) in f.hunks.iter().enumerate() {
-        let body = neutralise(&hunk.body);
+    for (h, (hunk_header, hunk_body)) in gated.hunks().enumerate() {
+        let body = neutralise(hunk_body);
         let lines: Vec<&str> = body.split_inclusive('\n').collect();
         let n = lines.len();
-        let mut piece = format!("{}\n", neutralise(&hunk.header));
+        let mut piece = format!("{}\n", neutralise(hunk_header));
         let mut since = 0;
         for (i, line) in lines.iter().enumerate() {
             if since >= LINES_PER_PIECE
@@ -527,17 +530,17 @@ pub fn file_fragment(f: &FileDiff, class: FileClass) -> Fragment {
 }
 
 /// Per-directory counts: the status floor's first fallback.
-pub fn dir_counts(state: &StagedState) -> String {
+pub fn dir_counts(state: GatedState<'_>) -> String {
     let mut dirs: BTreeMap<String, BTreeMap<char, usize>> = BTreeMap::new();
-    for f in &state.files {
-        let p = String::from_utf8_lossy(&f.change.path).into_owned();
+    for f in state.files() {
+        let p = String::from_utf8_lossy(&f.change().path).into_owned();
         let d = p
             .rsplit_once('/')
             .map_or(".".to_string(), |(d, _)| format!("{d}/"));
         *dirs
             .entry(d)
             .or_default()
-            .entry(f.change.kind.letter())
+            .entry(f.change().kind.letter())
             .or_default() += 1;
     }
     let mut s = String::new();
@@ -554,31 +557,23 @@ pub fn dir_counts(state: &StagedState) -> String {
 }
 
 /// A one-line summary: the status floor's last fallback.
-pub fn summary_line(state: &StagedState) -> String {
+pub fn summary_line(state: GatedState<'_>) -> String {
     let mut k: BTreeMap<char, usize> = BTreeMap::new();
-    for f in &state.files {
-        *k.entry(f.change.kind.letter()).or_default() += 1;
+    for f in state.files() {
+        *k.entry(f.change().kind.letter()).or_default() += 1;
     }
     let parts: Vec<String> = k.iter().map(|(l, c)| format!("{l} {c}")).collect();
-    format!(
-        "{} files staged ({})\n",
-        state.files.len(),
-        parts.join(", ")
-    )
+    format!("{} files staged ({})\n", state.len(), parts.join(", "))
 }
 
 /// The status floor: summary → per-directory counts → full `git status --short`.
-pub fn status_fragment(state: &StagedState) -> Fragment {
+pub fn status_fragment(state: GatedState<'_>) -> Fragment {
     let wrap = |src: &str, trimmed: &str, body: String| {
         format!(
             "# Evidence\n<evidence source=\"{src}\" trimmed=\"{trimmed}\">\n{body}</evidence>\n\n"
         )
     };
-    let full: String = state
-        .files
-        .iter()
-        .map(|f| neutralise(&status_line(f)))
-        .collect();
+    let full: String = state.files().map(|f| neutralise(&status_line(f))).collect();
     let levels = vec![
         Level {
             state: LevelState::Trimmed,
@@ -628,10 +623,10 @@ pub fn status_fragment(state: &StagedState) -> Fragment {
 }
 
 /// A file's whole fragment from its hunk bodies, through the gate here
-/// ([`redact::gate_bodies`]; its names went through it with the change's): the only way
+/// ([`GatedFile::bodies`]; its names went through it with the change's): the only way
 /// a file's hunks reach the prompt.
-fn whole_file(f: &FileDiff, class: FileClass) -> Fragment {
-    file_fragment(&redact::gate_bodies(f), class)
+fn whole_file(f: GatedFile<'_>, class: FileClass) -> Fragment {
+    file_fragment(&f.bodies(), class)
 }
 
 /// A file not read yet: where to read it, what reading it gave.
@@ -641,7 +636,7 @@ struct Unread<'a> {
     /// Its class by what is known before reading (all but binary content).
     class: FileClass,
     /// The diff read and its class: `None` when it could not be read.
-    loaded: std::cell::OnceCell<Option<(FileDiff, FileClass)>>,
+    loaded: std::cell::OnceCell<Option<(ReadFile, FileClass)>>,
     /// Its fragment up to the stat line once read (as [`Piece::file`] cuts it), or its
     /// omitted level alone when it could not be read.
     known: std::cell::OnceCell<Fragment>,
@@ -656,7 +651,7 @@ struct Unread<'a> {
 /// the composer may take its stat line ([`Piece::read`]), else never.
 pub struct Piece<'a> {
     known: Fragment,
-    file: Option<(&'a FileDiff, FileClass)>,
+    file: Option<(GatedFile<'a>, FileClass)>,
     whole: std::cell::OnceCell<Fragment>,
     unread: Option<Unread<'a>>,
 }
@@ -683,7 +678,7 @@ impl<'a> Piece<'a> {
 
     /// The piece of one staged file: cut at its stat line where that is provably
     /// the start of its ladder, else whole.
-    pub fn file(f: &'a FileDiff, class: FileClass) -> Self {
+    pub fn file(f: GatedFile<'a>, class: FileClass) -> Self {
         match stat_cut(f, class) {
             Some(known) => Piece {
                 known,
@@ -698,7 +693,12 @@ impl<'a> Piece<'a> {
     /// The piece of the staged file `f`, the state's file `index`, not read yet
     /// (`class` as far as its path and attributes tell): `read` reads it when
     /// [`Piece::read`] asks.
-    pub fn unread(f: &FileDiff, index: usize, class: FileClass, read: &'a GatedChange<'a>) -> Self {
+    pub fn unread(
+        f: GatedFile<'_>,
+        index: usize,
+        class: FileClass,
+        read: &'a GatedChange<'a>,
+    ) -> Self {
         Piece {
             known: unread_ladder(f, class),
             file: None,
@@ -728,19 +728,21 @@ impl<'a> Piece<'a> {
         u.known.get_or_init(|| {
             let loaded = u.loaded.get_or_init(|| {
                 u.read.read(u.index).map(|f| {
-                    let f = f.into_inner();
                     // What reading adds to the class: binary content.
                     let class = match u.class {
                         FileClass::Secret => FileClass::Secret,
-                        _ if f.binary => FileClass::Binary,
+                        _ if f.file().binary() => FileClass::Binary,
                         c => c,
                     };
                     (f, class)
                 })
             });
             match loaded {
-                Some((f, class)) => stat_cut(f, *class)
-                    .unwrap_or_else(|| self.whole.get_or_init(|| whole_file(f, *class)).clone()),
+                Some((f, class)) => stat_cut(f.file(), *class).unwrap_or_else(|| {
+                    self.whole
+                        .get_or_init(|| whole_file(f.file(), *class))
+                        .clone()
+                }),
                 None => {
                     let mut omitted = self.known.clone();
                     omitted.levels.truncate(1);
@@ -751,14 +753,14 @@ impl<'a> Piece<'a> {
     }
 
     /// The file this piece shows, read: `None` for no file, or one not read.
-    fn diff(&self) -> Option<(&FileDiff, FileClass)> {
+    fn diff(&self) -> Option<(GatedFile<'_>, FileClass)> {
         match (&self.file, &self.unread) {
-            (Some((f, c)), _) => Some((f, *c)),
+            (Some((f, c)), _) => Some((*f, *c)),
             (None, Some(u)) => u
                 .loaded
                 .get()
                 .and_then(Option::as_ref)
-                .map(|(f, c)| (f, *c)),
+                .map(|(f, c)| (f.file(), *c)),
             (None, None) => None,
         }
     }
@@ -863,11 +865,11 @@ pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
         status_fragment(state),
     ]);
     let mut v: Vec<Piece<'_>> = fixed.map(Piece::new).collect();
-    v.extend(state.files.iter().enumerate().map(|(i, f)| {
-        if src.change.can_read() && !f.read {
-            Piece::unread(f, i, classifier.classify(f), src.change)
+    v.extend(state.files().enumerate().map(|(i, f)| {
+        if src.change.can_read() && !f.is_read() {
+            Piece::unread(f, i, classifier.classify_gated(f), src.change)
         } else {
-            Piece::file(f, classifier.classify(f))
+            Piece::file(f, classifier.classify_gated(f))
         }
     }));
     v.extend(evidence_fragment(&src.structure.evidence).map(Piece::new));
@@ -875,7 +877,7 @@ pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
     v.retain(|p| match p.known.when {
         When::Always => true,
         When::IntentGiven => intent.is_some(),
-        When::AnyStaged => !state.files.is_empty(),
+        When::AnyStaged => !state.is_empty(),
     });
     v
 }
@@ -921,22 +923,19 @@ fn convention_text(conv: &Convention) -> String {
 
 /// The environment: the branch (repository text: a quoted datum cut at
 /// [`datum::BRANCH_CAP`]), whether this is the first commit, how many files are staged.
-fn environment_fragment(state: &StagedState) -> Fragment {
-    let branch = state
-        .branch
-        .as_deref()
-        .map(|b| datum::quoted(b, datum::BRANCH_CAP));
+fn environment_fragment(state: GatedState<'_>) -> Fragment {
+    let branch = state.branch().map(|b| datum::quoted(b, datum::BRANCH_CAP));
     let text = format!(
         "# Environment\nBranch: {}\nInitial commit: {}\nStaged files: {}\n\n",
         branch
             .as_ref()
             .map_or("(detached HEAD)".to_string(), |b| neutralise(&b.shown)),
-        if state.initial {
+        if state.initial() {
             "yes (no earlier commit)"
         } else {
             "no"
         },
-        state.files.len()
+        state.len()
     );
     let mut f = Fragment::fixed(
         "environment",
@@ -986,11 +985,11 @@ fn contract_lines(structure: &Structure) -> String {
     }
     if structure.breaking_evidence.is_empty() {
         s.push_str("breaking_change: null: the change removes or alters no public item.\n");
-    } else if let Some(note) = &structure.tool_breaking {
+    } else if let Some(note) = &structure.shown_breaking {
         // Strong evidence: users' docs or configuration follow a renamed public item.
         s.push_str(&format!(
             "breaking_change: a note, as the change renames public items that its docs or configuration name too ({}).\n",
-            neutralise(&redact::gate(note))
+            neutralise(note)
         ));
     } else {
         let items: Vec<String> = structure

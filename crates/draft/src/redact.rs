@@ -3,7 +3,7 @@
 //! Repository text becomes prompt text, a request body or a debug line only as a
 //! [`Redacted`] value, and only this module makes one: [`gate_change`] takes the
 //! staged change (its names, headers and branch at once, each file's hunk bodies as the
-//! composer builds that file ([`gate_bodies`]), a file read late as it is read) and the intent before
+//! composer builds that file ([`GatedFile::bodies`]), a file read late as it is read) and the intent before
 //! anything is composed; [`gate`] any other text; [`gate_json`] the request the ask
 //! stage sends, once more over the whole of it. Underneath, [`redact_state`] redacts a
 //! whole staged state and [`redact_text`] a text. A found secret becomes
@@ -2518,7 +2518,7 @@ pub fn redact_state(state: &StagedState) -> (StagedState, Vec<SecretKind>) {
 
 /// [`redact_state`] without the hunk bodies: the names, headers, hunk headers and
 /// branch. The gate ([`gate_change`]) applies it to the whole state up front and
-/// [`redact_bodies`] ([`gate_bodies`]) to each file whose hunks the composer builds
+/// [`redact_bodies`] ([`GatedFile::bodies`]) to each file whose hunks the composer builds
 /// (most files of a large change never get past their stat line). The state is borrowed, not copied, when
 /// nothing in it needs redacting.
 pub fn redact_names(state: &StagedState) -> (Cow<'_, StagedState>, Vec<SecretKind>) {
@@ -2666,10 +2666,10 @@ pub struct GatedChange<'a> {
 }
 
 impl<'a> GatedChange<'a> {
-    /// The state with its names, headers and branch redacted ([`redact_names`]); its
-    /// hunk bodies go through [`GatedChange::bodies`].
-    pub fn state(&self) -> &StagedState {
-        &self.state
+    /// The state with its names, headers and branch redacted ([`redact_names`]), as a
+    /// view whose hunk bodies come only through the gate ([`GatedFile::bodies`]).
+    pub fn state(&self) -> GatedState<'_> {
+        GatedState(&self.state)
     }
 
     /// The intent, redacted.
@@ -2682,20 +2682,212 @@ impl<'a> GatedChange<'a> {
         self.read.is_some()
     }
 
-    /// A file of the state left unread, read now, its names redacted as the state's.
-    pub fn read(&self, i: usize) -> Option<Redacted<FileDiff>> {
+    /// A file of the state left unread, read now, its names redacted as the state's
+    /// (its hunk bodies, as every file's, through [`GatedFile::bodies`]).
+    pub fn read(&self, i: usize) -> Option<ReadFile> {
         let f = (self.read?)(i)?;
-        Some(Redacted(
+        Some(ReadFile(
             redact_file_names(&f, &mut Vec::new()).into_owned(),
         ))
     }
 }
 
-/// The gate for one file's hunk bodies ([`redact_bodies`]; borrowed when nothing
-/// changes): applied to a file of a [`GatedChange`] as its fragment is built, since
-/// most files of a large change never get past their stat line.
-pub fn gate_bodies(f: &FileDiff) -> Redacted<Cow<'_, FileDiff>> {
-    Redacted(redact_bodies(f, &mut Vec::new()))
+/// The gated change's staged state ([`GatedChange::state`]): its branch, its files'
+/// names, kinds, counts and headers as the gate let them through, free to read; a
+/// file's hunk bodies only through the gate, one file at a time
+/// ([`GatedFile::bodies`]), so a file that never gets past its stat line is never
+/// redacted.
+#[derive(Clone, Copy)]
+pub struct GatedState<'a>(&'a StagedState);
+
+impl<'a> GatedState<'a> {
+    /// The branch, redacted; `None` when detached.
+    pub fn branch(self) -> Option<&'a str> {
+        self.0.branch.as_deref()
+    }
+
+    /// No commit yet.
+    pub fn initial(self) -> bool {
+        self.0.initial
+    }
+
+    /// How many files are staged.
+    pub fn len(self) -> usize {
+        self.0.files.len()
+    }
+
+    /// Nothing is staged.
+    pub fn is_empty(self) -> bool {
+        self.0.files.is_empty()
+    }
+
+    /// The staged files, in the state's order.
+    pub fn files(self) -> impl ExactSizeIterator<Item = GatedFile<'a>> + Clone {
+        self.0.files.iter().map(GatedFile)
+    }
+}
+
+/// One staged file of a [`GatedState`] (or one read late, [`ReadFile`]): what it is,
+/// free to read; its hunk bodies only through the gate ([`GatedFile::bodies`]).
+#[derive(Clone, Copy)]
+pub struct GatedFile<'a>(&'a FileDiff);
+
+impl<'a> GatedFile<'a> {
+    /// Its change: paths (redacted), kind and modes.
+    pub fn change(self) -> &'a jitcommit_core::repo::Change {
+        &self.0.change
+    }
+
+    /// git's extended header, redacted.
+    pub fn header(self) -> &'a str {
+        &self.0.header
+    }
+
+    /// Lines added.
+    pub fn added(self) -> usize {
+        self.0.added
+    }
+
+    /// Lines removed.
+    pub fn removed(self) -> usize {
+        self.0.removed
+    }
+
+    /// git would call it binary.
+    pub fn binary(self) -> bool {
+        self.0.binary
+    }
+
+    /// A submodule pointer change.
+    pub fn submodule(self) -> bool {
+        self.0.submodule
+    }
+
+    /// Its Linguist attribute.
+    pub fn linguist(self) -> Option<jitcommit_core::repo::Linguist> {
+        self.0.linguist
+    }
+
+    /// Its blobs were read and diffed ([`FileDiff::read`]).
+    pub fn is_read(self) -> bool {
+        self.0.read
+    }
+
+    /// Each hunk's header line (its context redacted) and the number of its body's
+    /// lines: its size, without its text.
+    pub fn hunk_shapes(self) -> impl ExactSizeIterator<Item = (&'a str, usize)> + Clone {
+        self.0
+            .hunks
+            .iter()
+            .map(|h| (h.header.as_str(), h.body.split_inclusive('\n').count()))
+    }
+
+    /// The file with its hunk bodies through the gate ([`redact_bodies`]; borrowed
+    /// when nothing changes): the only way its hunks' text reaches the composer.
+    pub fn bodies(self) -> Redacted<Cow<'a, FileDiff>> {
+        Redacted(redact_bodies(self.0, &mut Vec::new()))
+    }
+}
+
+impl Redacted<Cow<'_, FileDiff>> {
+    /// The gated file's metadata, as [`GatedFile`] gives it.
+    pub fn file(&self) -> GatedFile<'_> {
+        GatedFile(&self.0)
+    }
+
+    /// Its hunks' header lines and bodies, as the gate let them through.
+    pub fn hunks(&self) -> impl ExactSizeIterator<Item = (&str, &str)> {
+        self.0
+            .hunks
+            .iter()
+            .map(|h| (h.header.as_str(), h.body.as_str()))
+    }
+}
+
+/// A file of the state left unread, read late ([`GatedChange::read`]): its names
+/// redacted, its hunk bodies through the gate as any file's ([`ReadFile::file`]).
+pub struct ReadFile(FileDiff);
+
+impl ReadFile {
+    /// The file, as the gated state's files are read.
+    pub fn file(&self) -> GatedFile<'_> {
+        GatedFile(&self.0)
+    }
+}
+
+/// The names `find` reads out of a file's hunk bodies (a public item's), as the gate
+/// lets them through: for names the offline analyses take from a diff and a prompt
+/// shows alone, where the context that made one a secret (a secret-named YAML block
+/// scalar, a name/value pair over lines, a key block) is gone. A name the file's
+/// bodies, redacted ([`redact_bodies`]), no longer hold is left out, unless the gate
+/// redacts it alone too (then it is its redaction, as [`gate`] gives it). The bodies are
+/// redacted only when `find` found something (most files: nothing).
+pub fn found_in_gated(
+    f: &FileDiff,
+    find: impl Fn(&FileDiff) -> Vec<String>,
+) -> Redacted<Vec<String>> {
+    let raw = find(f);
+    if raw.is_empty() {
+        return Redacted(raw);
+    }
+    let gated = redact_bodies(f, &mut Vec::new());
+    Redacted(kept_names(raw, std::iter::once(gated.as_ref())))
+}
+
+/// [`found_in_gated`] for names `find` reads across the files of a state (a public
+/// item removed in one file, renamed in another).
+pub fn found_in_gated_state<T>(
+    state: &StagedState,
+    find: impl Fn(&StagedState) -> Vec<T>,
+    names: impl Fn(&T) -> Vec<&str>,
+) -> Redacted<Vec<T>> {
+    let raw = find(state);
+    if raw.is_empty() {
+        return Redacted(raw);
+    }
+    let gated: Vec<Cow<'_, FileDiff>> = state
+        .files
+        .iter()
+        .map(|f| redact_bodies(f, &mut Vec::new()))
+        .collect();
+    let held = |n: &str| {
+        gated
+            .iter()
+            .any(|f| f.hunks.iter().any(|h| h.body.contains(n)))
+    };
+    Redacted(
+        raw.into_iter()
+            .filter(|t| names(t).iter().all(|n| held(n) || *gate(n) != **n))
+            .collect(),
+    )
+}
+
+/// `raw` names each kept where the redacted `files` still hold it, else as [`gate`]
+/// redacts it alone when it does, else left out.
+fn kept_names<'f>(
+    raw: Vec<String>,
+    files: impl Iterator<Item = &'f FileDiff> + Clone,
+) -> Vec<String> {
+    raw.into_iter()
+        .filter_map(|n| {
+            let held = files
+                .clone()
+                .any(|f| f.hunks.iter().any(|h| h.body.contains(n.as_str())));
+            if held {
+                return Some(n);
+            }
+            let alone = gate(&n);
+            (*alone != n).then(|| alone.into_inner())
+        })
+        .collect()
+}
+
+/// Each hunk body of `f` with its size in bytes, through the gate
+/// ([`gate_diff_body`]) only when asked for: for a reader that stops at a byte budget.
+pub fn hunk_bodies(f: &FileDiff) -> impl Iterator<Item = (usize, impl FnOnce() -> Redacted)> {
+    f.hunks
+        .iter()
+        .map(|h| (h.body.len(), move || gate_diff_body(&h.body)))
 }
 
 /// The gate for the staged change and the intent, once, before anything is composed:

@@ -9,8 +9,8 @@
 use aho_corasick::{AhoCorasick, MatchKind};
 
 use crate::fragments::{self, Fragment, Level, LevelState, Section, When};
+use crate::redact::GatedState;
 use jitcommit_core::facts::{Fact, Store, compile};
-use jitcommit_core::repo::StagedState;
 
 /// Why a fact was selected.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -194,23 +194,31 @@ fn word_hits<'a>(
     found
 }
 
-/// [`select`] over a staged state: its paths (both sides of a rename) and diffs.
-pub fn select_staged(store: &Store, state: &StagedState) -> Vec<Selected> {
+/// [`select`] over the gated change's state: its paths (both sides of a rename) and,
+/// where the store has `TERM` facts (the only ones a diff selects), its hunk bodies
+/// through the gate ([`crate::redact::GatedFile::bodies`]): a term selected by a
+/// secret's text would say what the secret holds.
+pub fn select_staged(store: &Store, state: GatedState<'_>) -> Vec<Selected> {
     if store.facts.is_empty() {
         return Vec::new();
     }
+    let terms = store.facts.iter().any(|f| f.class == "TERM");
     let mut paths = Vec::new();
-    let mut diffs: Vec<(String, &str)> = Vec::new();
-    for f in &state.files {
-        let p = String::from_utf8_lossy(&f.change.path).into_owned();
-        if let Some(old) = &f.change.old_path {
+    let mut gated = Vec::new();
+    for f in state.files() {
+        let p = String::from_utf8_lossy(&f.change().path).into_owned();
+        if let Some(old) = &f.change().old_path {
             paths.push(String::from_utf8_lossy(old).into_owned());
         }
-        for h in &f.hunks {
-            diffs.push((p.clone(), h.body.as_str()));
+        if terms && f.hunk_shapes().len() > 0 {
+            gated.push((p.clone(), f.bodies()));
         }
         paths.push(p);
     }
+    let diffs: Vec<(String, &str)> = gated
+        .iter()
+        .flat_map(|(p, b)| b.hunks().map(move |(_, body)| (p.clone(), body)))
+        .collect();
     select(store, &paths, &diffs)
 }
 

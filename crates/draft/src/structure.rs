@@ -207,12 +207,12 @@ pub fn change_words(state: &StagedState, scopes: &[String], shown: &Classifier) 
         .iter()
         .filter(|f| !shown.classify(f).stat_only());
     'files: for f in shown_files {
-        for h in &f.hunks {
-            bytes += h.body.len();
+        for (len, gate) in redact::hunk_bodies(f) {
+            bytes += len;
             if bytes > MAX_BANK_BYTES {
                 break 'files;
             }
-            let body = redact::gate_diff_body(&h.body);
+            let body = gate();
             for line in body.lines() {
                 let Some(line) = line.strip_prefix(['+', '-']) else {
                     continue;
@@ -321,6 +321,11 @@ pub struct Structure {
     /// small model's draft keeps ([`Structure::with_tool_choices`]).
     #[serde(skip)]
     pub tool_breaking: Option<String>,
+    /// [`Structure::tool_breaking`] as the output contract shows it: of the renames
+    /// found in the hunk bodies as the gate lets them through
+    /// ([`redact::found_in_gated_state`]), redacted.
+    #[serde(skip)]
+    pub shown_breaking: Option<redact::Redacted>,
     /// The repository's recent subjects for the staged paths, unredacted (the
     /// prompt's fragment redacts them, [`crate::fragments::subjects_fragment`]); empty
     /// when switched off.
@@ -415,18 +420,34 @@ impl Structure {
         });
         let shown = Classifier::new(&conv.context.exclude);
         let words = change_words(state, &scopes, &shown);
+        // The note the contract shows: of the renames the gate lets through (the
+        // message keeps the offline draft's own, `tool_breaking`).
+        let shown_breaking = tool_breaking.as_ref().and_then(|_| {
+            let renames = redact::found_in_gated_state(
+                state,
+                |s| crate::offline::renamed_public_items(s, &shown),
+                |(old, new)| vec![old.as_str(), new.as_str()],
+            );
+            crate::offline::rename_note(&renames).map(|n| redact::gate(&n))
+        });
         Structure {
             bullets,
             types,
             scopes,
             summary_max,
             words,
-            breaking_evidence: crate::offline::changed_public_items(state, &shown),
+            breaking_evidence: redact::found_in_gated_state(
+                state,
+                |s| crate::offline::changed_public_items(s, &shown),
+                |n| vec![n.as_str()],
+            )
+            .into_inner(),
             evidence,
             subjects: history.subjects.clone(),
             tool_type,
             tool_summary,
             tool_breaking,
+            shown_breaking,
         }
     }
 

@@ -269,14 +269,15 @@ proptest! {
     #[test]
     fn deferred_hunks_change_nothing(s in prop_oneof![arb_state(), arb_wide_state()], budget in 0usize..12_000, fixed in 0usize..800) {
         let classifier = fragments::Classifier::new(&["gen/**".to_string()]);
-        let status = || Piece::new(fragments::status_fragment(&s));
+        let gated = redact::gate_change(&s, None, None);
+        let g = gated.state();
+        let status = || Piece::new(fragments::status_fragment(g));
         let deferred: Vec<Piece> = std::iter::once(status())
-            .chain(s.files.iter().map(|f| Piece::file(f, classifier.classify(f))))
+            .chain(g.files().map(|f| Piece::file(f, classifier.classify_gated(f))))
             .collect();
         let whole: Vec<Piece> = std::iter::once(status())
-            .chain(s.files.iter().map(|f| {
-                let f = redact::redact_bodies(f, &mut Vec::new());
-                Piece::new(fragments::file_fragment(&f, classifier.classify(&f)))
+            .chain(g.files().map(|f| {
+                Piece::new(fragments::file_fragment(&f.bodies(), classifier.classify_gated(f)))
             }))
             .collect();
         for counter in [&Quarter as &dyn TokenCounter, &ByteCounter] {

@@ -106,3 +106,60 @@ fn only_the_gate_turns_repository_text_into_prompt_text() {
         }
     }
 }
+
+/// Where a staged file's hunk bodies may be read as they are: the gate, the offline
+/// analyses (the offline draft and its words, whose names reach a prompt only through
+/// the gate: `redact::found_in_gated`), and the quality gate, which judges the model's
+/// words against the diff and builds no prompt text. Every other module reads a body
+/// through the gate's types (`GatedFile::bodies`, `redact::hunk_bodies`).
+const RAW_BODY_READERS: &[&str] = &["redact", "offline", "change_words", "quality", "fixtures"];
+
+#[test]
+fn hunk_bodies_are_read_only_through_the_gate() {
+    let code = jitcommit_testkit::layers::code(&src());
+    let mut readers = std::collections::BTreeSet::new();
+    for c in &code {
+        // A hunk's text is reached by the `.hunks` field of a diff (the method
+        // `.hunks()` is the gate's, on a file it redacted) or by naming `Hunk`.
+        let field = c.text.match_indices(".hunks").any(|(i, _)| {
+            let after = c.text[i + ".hunks".len()..].chars().next();
+            !after.is_some_and(|ch| ch.is_alphanumeric() || ch == '_' || ch == '(')
+        });
+        let named = c.text.match_indices("Hunk").any(|(i, _)| {
+            let after = c.text[i + "Hunk".len()..].chars().next();
+            !c.text[..i].ends_with(|ch: char| ch.is_alphanumeric() || ch == '_')
+                && !after.is_some_and(|ch| ch.is_alphanumeric() || ch == '_')
+        });
+        if field || named {
+            readers.insert(c.top.clone());
+            assert!(
+                RAW_BODY_READERS.contains(&c.top.as_str()),
+                "{} reads hunk bodies outside the gate",
+                c.path.display()
+            );
+        }
+    }
+    assert!(
+        readers.contains("redact") && readers.contains("offline"),
+        "control: the gate and the offline analyses read bodies: {readers:?}"
+    );
+    // The composer's view of the change is the gate's: `GatedChange::state` hands out
+    // no staged state.
+    let gate = code
+        .iter()
+        .find(|c| c.path == Path::new("redact.rs"))
+        .expect("redact.rs");
+    assert!(
+        gate.text.contains("pub fn state(&self) -> GatedState<'_>"),
+        "GatedChange::state gives the gated view"
+    );
+    // Nor do the pieces and the facts' selection take one of their own.
+    for file in ["fragments.rs", "select.rs"] {
+        let text = &code
+            .iter()
+            .find(|c| c.path == Path::new(file))
+            .unwrap_or_else(|| panic!("{file}"))
+            .text;
+        assert!(!text.contains("StagedState"), "{file} takes a staged state");
+    }
+}

@@ -180,8 +180,14 @@ fn rendered_fragments_add_up_on_a_generated_diff() {
     }
     let c = BpeCounter::new(Encoding::Cl100k);
     let cl = Classifier::new(&[]);
-    for f in &files {
-        let fr = fragments::file_fragment(f, cl.classify(f));
+    let state = StagedState {
+        branch: None,
+        initial: false,
+        files,
+    };
+    let gated = redact::gate_change(&state, None, None);
+    for f in gated.state().files() {
+        let fr = fragments::file_fragment(&f.bodies(), cl.classify_gated(f));
         for l in 0..fr.levels.len() {
             let level = &fr.levels[l];
             let head = if level.pieces > 0 {
@@ -382,11 +388,12 @@ proptest! {
             ..real.clone()
         };
         let classifier = Classifier::new(&[]);
-        let read_piece = fragments::Piece::file(&real, classifier.classify(&real));
         let never = |_: usize| -> Option<FileDiff> { None };
-        let state = StagedState { branch: None, initial: false, files: Vec::new() };
+        let state = StagedState { branch: None, initial: false, files: vec![real, unread] };
         let change = redact::gate_change(&state, None, Some(&never));
-        let unread_piece = fragments::Piece::unread(&unread, 0, classifier.classify(&unread), &change);
+        let (real, unread) = (change.state().files().next().unwrap(), change.state().files().nth(1).unwrap());
+        let read_piece = fragments::Piece::file(real, classifier.classify_gated(real));
+        let unread_piece = fragments::Piece::unread(unread, 1, classifier.classify_gated(unread), &change);
         prop_assert!(unread_piece.is_unread());
         let (lower, actual) = (unread_piece.fragment().render(1), read_piece.fragment().render(1));
         prop_assert!(lower.len() <= actual.len(), "{:?} {:?}", lower, actual);

@@ -239,7 +239,9 @@ pub fn print_context(args: &Args) -> Result<(), RunError> {
         Some(c) => c.guards().line(),
         None => "none: no model will be asked (the offline draft)".to_owned(),
     };
-    let selected = select::select_staged(&store, state);
+    // The facts the prompt's selection gives: of the change as the gate lets it through.
+    let gated = jitcommit_drafter::redact::gate_change(state, None, None);
+    let selected = select::select_staged(&store, gated.state());
     let partial = partial(state);
     let out = if args.json {
         let v = serde_json::json!({
