@@ -30,10 +30,11 @@ and --others can also be set in the convention's [changelog] table (tag-pattern,
 commit-url, compare-url, others); a flag wins. FILE defaults to CHANGELOG.md
 at the work tree root; its name says its format (.md Markdown, .rst
 reStructuredText in python-semantic-release's layout), and a name that says none
-needs --format. One format is never written into a file of another. Only the text between the markers is generated; the begin
-marker records the commit it was generated through, and --check compares the file
-with the history as it stood at that commit (tags made since included), so commits
-that do not touch the file keep the check green until the next release.
+needs --format. One format is never written into a file of another. Only the text
+between the markers is generated; the begin marker records the commit it was
+generated through, and --check compares the file with the history as it stood at
+that commit (tags made since included), so commits that do not touch the file keep
+the check green until the next release.
 
 OPTIONS:
     --range A..B            only the commits of A..B (either side empty: HEAD)
