@@ -161,6 +161,19 @@ pub const ENTROPY_THRESHOLD: f64 = 3.5;
 /// Minimum length of a value judged by entropy alone.
 pub const MIN_ASSIGNED_LEN: usize = 16;
 
+/// The words a name holds when it always holds a secret, as the rules that find a name
+/// assigned by white space, by a statement or by an XML element spell them in their
+/// patterns (`pass|pwd|secret|credential|key|token|auth`): each rule's keywords.
+const SECRET_NAME_WORDS: &[&str] = &[
+    "pass",
+    "pwd",
+    "secret",
+    "credential",
+    "key",
+    "token",
+    "auth",
+];
+
 /// jitcommit's own rules, tried before gitleaks' (their ids name the first match).
 pub static LOCAL: &[Rule] = &[
     Rule {
@@ -438,15 +451,7 @@ pub static LOCAL: &[Rule] = &[
         id: "secret-assignment",
         // Quoted, any value to its quote (groups 2, 3); unquoted, a plain word (group 4).
         regex: r#"(?i)([a-z0-9_.\-]{2,80})["'`]?\s*(?:::?=|\?=|=>|=|:|<-)\s*[bru]?(?:(["'`])([^"'`\n]{1,256})|([^\s"'`,;()\[\]{}<>]{3,256}))"#,
-        keywords: &[
-            "pass",
-            "pwd",
-            "secret",
-            "credential",
-            "key",
-            "token",
-            "auth",
-        ],
+        keywords: SECRET_NAME_WORDS,
         secret_group: 3,
         entropy: 0.0,
         allow: &[],
@@ -463,15 +468,7 @@ pub static LOCAL: &[Rule] = &[
         // unquoted, a word (group 5). The name holds a keyword, so that a line of code
         // that starts with another word fails before any capture.
         regex: r#"(?i)^[\t ]*(?:(env|set(?:[\t ]+--?[a-z]+)*|setenv|setx)[\t ]+)?([a-z0-9_.\-]*(?:pass|pwd|secret|credential|key|token|auth)[a-z0-9_.\-]*)[\t ]+(?:(["'`])([^"'`\n]+)|([^\s"'`;]+))"#,
-        keywords: &[
-            "pass",
-            "pwd",
-            "secret",
-            "credential",
-            "key",
-            "token",
-            "auth",
-        ],
+        keywords: SECRET_NAME_WORDS,
         secret_group: 4,
         entropy: 0.0,
         allow: &[],
@@ -484,15 +481,7 @@ pub static LOCAL: &[Rule] = &[
         // The same call at the start of a statement, quoted (`credentials { username
         // 'u'; password 'x' }`).
         regex: r#"(?i)[{;][\t ]*()([a-z0-9_.\-]*(?:pass|pwd|secret|credential|key|token|auth)[a-z0-9_.\-]*)[\t ]+(["'`])([^"'`\n]+)"#,
-        keywords: &[
-            "pass",
-            "pwd",
-            "secret",
-            "credential",
-            "key",
-            "token",
-            "auth",
-        ],
+        keywords: SECRET_NAME_WORDS,
         secret_group: 4,
         entropy: 0.0,
         allow: &[],
