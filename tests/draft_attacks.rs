@@ -1218,3 +1218,31 @@ fn a_secret_found_by_its_context_never_leaves_as_a_public_items_name() {
     );
     assert_gone(&sent, &[ADDED, REMOVED]);
 }
+
+/// A scope the tool offers is repository text: a top-level directory, a package's
+/// name, a fact's scope. One that the gate would redact (a directory named like an
+/// AWS key id) is no scope: `--print-context`, which shows what would be sent, never
+/// shows it (the contract's "scope: one of" line and the schema's enum), and the
+/// request never holds it.
+#[test]
+fn a_secret_shaped_directory_is_never_offered_as_a_scope() {
+    const KEY_ID: &str = "AKIAZ7QW3ER5TY8UI9OP";
+    let r = Repo::new();
+    write(&r.dir, &format!("{KEY_ID}/app.py"), "x = 1\n");
+    write(&r.dir, "core/lib.py", "y = 2\n");
+    r.git(&["add", "."]);
+    let out = r.draft_cmd().args(["--print-context"]).output().unwrap();
+    let shown = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(shown.contains("scope: one of core"), "{shown}");
+    assert!(!shown.contains(KEY_ID), "{shown}");
+    let server = ModelServer::start(vec![Script::Status(500); 4]);
+    r.use_model(&server.url(), "ollama");
+    r.ok(&["commit", "--no-edit"]);
+    let reqs = server.requests();
+    assert!(!reqs.is_empty(), "the model was asked");
+    assert_gone(&all_sent(&reqs), &[KEY_ID]);
+}

@@ -359,11 +359,15 @@ impl Structure {
             let mut used: Vec<(&String, &usize)> = history.scopes.iter().collect();
             used.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
             for (s, _) in used.into_iter().take(HISTORY_SCOPES) {
-                if valid_scope(s) && *redact::gate(s) == *s && !scopes.contains(s) {
+                if valid_scope(s) && !scopes.contains(s) {
                     scopes.push(s.clone());
                 }
             }
         }
+        // Every candidate is repository text (a fact's scope, a directory, a package's
+        // name, the convention's list, the history's): one the gate would change is no
+        // scope to offer, in the prompt's contract or the schema.
+        scopes.retain(|s| *redact::gate(s) == *s);
         let types = crate::choices::type_choices(
             state,
             conv,
