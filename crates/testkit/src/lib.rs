@@ -218,6 +218,25 @@ pub fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
     std::fs::write(p, content).unwrap();
 }
 
+/// [`write`], unless a file stands where one of `rel`'s directories would, or a
+/// directory where `rel` would: whether it wrote (random file trees that must stay
+/// writable, as git's index tests generate them).
+pub fn write_ok(root: &Path, rel: &str, content: impl AsRef<[u8]>) -> bool {
+    let mut at = root.to_owned();
+    let dirs = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    for part in dirs.split('/').filter(|p| !p.is_empty()) {
+        at.push(part);
+        if at.is_file() {
+            return false;
+        }
+    }
+    if root.join(rel).is_dir() {
+        return false;
+    }
+    write(root, rel, content);
+    true
+}
+
 /// Installs the client shims from the source tree's hooks/ into `hooks_dir`, with
 /// `bin_dir` (where the binaries under test are) recorded in them, as install.sh does.
 pub fn install_client_shims(hooks_dir: &Path, bin_dir: &Path) {

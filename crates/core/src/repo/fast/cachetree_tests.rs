@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use crate::repo::{GitEnv, ObjectId, Repo};
-use jitcommit_testkit::{Rng, Sandbox, write};
+use jitcommit_testkit::{Rng, Sandbox, write, write_ok};
 
 const NAMES: &[&str] = &["a", "a-b", "a.b", "a0", "b", "z"];
 
@@ -77,22 +77,6 @@ fn edit(sb: &Sandbox, r: &Path, rng: &mut Rng, step: usize) {
             }
         }
     }
-}
-
-/// Writes `rel` unless a file stands where one of its directories would.
-fn write_ok(r: &Path, rel: &str, content: impl AsRef<[u8]>) -> bool {
-    let mut at = r.to_owned();
-    for part in rel.split('/').collect::<Vec<_>>().split_last().unwrap().1 {
-        at.push(part);
-        if at.is_file() {
-            return false;
-        }
-    }
-    if r.join(rel).is_dir() {
-        return false;
-    }
-    write(r, rel, content);
-    true
 }
 
 #[test]

@@ -21,7 +21,7 @@ use std::path::Path;
 
 use super::{ASSUME_VALID, AtPath, INTENT_TO_ADD, SKIP_WORKTREE, Stop, Walked, at_paths, walk};
 use crate::repo::{GitEnv, ObjectId, Repo};
-use jitcommit_testkit::{Rng, Sandbox, assert_ok, run_with_input, write};
+use jitcommit_testkit::{Rng, Sandbox, assert_ok, run_with_input, write, write_ok};
 
 /// One index entry as a reader reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -701,21 +701,4 @@ fn random_indexes_are_read_as_git_reads_them() {
         read > 20 && sparse > 10 && split > 5 && v4 > 10 && stages > 10,
         "{read} {sparse} {split} {v4} {stages}"
     );
-}
-
-/// Writes `rel` unless a file stands where one of its directories would, or a
-/// directory where it would.
-fn write_ok(r: &Path, rel: &str, content: impl AsRef<[u8]>) -> bool {
-    let mut at = r.to_owned();
-    for part in rel.split('/').collect::<Vec<_>>().split_last().unwrap().1 {
-        at.push(part);
-        if at.is_file() {
-            return false;
-        }
-    }
-    if r.join(rel).is_dir() {
-        return false;
-    }
-    write(r, rel, content);
-    true
 }
