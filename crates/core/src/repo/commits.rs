@@ -469,28 +469,31 @@ impl Repo {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         /// One commit read: when, which parents the walk follows, how many it has,
-        /// its message as shown.
-        struct Read(i64, Vec<ObjectId>, usize, Vec<u8>);
+        /// its message as stored and its `encoding` header as git finds it.
+        struct Read(i64, Vec<ObjectId>, usize, Vec<u8>, Option<Vec<u8>>);
         let boundary = match self.repo.shallow_commits() {
             Ok(Some(s)) => s.iter().copied().collect(),
             _ => std::collections::HashSet::new(),
         };
         let mut buf = Vec::new();
         let mut read = |id: ObjectId| -> Option<Read> {
-            let c = self.repo.objects.find_commit(&id, &mut buf).ok()?;
-            let time = c.committer().map_or(0, |s| s.seconds());
-            let parents: Vec<ObjectId> = c.parents().collect();
+            let (time, parents, message) = {
+                let c = self.repo.objects.find_commit(&id, &mut buf).ok()?;
+                let time = c.committer().map_or(0, |s| s.seconds());
+                (
+                    time,
+                    c.parents().collect::<Vec<ObjectId>>(),
+                    c.message.to_vec(),
+                )
+            };
             let n = parents.len();
             let followed = match boundary.contains(&id) {
                 true => Vec::new(),
                 false => parents,
             };
-            let encoding: Option<&[u8]> = c.encoding.map(|e| e.as_ref());
-            let message = match crate::gitenv::as_git_shows(c.message, encoding) {
-                Ok(text) => text.into_owned(),
-                Err(_) => c.message.to_vec(),
-            };
-            Some(Read(time, followed, n, message))
+            // The header as the check reads it ([`Repo::commit_message_as_shown`]), not
+            // as gix does (fast/encoding.rs says where they differ).
+            Some(Read(time, followed, n, message, encoding::of_commit(&buf)))
         };
         let Some(first) = read(tip) else {
             // The tip's own error, as every other read of it reports one.
@@ -509,7 +512,7 @@ impl Repo {
         while out.len() < limit
             && let Some((_, _, slot)) = heap.pop()
         {
-            let Some((id, Read(_, parents, n, message))) = slots[slot].take() else {
+            let Some((id, Read(_, parents, n, message, label))) = slots[slot].take() else {
                 continue;
             };
             for p in parents {
@@ -520,6 +523,11 @@ impl Repo {
                 }
             }
             if !skip.contains(&id) {
+                // Decoded only for the commits handed out, as `git log` shows them.
+                let message = match crate::gitenv::as_git_shows(&message, label.as_deref()) {
+                    Ok(std::borrow::Cow::Owned(text)) => text,
+                    _ => message,
+                };
                 out.push((id, message, n));
             }
         }
