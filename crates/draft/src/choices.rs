@@ -282,7 +282,7 @@ pub fn evidence(
     if !items.is_empty() {
         lines.push(format!(
             "new public items: {}",
-            list(&items, ITEM_CAP, "public item names", &mut cuts)
+            list(&items, datum::ITEM_CAP, "public item names", &mut cuts)
         ));
     }
     if !source.is_empty()
@@ -319,9 +319,6 @@ pub fn evidence(
     }
     ChoiceEvidence { lines, cuts }
 }
-
-/// The longest public item's name shown (the offline draft's names are at most 64).
-const ITEM_CAP: usize = 64;
 
 /// How strongly counts point at their top type (`top` of `total` commits): `strong`
 /// for at least 3 commits and two thirds of them, `weak` for one commit or under

@@ -19,6 +19,10 @@ pub const PATH_CAP: usize = 100;
 /// The longest branch name shown, in characters.
 pub const BRANCH_CAP: usize = 100;
 
+/// The longest public item's name shown (the offline draft's names are at most 64),
+/// in the tool's evidence and in the output contract, in characters.
+pub const ITEM_CAP: usize = 64;
+
 /// The longest scope or type name of the history ([`is_name`]), in characters.
 pub const NAME_CAP: usize = 32;
 

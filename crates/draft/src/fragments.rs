@@ -995,7 +995,7 @@ fn contract_lines(structure: &Structure) -> String {
         let items: Vec<String> = structure
             .breaking_evidence
             .iter()
-            .map(|i| datum::quoted(i, ITEM_CAP).shown)
+            .map(|i| datum::quoted(i, datum::ITEM_CAP).shown)
             .collect();
         s.push_str(&format!(
             "breaking_change: null, unless the evidence shows a change that breaks users; public items removed or changed: {}.\n",
@@ -1020,9 +1020,9 @@ fn contract_fragment(structure: &Structure, schema: &str) -> Fragment {
             jitcommit_core::message::Target::Move { from, .. } => format!(
                 "{} → {}",
                 datum::quoted(from, usize::MAX).shown,
-                datum::quoted(&b.key, usize::MAX).shown
+                datum::quote(&b.key, usize::MAX).shown
             ),
-            jitcommit_core::message::Target::Path(_) => datum::quoted(&b.key, usize::MAX).shown,
+            jitcommit_core::message::Target::Path(_) => datum::quote(&b.key, usize::MAX).shown,
         };
         full.push_str(&format!("- {}: {}\n", b.verb, neutralise(&shown)));
     }
@@ -1076,9 +1076,6 @@ pub fn evidence_fragment(evidence: &ChoiceEvidence) -> Option<Fragment> {
     f.cuts = evidence.cuts.iter().map(|c| (0, c.clone())).collect();
     Some(f)
 }
-
-/// The longest public item's name the contract shows.
-const ITEM_CAP: usize = 64;
 
 /// The longest past subject shown where the convention sets no subject limit (the
 /// history keeps none longer than 200 bytes).

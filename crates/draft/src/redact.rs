@@ -2823,10 +2823,16 @@ pub fn found_in_gated(
     Redacted(kept_names(raw, std::iter::once(gated.as_ref())))
 }
 
+/// The bodies of a state's files through the gate, redacted once for every
+/// [`found_in_gated_state`] over that state, and only when one of them finds a name.
+pub type GatedBodies<'s> = std::cell::OnceCell<Vec<Cow<'s, FileDiff>>>;
+
 /// [`found_in_gated`] for names `find` reads across the files of a state (a public
-/// item removed in one file, renamed in another).
-pub fn found_in_gated_state<T>(
-    state: &StagedState,
+/// item removed in one file, renamed in another); `gated` holds the state's bodies
+/// through the gate once one call has needed them.
+pub fn found_in_gated_state<'s, T>(
+    state: &'s StagedState,
+    gated: &GatedBodies<'s>,
     find: impl Fn(&StagedState) -> Vec<T>,
     names: impl Fn(&T) -> Vec<&str>,
 ) -> Redacted<Vec<T>> {
@@ -2834,11 +2840,13 @@ pub fn found_in_gated_state<T>(
     if raw.is_empty() {
         return Redacted(raw);
     }
-    let gated: Vec<Cow<'_, FileDiff>> = state
-        .files
-        .iter()
-        .map(|f| redact_bodies(f, &mut Vec::new()))
-        .collect();
+    let gated = gated.get_or_init(|| {
+        state
+            .files
+            .iter()
+            .map(|f| redact_bodies(f, &mut Vec::new()))
+            .collect()
+    });
     let held = |n: &str| {
         gated
             .iter()

@@ -359,7 +359,7 @@ impl Structure {
             let mut used: Vec<(&String, &usize)> = history.scopes.iter().collect();
             used.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
             for (s, _) in used.into_iter().take(HISTORY_SCOPES) {
-                if valid_scope(s) && !scopes.contains(s) {
+                if crate::datum::is_name(s) && !scopes.contains(s) {
                     scopes.push(s.clone());
                 }
             }
@@ -426,9 +426,11 @@ impl Structure {
         let words = change_words(state, &scopes, &shown);
         // The note the contract shows: of the renames the gate lets through (the
         // message keeps the offline draft's own, `tool_breaking`).
+        let gated = redact::GatedBodies::new();
         let shown_breaking = tool_breaking.as_ref().and_then(|_| {
             let renames = redact::found_in_gated_state(
                 state,
+                &gated,
                 |s| crate::offline::renamed_public_items(s, &shown),
                 |(old, new)| vec![old.as_str(), new.as_str()],
             );
@@ -442,6 +444,7 @@ impl Structure {
             words,
             breaking_evidence: redact::found_in_gated_state(
                 state,
+                &gated,
                 |s| crate::offline::changed_public_items(s, &shown),
                 |n| vec![n.as_str()],
             )
@@ -712,7 +715,7 @@ pub fn scope_choices(
     let mut out: Vec<String> = Vec::new();
     let push = |name: &str, out: &mut Vec<String>| {
         let name = name.rsplit('/').next().unwrap_or(name).trim();
-        if valid_scope(name) && !out.iter().any(|s| s == name) {
+        if crate::datum::is_name(name) && !out.iter().any(|s| s == name) {
             out.push(name.to_owned());
         }
     };
@@ -796,10 +799,6 @@ fn toml_name(text: &str, tables: &[&[&str]]) -> Option<String> {
 
 /// A name a scope can be: letters, digits, `-`, `_`, `.`; at most 32 chars; not
 /// starting with a dot ([`crate::datum::is_name`]).
-fn valid_scope(s: &str) -> bool {
-    crate::datum::is_name(s)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
