@@ -78,11 +78,6 @@ impl Kind {
     }
 }
 
-/// Whether `path` is a file this module reads dependencies from.
-pub fn is_dependency_file(path: &str) -> bool {
-    Kind::of(path).is_some()
-}
-
 /// What one changed line of a dependency file says.
 #[derive(Debug, PartialEq, Eq)]
 enum Line {

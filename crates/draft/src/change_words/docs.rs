@@ -202,10 +202,12 @@ pub fn document_summary(path: &str, hunks: &[Hunk], room: usize) -> Option<Strin
     } else if let Some(s) = &section {
         candidates.push(format!("update {s} in {file}"));
         candidates.push(format!("update {s}"));
-    } else if let Some(term) = code_spans(&added_text)
-        .into_iter()
-        .find(|t| !code_spans(&removed_text).contains(t))
-    {
+    } else if let Some(term) = {
+        let before = code_spans(&removed_text);
+        code_spans(&added_text)
+            .into_iter()
+            .find(|t| !before.contains(t))
+    } {
         // What the new text is about: the first name it sets in code that the old did not.
         candidates.push(format!("document {term} in {file}"));
         candidates.push(format!("document {term}"));

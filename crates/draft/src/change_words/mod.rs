@@ -14,6 +14,11 @@ pub mod docs;
 
 use jitcommit_core::repo::{ChangeKind, FileDiff};
 
+/// A path's bytes as text (lossy), as the offline draft reads paths.
+pub(crate) fn lossy(p: &[u8]) -> String {
+    String::from_utf8_lossy(p).into_owned()
+}
+
 /// A hunk's lines as (sign, text): `+`, `-` or ` `; git's `\ No newline` notes left out.
 fn signed(h: &jitcommit_core::repo::Hunk) -> Vec<(char, &str)> {
     h.body
@@ -29,10 +34,6 @@ fn signed(h: &jitcommit_core::repo::Hunk) -> Vec<(char, &str)> {
 fn quiet(text: &str) -> bool {
     let t = text.trim();
     t.is_empty() || t.starts_with('#')
-}
-
-fn lossy(p: &[u8]) -> String {
-    String::from_utf8_lossy(p).into_owned()
 }
 
 /// What the change does, in at most `room` characters, when its files say more than

@@ -25,6 +25,7 @@ use jitcommit_core::repo::{StagedState, TypeHistory};
 /// The why the user has to write; `jitcommit-check` rejects a message that still holds it.
 pub use jitcommit_core::rules::WHY_PLACEHOLDER;
 
+use crate::change_words::lossy;
 use bullets::{directory_bullets, file_bullet};
 use kind::{RELEASE_SCOPE, infer_type, release_version};
 pub use source::{changed_public_items, new_public_items, rename_note, renamed_public_items};
@@ -129,8 +130,4 @@ pub fn draft_in(
             .into_iter()
             .collect(),
     })
-}
-
-fn lossy(p: &[u8]) -> String {
-    String::from_utf8_lossy(p).into_owned()
 }
