@@ -849,9 +849,8 @@ fn a_past_subject_never_speaks_in_the_tools_evidence() {
     assert_only_the_tools_words(&tools);
     for hostile in ["feat!", "…", "evil", "ignore", "answer"] {
         assert!(
-            !tools
-                .iter()
-                .any(|l| without_quoted(l).contains(hostile) || l.contains(hostile)),
+            // Not even quoted: those words are in no scope name, so none is shown.
+            !tools.iter().any(|l| l.contains(hostile)),
             "{hostile:?} from a past subject is in the tool's evidence:\n{}",
             tools.join("\n")
         );
