@@ -9,7 +9,9 @@ use super::source::{
     NAME_CHARS, added_items, defined_name, has_code, hunk_change, signed_lines, split_sign, stem,
 };
 use super::{MAX_BULLETS, lossy};
-use crate::words::{CONTAINERS, DOC_COMMENT_MARKERS, PURPOSE_AUXILIARIES, PURPOSE_DETERMINERS};
+use crate::words::{
+    CONTAINERS, DOC_COMMENT_MARKERS, PURPOSE_AUXILIARIES, PURPOSE_DETERMINERS, SUMMARY_VERBS,
+};
 use jitcommit_core::config::Convention;
 use jitcommit_core::repo::{ChangeKind, FileDiff, StagedState};
 
@@ -44,8 +46,9 @@ pub(super) fn infer_scope(paths: &[String], conv: &Convention) -> Option<String>
 }
 
 /// The first Markdown heading a document's diff adds (and does not also remove), as
-/// words: `## How to run the fuzz targets` gives `how to run the fuzz targets`. Headings
-/// of one word (`## Performance`) say too little and are skipped.
+/// a summary: `## Run the fuzz targets` gives `run the fuzz targets`, `## Releasing
+/// with SCM` gives `add Releasing with SCM`. Headings of one word (`## Performance`)
+/// say too little and are skipped.
 pub(super) fn added_heading(f: &FileDiff) -> Option<String> {
     let path = lossy(&f.change.path).to_ascii_lowercase();
     if f.binary || f.linguist.is_some() || !(path.ends_with(".md") || path.ends_with(".markdown")) {
@@ -77,6 +80,14 @@ pub(super) fn added_heading(f: &FileDiff) -> Option<String> {
         }
     }
     let first = added.into_iter().find(|h| !removed.contains(h))?;
+    // A heading that opens with a verb reads as a summary (`## Add retries`); any
+    // other is what the document now covers, added as people write it (`add
+    // Releasing with the SCM Version Provider`), never a noun phrase lower-cased into
+    // a subject (`documentation Guidelines`).
+    let opening = first.split(' ').next()?.to_lowercase();
+    if !SUMMARY_VERBS.contains(&opening.as_str()) {
+        return Some(format!("add {first}"));
+    }
     let mut chars = first.chars();
     let head = chars.next()?;
     // `Why` → `why`; an acronym or a name (`GIT_DIR`, `README`) stays as written.
@@ -249,12 +260,15 @@ pub(super) fn summarize(state: &StagedState, paths: &[String]) -> String {
             None => format!("{action} {} files", paths.len()),
         };
     }
+    // Code first; then anything but configuration: a new tutorial of 71 lines names
+    // the change, the line that lists it in `mkdocs.yml` does not.
     let weight = |f: &FileDiff| {
-        let class = classify(&lossy(&f.change.path));
+        let path = lossy(&f.change.path);
+        let class = classify(&path);
         (
             f.linguist.is_none(),
-            class == Class::Source,
-            has_code(f),
+            class == Class::Source && has_code(f),
+            !jitcommit_core::paths::path_facts(&path).config,
             f.added + f.removed + 1,
         )
     };

@@ -438,8 +438,18 @@ fn a_new_heading_is_the_summary_of_a_document_change() {
             .summary
     };
     assert_eq!(
-        doc(" text\n+## How to run the `fuzz` targets\n+\n+Run them.\n"),
-        "how to run the fuzz targets"
+        doc(" text\n+## Run the `fuzz` targets\n+\n+Run them.\n"),
+        "run the fuzz targets"
+    );
+    // A heading that is no sentence is what the document adds, as written: never a
+    // noun phrase lower-cased into a subject (`documentation Guidelines`).
+    assert_eq!(
+        doc(" text\n+## Documentation Guidelines\n+\n+Write them.\n"),
+        "add Documentation Guidelines"
+    );
+    assert_eq!(
+        doc(" text\n+## How to run the `fuzz` targets\n"),
+        "add How to run the fuzz targets"
     );
     // A heading that only moved names its section, a one-word heading is the section
     // added (change_words); a `#` comment in a code block without a space: the file
@@ -450,7 +460,8 @@ fn a_new_heading_is_the_summary_of_a_document_change() {
     );
     assert_eq!(doc("+## Performance\n"), "add section Performance");
     assert_eq!(doc("+#include <x.h>\n"), "update trust.md");
-    assert_eq!(doc("+### GIT_DIR and friends\n"), "GIT_DIR and friends");
+    assert_eq!(doc("+### GIT_DIR and friends\n"), "add GIT_DIR and friends");
+    assert_eq!(doc("+### Use GIT_DIR\n"), "use GIT_DIR");
 }
 
 #[test]
@@ -533,6 +544,25 @@ fn the_summary_names_the_dominant_file_and_its_symbol() {
     let m = draft(&state(vec![moved]), &Convention::default()).expect("a draft");
     // A move names both places (change_words).
     assert_eq!(m.subject.summary, "move src/a/x.rs to src/b/x.rs");
+    // A new tutorial names the change, not the line that lists it in the site's
+    // configuration (commitizen 7e01cbc).
+    let tutorial = hunk_file(
+        Added,
+        "docs/tutorials/release-scm.md",
+        "@@ -0,0 +1,3 @@",
+        "+# Releasing with the SCM Version Provider\n+\n+Tag a release.\n",
+    );
+    let nav = hunk_file(
+        Modified,
+        "mkdocs.yml",
+        "@@ -70,1 +70,2 @@ nav:",
+        "     - FAQ: \"faq.md\"\n+    - Release with SCM: \"tutorials/release-scm.md\"\n",
+    );
+    let m = draft(&state(vec![tutorial, nav]), &Convention::default()).expect("a draft");
+    assert_eq!(
+        m.subject.summary,
+        "add Releasing with the SCM Version Provider"
+    );
 }
 
 #[test]
