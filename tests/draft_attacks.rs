@@ -819,8 +819,8 @@ const TOOL_WORDS: &str = "types of the last commits commit that changed these pa
     weak other moderate strong earlier for none found scopes those with a type scope \
     convention does not list is are no name names allows shown every staged path documentation \
     test or tests ci build lock file generated vendored new source public items change \
-    only renames deletes tool's rules without model would write rule thumb cut and more \
-    left out";
+    only renames deletes tool's rules without model would write rule thumb settles cut and \
+    more left out";
 
 fn assert_only_the_tools_words(lines: &[&str]) {
     let words: Vec<&str> = TOOL_WORDS.split_whitespace().collect();

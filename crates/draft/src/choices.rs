@@ -157,7 +157,7 @@ fn shown_scope(s: &str, conv: &Convention) -> Option<String> {
 pub fn evidence(
     state: &StagedState,
     history: &PathHistory,
-    offline: Option<&Message>,
+    offline: Option<(&Message, bool)>,
     conv: &Convention,
 ) -> ChoiceEvidence {
     let mut lines = Vec::new();
@@ -293,7 +293,7 @@ pub fn evidence(
     {
         lines.push("the change only renames or deletes files".to_owned());
     }
-    if let Some(m) = offline {
+    if let Some((m, settled)) = offline {
         let kind = shown_type(&m.subject.kind, conv);
         if kind.is_none() {
             cuts.push(CUT_TYPE.to_owned());
@@ -305,6 +305,11 @@ pub fn evidence(
             }
             shown
         });
+        let how = if settled && kind.is_some() {
+            "the change settles the type"
+        } else {
+            "a rule of thumb"
+        };
         let parts: Vec<String> = kind
             .map(|k| format!("type {k}"))
             .into_iter()
@@ -312,7 +317,7 @@ pub fn evidence(
             .collect();
         if !parts.is_empty() {
             lines.push(format!(
-                "the tool's rules without a model would write: {} (a rule of thumb)",
+                "the tool's rules without a model would write: {} ({how})",
                 parts.join(", ")
             ));
         }
@@ -544,14 +549,14 @@ mod tests {
         offline.subject.kind = "feat".into();
         offline.subject.scope = Some("my dir: type fix".into());
         let none = PathHistory::default();
-        let e = evidence(&state(&[(Modified, "a.rs")]), &none, Some(&offline), &conv);
+        let e = evidence(&state(&[(Modified, "a.rs")]), &none, Some((&offline, false)), &conv);
         assert_eq!(
             e.lines.last().map(String::as_str),
             Some("the tool's rules without a model would write: type feat (a rule of thumb)")
         );
         assert_eq!(e.cuts, [CUT_TOOL_SCOPE]);
         offline.subject.scope = Some("cli".into());
-        let e = evidence(&state(&[(Modified, "a.rs")]), &none, Some(&offline), &conv);
+        let e = evidence(&state(&[(Modified, "a.rs")]), &none, Some((&offline, false)), &conv);
         assert_eq!(
             e.lines.last().map(String::as_str),
             Some(

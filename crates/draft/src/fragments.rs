@@ -86,7 +86,7 @@ pub enum Section {
     Status,
     /// One file's diff.
     Diff,
-    /// The JSON schema and omission note.
+    /// The output contract and omission note.
     Contract,
 }
 
@@ -819,8 +819,6 @@ pub struct Sources<'a> {
     pub conv: &'a Convention,
     /// The message's structure: the contract's bullets.
     pub structure: &'a Structure,
-    /// The output contract's JSON schema, serialised.
-    pub schema: &'a str,
     /// The facts selected for the change, as their fragment ([`crate::select::fragment`]).
     pub facts: Option<Fragment>,
 }
@@ -873,7 +871,7 @@ pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
         }
     }));
     v.extend(evidence_fragment(&src.structure.evidence).map(Piece::new));
-    v.push(Piece::new(contract_fragment(src.structure, src.schema)));
+    v.push(Piece::new(contract_fragment(src.structure)));
     v.retain(|p| match p.known.when {
         When::Always => true,
         When::IntentGiven => intent.is_some(),
@@ -882,43 +880,18 @@ pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
     v
 }
 
+/// The convention's subject line: its shape and length. Its type and scope lists,
+/// narrowed to what the change allows, are the output contract's
+/// ([`contract_lines`]); its verbs and body are the tool's to write, and its
+/// changelog sections no draft uses: a 1.5B model's answers were the same without
+/// them, and each draft's prefill is shorter (docs/quality.md, "Prompt economy").
 fn convention_text(conv: &Convention) -> String {
-    let mut s = String::from("# Convention\n");
     let limit = conv
         .subject_limit()
         .map_or(String::new(), |max| format!(", at most {max} characters"));
-    s.push_str(&format!(
-        "Subject: <type>(<scope>)!: <summary> — scope optional, ! marks a breaking change{limit}.\n"
-    ));
-    if conv.types.is_empty() {
-        s.push_str("Types: any\n");
-    } else {
-        s.push_str(&format!("Types: {}\n", conv.types.join(", ")));
-    }
-    if conv.scopes.is_empty() {
-        s.push_str("Scopes: any, or none\n");
-    } else {
-        s.push_str(&format!("Scopes: {}\n", conv.scopes.join(", ")));
-    }
-    s.push_str(&format!("Verbs: {}\n", conv.verbs.join(", ")));
-    s.push_str(&format!(
-        "Body: {} — one bullet per change: - <Verb>: <path> — <what and why>\n",
-        match conv.body {
-            jitcommit_core::config::BodyPolicy::Required => "required",
-            jitcommit_core::config::BodyPolicy::Optional
-            | jitcommit_core::config::BodyPolicy::Free => "optional",
-        }
-    ));
-    if !conv.sections.is_empty() {
-        let secs: Vec<String> = conv
-            .sections
-            .iter()
-            .map(|(t, sec)| format!("{t} → {sec}"))
-            .collect();
-        s.push_str(&format!("Changelog sections: {}\n", secs.join(", ")));
-    }
-    s.push('\n');
-    s
+    format!(
+        "# Convention\nSubject: <type>(<scope>)!: <summary> — scope optional, ! marks a breaking change{limit}.\n\n"
+    )
 }
 
 /// The environment: the branch (repository text: a quoted datum cut at
@@ -967,13 +940,13 @@ fn intent_text(intent: &str) -> String {
 /// The guidance lines after the schema: what each property takes.
 fn contract_lines(structure: &Structure) -> String {
     let mut s = String::from(
-        "bullets: one fixed bullet per changed path (or directory); give each its what_why.\n",
+        "bullets: an object with one key per changed path (or directory) below, exactly as written, each the what_why of that path.\n",
     );
     if let Some(max) = structure.summary_max {
         s.push_str(&format!("summary: at most {max} characters.\n"));
     }
     match structure.types.as_slice() {
-        [] => {}
+        [] => s.push_str("type: a Conventional Commits type.\n"),
         [settled] => s.push_str(&format!("type: {settled}.\n")),
         types => s.push_str(&format!("type: one of {}.\n", types.join(", "))),
     }
@@ -1005,14 +978,21 @@ fn contract_lines(structure: &Structure) -> String {
     s
 }
 
-/// The output contract: the schema and its guidance (a floor), then the bullet list.
-fn contract_fragment(structure: &Structure, schema: &str) -> Fragment {
-    let head = format!(
-        "# Output contract\nAnswer with one JSON object that matches this JSON schema, and nothing else:\n{schema}\n{}",
+/// The output contract, a floor: the answer's keys and what each takes, and the
+/// bullets' paths in order. The JSON schema itself goes with the request as its
+/// constrained-output format, not into the prompt: its text repeated these lines and
+/// named each path twice (docs/quality.md, "Prompt economy").
+fn contract_fragment(structure: &Structure) -> Fragment {
+    let keys = if structure.scopes.is_empty() {
+        "bullets, summary, type, breaking_change"
+    } else {
+        "bullets, summary, type, scope, breaking_change"
+    };
+    let mut text = format!(
+        "# Output contract\nAnswer with one JSON object with the keys {keys}, in this order, and nothing else.\n{}",
         contract_lines(structure)
     );
-    let mut full = head.clone();
-    full.push_str("The bullets, in order (verb: path):\n");
+    text.push_str("The bullets, in order (verb: path):\n");
     for b in &structure.bullets {
         // The paths as the schema's keys spell them: quoted, whole (the answer must
         // name them exactly).
@@ -1024,24 +1004,15 @@ fn contract_fragment(structure: &Structure, schema: &str) -> Fragment {
             ),
             jitcommit_core::message::Target::Path(_) => datum::quote(&b.key, usize::MAX).shown,
         };
-        full.push_str(&format!("- {}: {}\n", b.verb, neutralise(&shown)));
+        text.push_str(&format!("- {}: {}\n", b.verb, neutralise(&shown)));
     }
     let mut f = Fragment::fixed(
         "output-contract",
         Section::Contract,
         true,
         When::Always,
-        head,
+        text,
     );
-    f.levels[0].state = LevelState::Trimmed;
-    f.levels[0].note = "bullet list left out of the contract for budget".into();
-    f.levels.push(Level {
-        state: LevelState::Full,
-        open: String::new(),
-        pieces: 0,
-        tail: full,
-        note: String::new(),
-    });
     f.priority = 980;
     f.detail_priority = 980;
     f.make_monotone();

@@ -74,8 +74,8 @@ pub struct Prompt {
 ///
 /// The summary, the bullets' words and the breaking note carry
 /// [`crate::structure::WordPatterns`] (a large change's bullets
-/// [`crate::structure::WHAT_WHY_PATTERN`]) for grammar-constrained servers; the
-/// schema the prompt's contract shows leaves them out ([`shown_schema`]).
+/// [`crate::structure::WHAT_WHY_PATTERN`]) for grammar-constrained servers; a larger
+/// model's request leaves them out ([`shown_schema`]).
 pub fn output_schema(structure: &Structure) -> Value {
     let patterns = crate::structure::WordPatterns::new(&structure.words, &structure.types);
     let what = if structure.bullets.len() <= crate::structure::MAX_BANK_BULLETS {
@@ -176,10 +176,8 @@ fn loosen_summary_bound(schema: &mut Value) {
     }
 }
 
-/// [`output_schema`] as the prompt's output contract shows it: without the patterns,
-/// which only a grammar uses and which would cost a small window tokens per bullet.
-/// Also the schema a larger model's request carries (`crate::guards`): the same
-/// bounds, no word grammar.
+/// [`output_schema`] without the word patterns: the schema a larger model's request
+/// carries (`crate::guards`), with the same bounds and no word grammar.
 pub fn shown_schema(schema: &Value) -> Value {
     let mut schema = schema.clone();
     let props = &mut schema["properties"];
@@ -430,7 +428,6 @@ pub fn build_for(input: &PromptInput) -> Result<Prompt, DoesNotFit> {
     let limit = limits.counted_limit();
     let structure = input.structure.clone();
     let mut schema = output_schema(&structure);
-    let schema_text = serde_json::to_string(&shown_schema(&schema)).unwrap_or_default();
     loosen_summary_bound(&mut schema);
     // The facts' share: an eighth of the prompt's tokens, at 4 bytes a token.
     let facts = select::fragment(
@@ -441,7 +438,6 @@ pub fn build_for(input: &PromptInput) -> Result<Prompt, DoesNotFit> {
         change: input.change,
         conv: input.conv,
         structure: &structure,
-        schema: &schema_text,
         facts,
     });
 

@@ -312,6 +312,10 @@ pub struct Structure {
     /// small model's draft keeps ([`Structure::with_tool_choices`]).
     #[serde(skip)]
     pub tool_type: Option<String>,
+    /// The change or its paths' history settles [`Structure::tool_type`]
+    /// ([`crate::offline::Drafted::type_settled`]), where it is no rule of thumb.
+    #[serde(skip)]
+    pub tool_type_settled: bool,
     /// The offline draft's summary: what a model draft keeps when the guards call the
     /// model small, or its own summary names nothing beyond the staged paths and this
     /// one does ([`crate::quality::Evidence::names_something`]).
@@ -347,7 +351,9 @@ impl Structure {
         first: Vec<String>,
         read: &dyn Fn(&str) -> Option<String>,
     ) -> Structure {
-        let offline = crate::offline::draft_with(state, conv, &history.types).ok();
+        let drafted = crate::offline::drafted(state, conv, &history.types, None).ok();
+        let tool_type_settled = drafted.as_ref().is_some_and(|d| d.type_settled);
+        let offline = drafted.map(|d| d.message);
         let mut scopes = first;
         let offline_scope = offline.as_ref().and_then(|m| m.subject.scope.as_deref());
         for s in scope_choices(state, conv, offline_scope, read) {
@@ -373,7 +379,12 @@ impl Structure {
             conv,
             offline.as_ref().map(|m| m.subject.kind.as_str()),
         );
-        let evidence = crate::choices::evidence(state, history, offline.as_ref(), conv);
+        let evidence = crate::choices::evidence(
+            state,
+            history,
+            offline.as_ref().map(|m| (m, tool_type_settled)),
+            conv,
+        );
         let tool_type = offline
             .as_ref()
             .map(|m| m.subject.kind.clone())
@@ -452,6 +463,7 @@ impl Structure {
             evidence,
             subjects: history.subjects.clone(),
             tool_type,
+            tool_type_settled,
             tool_summary,
             tool_breaking,
             shown_breaking,

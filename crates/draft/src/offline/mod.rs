@@ -66,19 +66,56 @@ pub fn draft_in(
     history: &TypeHistory,
     scope: Option<String>,
 ) -> Result<Message, OfflineError> {
+    drafted(state, conv, history, scope).map(|d| d.message)
+}
+
+/// An offline draft, and whether its type is settled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Drafted {
+    /// The message.
+    pub message: Message,
+    /// The change or the history settles the type (a new source file is a feature,
+    /// documents alone are docs, a rename is a refactor, the paths' commits agree);
+    /// `false` for a rule of thumb (a modification that adds nothing the rules read
+    /// is a fix).
+    pub type_settled: bool,
+}
+
+/// [`draft_in`], saying whether the type is settled ([`Drafted::type_settled`]).
+pub fn drafted(
+    state: &StagedState,
+    conv: &Convention,
+    history: &TypeHistory,
+    scope: Option<String>,
+) -> Result<Drafted, OfflineError> {
     if state.files.is_empty() {
         return Err(OfflineError::NothingStaged);
     }
     let paths: Vec<String> = state.files.iter().map(|f| lossy(&f.change.path)).collect();
-    let (kind, _) = infer_type(state, &paths, conv, history);
-    if let Some(version) = release_version(state, &paths) {
+    let (kind, guess) = infer_type(state, &paths, conv, history);
+    let type_settled = guess == kind::Guess::Settled;
+    let message = message_of(state, conv, &paths, kind, scope);
+    Ok(Drafted {
+        message,
+        type_settled,
+    })
+}
+
+fn message_of(
+    state: &StagedState,
+    conv: &Convention,
+    paths: &[String],
+    kind: String,
+    scope: Option<String>,
+) -> Message {
+    if let Some(version) = release_version(state, paths) {
         let (scope, summary) = if conv.allows_scope(RELEASE_SCOPE) {
             (Some(RELEASE_SCOPE.to_owned()), version)
         } else {
             (None, format!("release {version}"))
         };
         let bullets = state.files.iter().map(|f| file_bullet(f, conv)).collect();
-        return Ok(Message {
+        return Message {
             subject: Subject {
                 kind,
                 scope,
@@ -88,10 +125,10 @@ pub fn draft_in(
             prose: Vec::new(),
             bullets,
             trailers: Vec::new(),
-        });
+        };
     }
     let scope = scope
-        .or_else(|| infer_scope(&paths, conv))
+        .or_else(|| infer_scope(paths, conv))
         .filter(|s| *s != kind);
     let bullets = if state.files.len() <= MAX_BULLETS {
         state.files.iter().map(|f| file_bullet(f, conv)).collect()
@@ -109,11 +146,11 @@ pub fn draft_in(
         .map_or(usize::MAX, |max| max.saturating_sub(prefix_len).max(8));
     // A dependency bump, a move or images say what changed first.
     let summary = crate::change_words::summary(&state.files, room)
-        .unwrap_or_else(|| summarize(state, &paths));
+        .unwrap_or_else(|| summarize(state, paths));
     // No URL or link, no bare verb, shortened at a phrase boundary.
     let summary = crate::change_words::finish(&summary, room)
-        .unwrap_or_else(|| crate::change_words::fallback(&paths, room));
-    Ok(Message {
+        .unwrap_or_else(|| crate::change_words::fallback(paths, room));
+    Message {
         subject: Subject {
             kind,
             scope,
@@ -129,5 +166,5 @@ pub fn draft_in(
             })
             .into_iter()
             .collect(),
-    })
+    }
 }
