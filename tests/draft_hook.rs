@@ -178,7 +178,7 @@ fn the_offline_summary_is_a_sentence_named_test_or_a_new_heading() {
         .map(|m| m.lines().next().unwrap().to_owned())
         .collect();
     assert!(
-        subjects[1].ends_with(": how the hook reads the index"),
+        subjects[1].ends_with(": add How the hook reads the index"),
         "{subjects:?}"
     );
     assert!(

@@ -90,7 +90,7 @@ fn a_link_in_a_new_heading_is_its_words_never_its_url() {
         "# Guide\n\n## [Get Started](https://example.com/start)\n\nRun it.\n",
     );
     let subject = drafted(&r);
-    assert!(subject.ends_with(": Get Started"), "{subject}");
+    assert!(subject.ends_with(": add Get Started"), "{subject}");
     assert!(
         !subject.contains("://") && !subject.contains("]("),
         "{subject}"
