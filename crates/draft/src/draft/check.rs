@@ -20,6 +20,9 @@ pub struct Checker<'a> {
     pub structure: &'a Structure,
     /// The guards call the model small ([`crate::guards::Guards::small`]).
     pub small: bool,
+    /// The type the tool settles stands over the model's
+    /// ([`crate::guards::Guards::tool_type`]).
+    pub tool_type: bool,
     /// What the draft-quality gate reads a draft against.
     pub evidence: &'a Evidence<'a>,
     /// The repository's convention.
@@ -96,6 +99,18 @@ pub fn check(content: &str, c: &Checker<'_>) -> Result<Accepted, Rejected> {
             ));
         }
         json = tool;
+    } else if c.tool_type
+        && structure.tool_type_settled
+        && let Some(t) = &structure.tool_type
+        && !t.eq_ignore_ascii_case(json.kind.trim())
+    {
+        // A model of this size chose types less well than the tool's settled ones
+        // (guards::TOOL_TYPE_MODEL_PARAMS).
+        tool_words.push(format!(
+            "the type is the tool's ({t}), which the change settles: a model below 7B parameters chose {}",
+            reason(&json.kind)
+        ));
+        json.kind = t.clone();
     } else if let Some(t) = &structure.tool_type
         && structure.types.len() > 1
         && !structure

@@ -315,6 +315,7 @@ pub fn draft(req: &Request<'_>) -> Result<Drafted, DraftError> {
     let checker = Checker {
         structure: &p.structure,
         small: guards.small,
+        tool_type: guards.tool_type,
         evidence: &evidence,
         conv,
         paths: &g.paths,
