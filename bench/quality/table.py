@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Tables of one or more quality-bench runs (run.py --out JSON), for docs/benchmarks.md:
+each tool's totals over every commit of the runs, the type and ROUGE-L per project, and
+every commit's subjects side by side. A run is `LABEL=FILE.json` (the project's name)
+or a file alone (labelled by its name).
+
+    python3 bench/quality/table.py commitizen=A-commitizen.json cocogitto=A-cocogitto.json
+
+Python 3's standard library only.
+"""
+import json
+import os
+import statistics
+import sys
+
+TOOLS = (("model", "jitcommit, model"), ("offline", "jitcommit, offline"),
+         ("opencommit", "opencommit"), ("aicommits", "aicommits"))
+
+
+def chats(d):
+    return sum(1 for a in d.get("all_requests", []) if a.get("path", "").endswith("/chat/completions")
+               or a.get("path", "") == "/api/chat")
+
+
+def cell(text):
+    return (text or "(empty)").replace("|", "\\|").replace("\n", " ")
+
+
+def main(argv):
+    runs = []
+    for a in argv:
+        label, _, path = a.rpartition("=")
+        label = label or os.path.basename(path).rsplit(".", 1)[0]
+        runs.append((label, json.load(open(path, encoding="utf-8"))["results"]))
+    rows = [r for _, rs in runs for r in rs]
+    tools = [(k, name) for k, name in TOOLS if any(r.get(k) for r in rows)]
+    n = len(rows)
+    print("| tool | type agreement | ROUGE-L | junk | Conventional Commits valid "
+          "| chat requests per commit | prompt tokens (median) | seconds (median) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for k, name in tools:
+        ds = [r[k] for r in rows if r.get(k)]
+        typ = sum(d.get("type_ok", False) for d in ds)
+        rouge = statistics.mean(d.get("rouge_l", 0.0) for d in ds) if ds else 0.0
+        junk = sum(bool(d.get("junk")) for d in ds)
+        valid = sum(d.get("cc_valid", False) for d in ds)
+        model = k != "offline"
+        ch = f"{statistics.mean(chats(d) for d in ds):.2f}" if model else "-"
+        toks = f"{statistics.median(d.get('prompt_tokens', 0) for d in ds):.0f}" if model else "-"
+        secs = f"{statistics.median(d.get('wall', 0.0) for d in ds):.1f}"
+        print(f"| {name} | {typ} of {n} | {rouge:.3f} | {junk} of {n} | {valid} of {n} "
+              f"| {ch} | {toks} | {secs} |")
+    print()
+    head = " | ".join(f"{name}: type, ROUGE-L" for _, name in tools)
+    print(f"| project | {head} |")
+    print("|---|" + "---|" * len(tools))
+    for label, rs in runs:
+        cells = []
+        for k, _ in tools:
+            ds = [r[k] for r in rs if r.get(k)]
+            rouge = statistics.mean(d.get("rouge_l", 0.0) for d in ds) if ds else 0.0
+            cells.append(f"{sum(d.get('type_ok', False) for d in ds)} of {len(rs)}, {rouge:.3f}")
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    print()
+    print("| commit | human | " + " | ".join(name for _, name in tools) + " |")
+    print("|---|---|" + "---|" * len(tools))
+    for label, rs in runs:
+        for r in rs:
+            subj = [cell((r.get(k) or {}).get("message", "").split("\n", 1)[0]) for k, _ in tools]
+            print(f"| {label} {r['id']} | {cell(r['human'].splitlines()[0])} | " + " | ".join(subj) + " |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+        print(__doc__)
+        sys.exit(0 if len(sys.argv) > 1 else 2)
+    main(sys.argv[1:])
