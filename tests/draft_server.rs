@@ -136,7 +136,10 @@ fn llama_cpp_python_gets_exactly_one_chat_request_in_the_mode_it_takes() {
     // goes with the request, and its patterns and text stay out of the prompt.
     let user = chats[0].body["messages"][1]["content"].as_str().unwrap();
     assert!(user.contains("summary: at most 56 characters."), "{user}");
-    assert!(!user.contains("pattern") && !user.contains("maxLength"), "{user}");
+    assert!(
+        !user.contains("pattern") && !user.contains("maxLength"),
+        "{user}"
+    );
     assert!(
         paths(&server).contains(&"GET /v1/models".to_owned()),
         "{:?}",

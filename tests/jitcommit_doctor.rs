@@ -97,7 +97,7 @@ fn installed_shims_a_chained_hook_and_a_live_server_are_all_good() {
     assert_eq!(guards["status"], "info");
     assert_eq!(
         guards["detail"],
-        "word grammar, tight gate, the tool's type, summary and breaking note off: a larger model (7B parameters, from the model name \"qwen2.5-coder:7b\"; 1B or more); to change: git config jitcommit.guards small (or auto, by the model's size)"
+        "word grammar, tight gate, the tool's type, summary and breaking note off: a larger model (7B parameters, from the model name \"qwen2.5-coder:7b\"; 7B or more); to change: git config jitcommit.guards small (or auto, by the model's size)"
     );
 }
 

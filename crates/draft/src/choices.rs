@@ -549,14 +549,24 @@ mod tests {
         offline.subject.kind = "feat".into();
         offline.subject.scope = Some("my dir: type fix".into());
         let none = PathHistory::default();
-        let e = evidence(&state(&[(Modified, "a.rs")]), &none, Some((&offline, false)), &conv);
+        let e = evidence(
+            &state(&[(Modified, "a.rs")]),
+            &none,
+            Some((&offline, false)),
+            &conv,
+        );
         assert_eq!(
             e.lines.last().map(String::as_str),
             Some("the tool's rules without a model would write: type feat (a rule of thumb)")
         );
         assert_eq!(e.cuts, [CUT_TOOL_SCOPE]);
         offline.subject.scope = Some("cli".into());
-        let e = evidence(&state(&[(Modified, "a.rs")]), &none, Some((&offline, false)), &conv);
+        let e = evidence(
+            &state(&[(Modified, "a.rs")]),
+            &none,
+            Some((&offline, false)),
+            &conv,
+        );
         assert_eq!(
             e.lines.last().map(String::as_str),
             Some(

@@ -234,7 +234,10 @@ mod tests {
         assert_eq!(g.gate(), Gate::Tight);
         // The name, when the server says nothing.
         let g = auto(&info, "qwen2.5-coder:7b");
-        assert!(!g.small && !g.tool_type && g.why.contains("the model name"), "{g:?}");
+        assert!(
+            !g.small && !g.tool_type && g.why.contains("the model name"),
+            "{g:?}"
+        );
         assert_eq!(g.gate(), Gate::Ordinary);
         // From 1B to below 7B: the model's words, the type the tool settles.
         let g = auto(&info, "qwen2.5-coder:1.5b");

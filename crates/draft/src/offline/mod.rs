@@ -101,6 +101,8 @@ pub fn drafted(
     })
 }
 
+/// The offline message for `state` of type `kind`: a release's version, else the
+/// scope, the bullets, a breaking note for renamed public items and the summary.
 fn message_of(
     state: &StagedState,
     conv: &Convention,
@@ -145,8 +147,8 @@ fn message_of(
         .subject_limit()
         .map_or(usize::MAX, |max| max.saturating_sub(prefix_len).max(8));
     // A dependency bump, a move or images say what changed first.
-    let summary = crate::change_words::summary(&state.files, room)
-        .unwrap_or_else(|| summarize(state, paths));
+    let summary =
+        crate::change_words::summary(&state.files, room).unwrap_or_else(|| summarize(state, paths));
     // No URL or link, no bare verb, shortened at a phrase boundary.
     let summary = crate::change_words::finish(&summary, room)
         .unwrap_or_else(|| crate::change_words::fallback(paths, room));
