@@ -883,7 +883,7 @@ pub fn pieces(src: Sources<'_>) -> Vec<Piece<'_>> {
 /// The convention's subject line: its shape and length. Its type and scope lists,
 /// narrowed to what the change allows, are the output contract's
 /// ([`contract_lines`]); its verbs and body are the tool's to write, and its
-/// changelog sections no draft uses: a 1.5B model's answers were the same without
+/// changelog sections no draft uses: a 1.5B model's drafts were no worse without
 /// them, and each draft's prefill is shorter (docs/quality.md, "Prompt economy").
 fn convention_text(conv: &Convention) -> String {
     let limit = conv
@@ -937,7 +937,7 @@ fn intent_text(intent: &str) -> String {
     )
 }
 
-/// The guidance lines after the schema: what each property takes.
+/// The contract's lines after its keys: what each key takes.
 fn contract_lines(structure: &Structure) -> String {
     let mut s = String::from(
         "bullets: an object with one key per changed path (or directory) below, exactly as written, each the what_why of that path.\n",
