@@ -27,7 +27,7 @@ pub const SMALL_MODEL_PARAMS: u64 = 1_000_000_000;
 /// own words, but the type the tool settles stands over theirs. Measured (docs/quality.md,
 /// "The type by model size"): on 30 commits of three public projects,
 /// Qwen2.5-Coder-1.5B's type agreed with the human's 4 times, the tool's 10, the
-/// model answering `fix` or `refactor` on 26 of 30 whatever the evidence. No model
+/// model answering `fix` or `refactor` on 27 of 30 whatever the evidence. No model
 /// between 1.5B and 7B has been benched; from 7B up the model's type is taken.
 pub const TOOL_TYPE_MODEL_PARAMS: u64 = 7_000_000_000;
 
