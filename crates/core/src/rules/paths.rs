@@ -314,8 +314,8 @@ fn check_one(
     if p.value.is_empty() {
         return;
     }
-    let path = p.value.clone();
     if not_relative(&p.value) {
+        let path = p.value.clone();
         out.push(Finding::new(p.pos, BulletPath::NotRelative { path }));
         return;
     }
@@ -323,6 +323,8 @@ fn check_one(
     if changed.contains(&p.value) {
         return;
     }
+    // Only a bullet with a finding copies its path.
+    let path = p.value.clone();
     let problem = if changed.is_empty() {
         BulletPath::NothingChanged { path }
     } else if *hinted < NEAREST_HINTS {
