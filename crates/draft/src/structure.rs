@@ -809,8 +809,6 @@ fn toml_name(text: &str, tables: &[&[&str]]) -> Option<String> {
     })
 }
 
-/// A name a scope can be: letters, digits, `-`, `_`, `.`; at most 32 chars; not
-/// starting with a dot ([`crate::datum::is_name`]).
 #[cfg(test)]
 mod tests {
     use super::*;
