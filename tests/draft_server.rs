@@ -670,6 +670,25 @@ fn a_mid_sized_models_type_gives_way_to_a_settled_one_and_a_larger_ones_does_not
         );
         assert!(!has_patterns(&server.requests()[0]), "{n_params}");
     }
+    // A type the change does not settle (an edit that adds nothing the rules read:
+    // the tool's `fix` is a rule of thumb) is the 1.5B model's own.
+    let r = repo_with_change();
+    r.git(&["commit", "-q", "--no-verify", "-m", "feat: add greet"]);
+    write(
+        &r.dir,
+        "src/lib.rs",
+        "pub fn greet() -> &'static str {\n    \"hi\"\n}\n",
+    );
+    r.git(&["add", "src/lib.rs"]);
+    let refactor = GOOD.replace(r#""type":"feat""#, r#""type":"refactor""#);
+    let server = serve(llama_cpp_of(1_543_714_304), vec![Script::answer(&refactor)]);
+    let err = commit(&r, &server, "openai");
+    assert_eq!(used(&err), Some("model"), "{err}");
+    assert!(
+        r.last_message().starts_with("refactor: add a greeting\n"),
+        "{}",
+        r.last_message()
+    );
 }
 
 #[test]

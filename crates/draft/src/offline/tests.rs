@@ -1089,3 +1089,24 @@ fn classes_where_the_two_classifiers_disagreed() {
         assert_eq!(classify(path), class, "{path}");
     }
 }
+
+#[test]
+fn a_new_source_file_settles_the_type_and_a_bare_edit_does_not() {
+    use ChangeKind::*;
+    let conv = Convention::default();
+    let history = TypeHistory::default();
+    let added = hunk_file(Added, "src/a.rs", "@@ -0,0 +1,1 @@", "+pub fn a() {}\n");
+    let d = crate::offline::drafted(&state(vec![added]), &conv, &history, None).expect("a draft");
+    assert_eq!(d.message.subject.kind, "feat");
+    assert!(d.type_settled);
+    // An edit that adds nothing the rules read: `fix`, a rule of thumb.
+    let edited = hunk_file(
+        Modified,
+        "src/a.rs",
+        "@@ -1 +1 @@",
+        "-let a = 1;\n+let a = 2;\n",
+    );
+    let d = crate::offline::drafted(&state(vec![edited]), &conv, &history, None).expect("a draft");
+    assert_eq!(d.message.subject.kind, "fix");
+    assert!(!d.type_settled);
+}
