@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Pick the commits the quality bench replays from a public repository (docs/quality.md):
-from its newest 400 first-parent commits, those whose subject follows Conventional
+from its newest 400 first-parent commits that are not merges, those whose subject follows Conventional
 Commits, by a person (no bot, no `bump:` or release commit), changing 1-8 files; taken
 round-robin over the types (newest first within a type), so that every prefix of the
 list keeps a mix. Prints the list, with a header naming the project, to standard output.
@@ -13,7 +13,7 @@ import re
 import subprocess
 
 CC = re.compile(r"^([a-z]+)(\([^()\s][^()]*\))?!?: \S")
-BOT = re.compile(r"bot\b|\[bot\]|renovate|dependabot|github-actions|semantic-release", re.I)
+BOT = re.compile(r"\[bot\]|\bbot@|-bot\b|^bot\b|renovate|dependabot|github-actions|semantic-release", re.I)
 
 
 def git(source, *args):

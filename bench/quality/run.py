@@ -32,6 +32,12 @@ import urllib.parse
 # The generation endpoints: what sends the prompt to the model.
 CHAT_PATHS = ("/chat/completions", "/api/chat", "/api/generate", "/completions")
 
+
+def chat_requests(d):
+    """How many chat requests (POSTs to a chat path) a draft `d` made."""
+    return sum(q["method"] == "POST" and q["path"].split("?")[0].endswith(CHAT_PATHS)
+               for q in d.get("all_requests", []))
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import score  # noqa: E402
 import peers  # noqa: E402
@@ -528,8 +534,7 @@ def report(results, total, a, modes=("model", "offline")):
             print(f"    requests / commit   mean {statistics.mean(reqs):.2f}, max {max(reqs)}, "
                   f"one-request commits {pct(sum(x == 1 for x in reqs), n)} (every POST: "
                   f"the prompt's token count too)")
-            chats = [sum(q["method"] == "POST" and q["path"].split("?")[0].endswith(CHAT_PATHS)
-                         for q in d["all_requests"]) for d in ds]
+            chats = [chat_requests(d) for d in ds]
             print(f"    chat requests       mean {statistics.mean(chats):.2f} per commit, "
                   f"one-chat commits {pct(sum(x == 1 for x in chats), n)}")
             tool = [d for d in mine if any("in the tool's words" in f for f in d["footer"])]
@@ -583,8 +588,7 @@ def markdown_row(label, results, mode="model"):
     ds = [r[mode] for r in results]
     n = len(ds)
     mine = [d for d in ds if d["label"] != "offline"]
-    chats = [sum(q["method"] == "POST" and q["path"].split("?")[0].endswith(CHAT_PATHS)
-                 for q in d["all_requests"]) for d in ds]
+    chats = [chat_requests(d) for d in ds]
     walls = [d["wall"] for d in ds]
     outside = sum(d["wall"] - d["server_seconds"] for d in ds)
     guards = sorted({m.group(1).split(":")[0] for d in ds

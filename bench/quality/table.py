@@ -13,13 +13,13 @@ import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import chat_requests  # noqa: E402
+
 TOOLS = (("model", "jitcommit, model"), ("offline", "jitcommit, offline"),
          ("opencommit", "opencommit"), ("aicommits", "aicommits"))
 
 
-def chats(d):
-    return sum(1 for a in d.get("all_requests", []) if a.get("path", "").endswith("/chat/completions")
-               or a.get("path", "") == "/api/chat")
 
 
 def cell(text):
@@ -50,8 +50,11 @@ def main(argv):
         junk = sum(bool(d.get("junk")) for d in ds)
         valid = sum(d.get("cc_valid", False) for d in ds)
         model = k != "offline"
-        ch = f"{statistics.mean(chats(d) for d in ds):.2f}" if model else "-"
-        toks = f"{statistics.median(d.get('prompt_tokens', 0) for d in ds):.0f}" if model else "-"
+        ch = f"{statistics.mean(chat_requests(d) for d in ds):.2f}" if model else "-"
+        # Prompt tokens over the drafts that reached the server: a draft that ended
+        # offline before asking has none, and would pull the median down.
+        asked = [d["prompt_tokens"] for d in ds if d.get("prompt_tokens")]
+        toks = f"{statistics.median(asked):.0f}" if model and asked else "-"
         secs = f"{statistics.median(d.get('wall', 0.0) for d in ds):.1f}"
         print(f"| {name} | {typ} of {n} | {rouge:.3f} | {junk} of {n} | {valid} of {n} "
               f"| {ch} | {toks} | {secs} |")
