@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Ctx, Finding, Problem, RuleInfo, list, nearest};
+use super::{Ctx, Finding, Problem, RuleInfo, nearest, nearest_hint, not_allowed};
 use crate::config::BodyPolicy;
 use crate::message::{Arrow, BulletError, Separator};
 
@@ -90,22 +90,17 @@ pub struct BulletVerb {
 
 impl fmt::Display for BulletVerb {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "\"{}\" is not an allowed verb (allowed: {})",
-            self.verb,
-            list(&self.allowed, 12)
-        )
+        not_allowed(f, &self.verb, "verb", &self.allowed)
     }
 }
 
 impl BulletVerb {
     /// How to fix it.
     pub fn hint(&self) -> Option<String> {
-        Some(match &self.nearest {
-            Some(n) => format!("write \"{n}\""),
-            None => "pick the allowed verb that fits".to_string(),
-        })
+        Some(nearest_hint(
+            self.nearest.as_deref(),
+            "pick the allowed verb that fits",
+        ))
     }
 }
 

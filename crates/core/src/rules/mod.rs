@@ -443,6 +443,30 @@ fn sorted(mut out: Vec<Finding>) -> Vec<Finding> {
     out
 }
 
+/// The message of a word off the convention's list: `"chores" is not an allowed type
+/// (allowed: feat, fix, …)`, for a type, a scope or a verb.
+pub(crate) fn not_allowed(
+    f: &mut std::fmt::Formatter<'_>,
+    word: &str,
+    noun: &str,
+    allowed: &[String],
+) -> std::fmt::Result {
+    write!(
+        f,
+        "\"{word}\" is not an allowed {noun} (allowed: {})",
+        list(allowed, 12)
+    )
+}
+
+/// The hint for a word off the list: `write "feat"` for the allowed word it is
+/// closest to, else `otherwise`.
+pub(crate) fn nearest_hint(nearest: Option<&str>, otherwise: &str) -> String {
+    match nearest {
+        Some(n) => format!("write \"{n}\""),
+        None => otherwise.to_owned(),
+    }
+}
+
 /// `a, b, c` for a message, cut after `max` items with `…`.
 pub(crate) fn list(items: &[String], max: usize) -> String {
     let mut s = items

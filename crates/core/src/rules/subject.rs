@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Ctx, Finding, RuleInfo, list, nearest};
+use super::{Ctx, Finding, RuleInfo, nearest, nearest_hint, not_allowed};
 use crate::config::{Convention, TypeCase};
 use crate::message::{Pos, SubjectError};
 
@@ -267,11 +267,7 @@ pub enum SubjectType {
 impl fmt::Display for SubjectType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SubjectType::NotAllowed { kind, allowed, .. } => write!(
-                f,
-                "\"{kind}\" is not an allowed type (allowed: {})",
-                list(allowed, 12)
-            ),
+            SubjectType::NotAllowed { kind, allowed, .. } => not_allowed(f, kind, "type", allowed),
             SubjectType::NotLowerCase { kind } => write!(
                 f,
                 "the type \"{kind}\" is not in lower case (type-case = \"lower\")"
@@ -284,11 +280,8 @@ impl SubjectType {
     /// How to fix it.
     pub fn hint(&self) -> Option<String> {
         Some(match self {
-            SubjectType::NotAllowed {
-                nearest: Some(n), ..
-            } => format!("write \"{n}\""),
-            SubjectType::NotAllowed { nearest: None, .. } => {
-                "pick the type that fits from the list".to_string()
+            SubjectType::NotAllowed { nearest, .. } => {
+                nearest_hint(nearest.as_deref(), "pick the type that fits from the list")
             }
             SubjectType::NotLowerCase { kind } => format!("write \"{}\"", kind.to_lowercase()),
         })
@@ -308,22 +301,17 @@ pub struct SubjectScope {
 
 impl fmt::Display for SubjectScope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "\"{}\" is not an allowed scope (allowed: {})",
-            self.scope,
-            list(&self.allowed, 12)
-        )
+        not_allowed(f, &self.scope, "scope", &self.allowed)
     }
 }
 
 impl SubjectScope {
     /// How to fix it.
     pub fn hint(&self) -> Option<String> {
-        Some(match &self.nearest {
-            Some(n) => format!("write \"{n}\""),
-            None => "pick a scope from the list, or drop the scope".to_string(),
-        })
+        Some(nearest_hint(
+            self.nearest.as_deref(),
+            "pick a scope from the list, or drop the scope",
+        ))
     }
 }
 
